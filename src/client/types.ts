@@ -1,0 +1,187 @@
+// Wire types for both eras, as the 2026-07-28 schema (schema/2026-07-28/schema.ts) names them.
+// Only what byhand reads or writes is typed; everything else stays `unknown` and passes through.
+
+export type JsonObject = Record<string, unknown>;
+
+export interface Implementation {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+}
+
+export interface ClientCapabilities {
+  sampling?: { tools?: JsonObject; context?: JsonObject };
+  elicitation?: { form?: JsonObject; url?: JsonObject };
+  roots?: JsonObject;
+  extensions?: JsonObject;
+  [key: string]: unknown;
+}
+
+export type Era = 'modern' | 'legacy';
+
+export interface JsonRpcError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export interface JsonRpcResponse {
+  jsonrpc: '2.0';
+  id: string | number | null;
+  result?: JsonObject;
+  error?: JsonRpcError;
+}
+
+export interface JsonRpcRequest {
+  jsonrpc: '2.0';
+  id: string | number;
+  method: string;
+  params?: JsonObject;
+}
+
+export interface JsonRpcNotification {
+  jsonrpc: '2.0';
+  method: string;
+  params?: JsonObject;
+}
+
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+
+// ---- content and results -------------------------------------------------
+
+export interface TextContent { type: 'text'; text: string; _meta?: JsonObject }
+export interface ImageContent { type: 'image'; data: string; mimeType: string; _meta?: JsonObject }
+export interface AudioContent { type: 'audio'; data: string; mimeType: string; _meta?: JsonObject }
+export type ContentBlock = TextContent | ImageContent | AudioContent | ({ type: string } & JsonObject);
+
+export interface Tool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: JsonObject;
+  outputSchema?: JsonObject;
+  annotations?: JsonObject;
+  _meta?: JsonObject;
+}
+
+export interface Resource { uri: string; name: string; title?: string; description?: string; mimeType?: string }
+export interface ResourceTemplate { uriTemplate: string; name: string; title?: string; description?: string; mimeType?: string }
+export interface Prompt { name: string; title?: string; description?: string; arguments?: { name: string; description?: string; required?: boolean }[] }
+
+export interface CallToolResult {
+  content: ContentBlock[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  _meta?: JsonObject;
+  [key: string]: unknown;
+}
+
+export interface ReadResourceResult {
+  contents: ({ uri: string; mimeType?: string; text?: string; blob?: string } & JsonObject)[];
+  _meta?: JsonObject;
+  [key: string]: unknown;
+}
+
+export interface GetPromptResult {
+  description?: string;
+  messages: { role: 'user' | 'assistant'; content: ContentBlock }[];
+  _meta?: JsonObject;
+  [key: string]: unknown;
+}
+
+export interface DiscoverResult {
+  supportedVersions: string[];
+  capabilities: JsonObject;
+  instructions?: string;
+  _meta?: JsonObject;
+  [key: string]: unknown;
+}
+
+// ---- input requests (MRTR, SEP-2322) and what the host answers ------------
+
+export interface SamplingMessage {
+  role: 'user' | 'assistant';
+  content: ContentBlock | ContentBlock[];
+  _meta?: JsonObject;
+}
+
+export interface CreateMessageParams {
+  messages: SamplingMessage[];
+  maxTokens: number;
+  systemPrompt?: string;
+  temperature?: number;
+  stopSequences?: string[];
+  includeContext?: string;
+  metadata?: JsonObject;
+  modelPreferences?: {
+    hints?: { name?: string }[];
+    costPriority?: number;
+    speedPriority?: number;
+    intelligencePriority?: number;
+  };
+  tools?: Tool[];
+  toolChoice?: { mode?: 'auto' | 'required' | 'none' };
+  _meta?: JsonObject;
+}
+
+/** A bare CreateMessageResult: exactly what goes into inputResponses (never `{kind, result}`). */
+export interface CreateMessageResult extends SamplingMessage {
+  model: string;
+  stopReason?: string;
+}
+
+export interface ElicitParams {
+  mode?: 'form' | 'url';
+  message: string;
+  requestedSchema?: {
+    type: 'object';
+    properties: Record<string, JsonObject>;
+    required?: string[];
+    $schema?: string;
+  };
+  url?: string;
+  _meta?: JsonObject;
+}
+
+export interface ElicitResult {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, string | number | boolean | string[]>;
+}
+
+export interface Root { uri: string; name?: string }
+export interface ListRootsResult { roots: Root[] }
+
+export type InputRequest =
+  | { method: 'sampling/createMessage'; params: CreateMessageParams }
+  | { method: 'elicitation/create'; params: ElicitParams }
+  | { method: 'roots/list'; params?: JsonObject };
+
+export type InputResponse = CreateMessageResult | ElicitResult | ListRootsResult;
+
+/** What the host is told about the request it is fulfilling. */
+export interface InputContext {
+  /** The server's key for this input request (unique within the request). */
+  key: string;
+  /** The originating client method: tools/call, resources/read or prompts/get. */
+  method: string;
+  /** The tool or prompt name, or the resource uri. */
+  name: string;
+  /** 1 for the first round of input, 2 for the next, ... */
+  round: number;
+  /** 'modern' when the request came as an MRTR inputRequests entry, 'legacy' when pushed on a held connection. */
+  era: Era;
+  signal: AbortSignal;
+}
+
+/**
+ * The host fulfils input requests. A callback that is absent means the capability is not declared,
+ * so a server must not ask for it (and sampling stays off unless the host opts in).
+ */
+export interface Host {
+  sample?: (params: CreateMessageParams, ctx: InputContext) => Promise<CreateMessageResult>;
+  elicit?: (params: ElicitParams, ctx: InputContext) => Promise<ElicitResult>;
+  roots?: (ctx: InputContext) => Promise<ListRootsResult>;
+  /** Elicitation modes the host supports; defaults to ['form']. */
+  elicitationModes?: ('form' | 'url')[];
+}
