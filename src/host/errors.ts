@@ -1,0 +1,44 @@
+// One class per way the host can say no, each with a message a person can act on.
+
+export type SamplingRefusalReason =
+  | 'tools-not-declared'
+  | 'model-call-cap'
+  | 'needs-yes'
+  | 'declined'
+  | 'invalid-request';
+
+/** The host would not make the model call the server asked for. */
+export class SamplingRefusedError extends Error {
+  override readonly name = 'SamplingRefusedError';
+  constructor(readonly reason: SamplingRefusalReason, message: string) {
+    super(message);
+  }
+}
+
+/** The request holds content the chosen provider cannot take (audio for Anthropic, say). */
+export class UnsupportedContentError extends Error {
+  override readonly name = 'UnsupportedContentError';
+}
+
+/** A provider answered with an HTTP error or a body that is not a completion. */
+export class ProviderError extends Error {
+  override readonly name = 'ProviderError';
+  constructor(readonly provider: string, message: string, readonly status?: number) {
+    super(message);
+  }
+}
+
+/** The --answers file is unreadable, or does not answer a form the server sent. */
+export class AnswersFileError extends Error {
+  override readonly name = 'AnswersFileError';
+}
+
+/** A --root directory does not exist or is not a directory. */
+export class RootError extends Error {
+  override readonly name = 'RootError';
+}
+
+/** The environment names a provider but not what it needs (its key or its URL). */
+export class ProviderConfigError extends Error {
+  override readonly name = 'ProviderConfigError';
+}
