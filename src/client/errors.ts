@@ -1,0 +1,199 @@
+// One class per failure, each with a hint a person can act on. Every failure byhand reports is an
+// McpError: `code` is the JSON-RPC code when the server sent one, otherwise a short transport word.
+
+import type { JsonRpcError } from './types.js';
+
+export type FailureCode = number | 'http' | 'body' | 'closed' | 'timeout' | 'aborted' | 'network' | 'spawn' | 'protocol' | 'loop' | 'rounds' | 'host';
+
+export class McpError extends Error {
+  readonly code: FailureCode;
+  readonly data: unknown;
+  readonly hint: string;
+
+  constructor(code: FailureCode, message: string, hint: string, data?: unknown, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'McpError';
+    this.code = code;
+    this.hint = hint;
+    this.data = data;
+  }
+
+  /** One line: the code, what happened, and what to do about it. */
+  explain(): string {
+    return `${this.code} ${this.message} (hint: ${this.hint})`;
+  }
+}
+
+/** The server answered with a JSON-RPC error. */
+export class RpcError extends McpError {
+  readonly status: number | undefined;
+  constructor(error: JsonRpcError, context: RequestContext, status?: number) {
+    super(error.code, error.message, hintForRpcError(error, context), error.data);
+    this.name = 'RpcError';
+    this.status = status;
+  }
+}
+
+/** An HTTP answer that carried no JSON-RPC message. */
+export class HttpStatusError extends McpError {
+  readonly status: number;
+  readonly body: string;
+  readonly headers: Headers;
+  constructor(status: number, body: string, headers: Headers, url: string) {
+    super('http', `HTTP ${status} from ${url}${body ? `: ${truncate(body, 200)}` : ''}`, hintForStatus(status, headers), undefined);
+    this.name = 'HttpStatusError';
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
+  }
+}
+
+export class BodyError extends McpError {
+  constructor(message: string, hint = 'the endpoint is probably not an MCP server: check the URL and its path (often /mcp)') {
+    super('body', message, hint);
+    this.name = 'BodyError';
+  }
+}
+
+export class StreamClosedError extends McpError {
+  constructor(what: string, hint = 'the server closed the stream before it answered: it may have crashed or restarted; the request was lost and can be sent again') {
+    super('closed', what, hint);
+    this.name = 'StreamClosedError';
+  }
+}
+
+export class TimeoutError extends McpError {
+  constructor(method: string, ms: number) {
+    super('timeout', `${method} got no answer within ${ms} ms`, 'the server is slow or hung: raise the timeout (timeoutMs) or check the server');
+    this.name = 'TimeoutError';
+  }
+}
+
+export class AbortedError extends McpError {
+  constructor(method: string, reason?: unknown) {
+    super('aborted', `${method} was cancelled${reason instanceof Error ? `: ${reason.message}` : ''}`, 'the caller aborted the request through its AbortSignal');
+    this.name = 'AbortedError';
+  }
+}
+
+export class NetworkError extends McpError {
+  constructor(url: string, cause: unknown) {
+    const why = cause instanceof Error ? ((cause.cause as Error | undefined)?.message ?? cause.message) : String(cause);
+    super('network', `cannot reach ${url}: ${why}`, 'nothing answered at that address: is the server running, and is the URL right?', undefined, { cause });
+    this.name = 'NetworkError';
+  }
+}
+
+export class ProtocolError extends McpError {
+  constructor(message: string, hint: string, data?: unknown) {
+    super('protocol', message, hint, data);
+    this.name = 'ProtocolError';
+  }
+}
+
+/** The server asked again for an input the client had just answered. */
+export class InputLoopError extends McpError {
+  constructor(method: string, name: string, keys: string[], round: number) {
+    super(
+      'loop',
+      `${method} ${name}: the server asked again for ${keys.map((k) => `'${k}'`).join(', ')}, answered in round ${round - 1}`,
+      'the server did not see the answers; likely causes: the responses were put in _meta instead of top-level params, ' +
+        'sent wrapped as {kind, result} instead of the bare result, or the server reads the wrong kind of response for that key',
+      { keys, round },
+    );
+    this.name = 'InputLoopError';
+  }
+}
+
+export class RoundLimitError extends McpError {
+  constructor(method: string, name: string, rounds: number) {
+    super('rounds', `${method} ${name} still asked for input after ${rounds} rounds`, 'raise maxRounds if the server legitimately needs more, or check that it makes progress between rounds', { rounds });
+    this.name = 'RoundLimitError';
+  }
+}
+
+export class HostError extends McpError {
+  constructor(message: string, hint: string, options?: { cause?: unknown }) {
+    super('host', message, hint, undefined, options);
+    this.name = 'HostError';
+  }
+}
+
+/** What was being attempted when an error came back, so the hint can name the field. */
+export interface RequestContext {
+  method: string;
+  name?: string;
+  protocolVersion?: string;
+  headers?: Record<string, string>;
+}
+
+function hintForRpcError(error: JsonRpcError, ctx: RequestContext): string {
+  const data = (error.data ?? {}) as Record<string, unknown>;
+  switch (error.code) {
+    case -32020:
+      return headerMismatchHint(error, ctx);
+    case -32021: {
+      const caps = data.requiredCapabilities && typeof data.requiredCapabilities === 'object' ? Object.keys(data.requiredCapabilities) : [];
+      const list = caps.length ? caps.join(', ') : 'the capability the server needs';
+      return `the server needs the client to declare ${list} in _meta's clientCapabilities: give the host a ${caps.map(callbackFor).join('/') || 'matching'} callback (${JSON.stringify(data.requiredCapabilities ?? {})})`;
+    }
+    case -32022: {
+      const supported = Array.isArray(data.supported) ? data.supported.join(', ') : 'not said';
+      return `the server speaks ${supported}; the client asked for ${String(data.requested ?? ctx.protocolVersion ?? '?')} and found no version both support`;
+    }
+    case -32601:
+      return `the server has no method ${ctx.method}: it may be a different era, or the feature is not offered (see discover())`;
+    case -32602:
+      return ctx.name
+        ? `the server rejected the parameters: check that '${ctx.name}' exists (list it first) and that the arguments match its schema`
+        : 'the server rejected the parameters of the request';
+    case -32603:
+      return 'the server failed while handling the request: its own logs say why';
+    case -32700:
+      return 'the server could not parse the request as JSON';
+    case -32600:
+      return 'the server says the request is not valid JSON-RPC';
+    case -32002:
+      return 'the resource does not exist (an older server\'s code for it)';
+    default:
+      return 'the server reported an error of its own; its message says more';
+  }
+}
+
+function callbackFor(capability: string): string {
+  return capability === 'sampling' ? 'sample' : capability === 'elicitation' ? 'elicit' : capability;
+}
+
+function headerMismatchHint(error: JsonRpcError, ctx: RequestContext): string {
+  const text = error.message;
+  const sent = ctx.headers ?? {};
+  const field = /Mcp-Param-[A-Za-z0-9!#$%&'*+.^_`|~-]+/i.exec(text)?.[0];
+  if (/MCP-Protocol-Version/i.test(text)) {
+    return `the MCP-Protocol-Version header (${sent['MCP-Protocol-Version'] ?? 'absent'}) must equal _meta's io.modelcontextprotocol/protocolVersion (${ctx.protocolVersion ?? '?'})`;
+  }
+  if (/Mcp-Method/i.test(text)) return `the Mcp-Method header (${sent['Mcp-Method'] ?? 'absent'}) must equal the body's method (${ctx.method})`;
+  if (/Mcp-Name/i.test(text)) return `the Mcp-Name header (${sent['Mcp-Name'] ?? 'absent'}) must equal params.name or params.uri (${ctx.name ?? '?'})`;
+  if (field) return `the ${field} header must mirror the tool argument marked x-mcp-header; list the tools again to refresh their schemas`;
+  return 'a header disagreed with the body: compare MCP-Protocol-Version, Mcp-Method, Mcp-Name and Mcp-Param-* with the JSON body';
+}
+
+function hintForStatus(status: number, headers: Headers): string {
+  if (status === 401) {
+    const auth = headers.get('www-authenticate');
+    return `the server needs authorization${auth ? ` (${truncate(auth, 120)})` : ''}: log in or pass an Authorization header`;
+  }
+  if (status === 403) return 'the server refused: a wrong Origin, missing permission or insufficient scope';
+  if (status === 404) return 'no MCP endpoint at that path: check the URL';
+  if (status === 405) return 'the endpoint does not accept this HTTP method';
+  if (status === 406) return 'the server did not accept the Accept header';
+  if (status === 413) return 'the request body is larger than the server accepts';
+  if (status === 415) return 'the server wants Content-Type: application/json';
+  if (status === 429) return 'the server is rate-limiting: wait and try again';
+  if (status >= 500) return 'the server failed: this is an outage on its side, not a protocol mismatch';
+  return 'the server answered with an HTTP error and no JSON-RPC message';
+}
+
+export function truncate(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

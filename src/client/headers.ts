@@ -1,0 +1,106 @@
+// HTTP request metadata (SEP-2243, spec basic/transports/streamable-http.mdx "Request Metadata"):
+// the standard headers mirrored from the body, the Base64 sentinel for values that are not
+// header-safe, and x-mcp-header parameters mirrored as Mcp-Param-* headers.
+
+import type { JsonObject, Tool } from './types.js';
+
+const NAMED_METHODS = new Set(['tools/call', 'resources/read', 'prompts/get']);
+// RFC 9110 tchar: what a header field name may contain.
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// Visible ASCII, space and tab, without leading or trailing whitespace (RFC 9110 field values).
+const SAFE_VALUE = /^(?:[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?)?$/;
+
+/** A value as it may travel in a header: plain when safe, `=?base64?…?=` otherwise. */
+export function encodeHeaderValue(value: string): string {
+  const looksEncoded = value.startsWith('=?base64?') && value.endsWith('?=');
+  if (SAFE_VALUE.test(value) && !looksEncoded) return value;
+  return `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+}
+
+export function standardHeaders(method: string, params: JsonObject | undefined, protocolVersion: string): Record<string, string> {
+  const headers: Record<string, string> = { 'MCP-Protocol-Version': protocolVersion, 'Mcp-Method': method };
+  const name = NAMED_METHODS.has(method) ? (params?.name ?? params?.uri) : undefined;
+  if (typeof name === 'string') headers['Mcp-Name'] = encodeHeaderValue(name);
+  return headers;
+}
+
+interface HeaderParam {
+  header: string;
+  path: string[];
+}
+
+/**
+ * The x-mcp-header annotations of a tool, or the reason the tool is invalid. Only properties reached
+ * through a chain of `properties` keys may carry one, only on string/integer/boolean, names must be
+ * tokens and case-insensitively unique (streamable-http.mdx "Schema Extension").
+ */
+export function headerParams(tool: Tool): { params: HeaderParam[] } | { invalid: string } {
+  const params: HeaderParam[] = [];
+  const reachable = new Set<unknown>();
+  const walk = (schema: unknown, path: string[]): string | undefined => {
+    if (!isObject(schema)) return undefined;
+    reachable.add(schema);
+    if ('x-mcp-header' in schema) {
+      const problem = path.length === 0 ? 'x-mcp-header on the schema root names no parameter' : checkAnnotation(schema);
+      if (problem) return `property ${path.join('.')}: ${problem}`;
+      params.push({ header: schema['x-mcp-header'] as string, path });
+    }
+    const properties = schema.properties;
+    if (!isObject(properties)) return undefined;
+    for (const [key, child] of Object.entries(properties)) {
+      const problem = walk(child, [...path, key]);
+      if (problem) return problem;
+    }
+    return undefined;
+  };
+  const problem = walk(tool.inputSchema, []) ?? strayAnnotation(tool.inputSchema, reachable);
+  if (problem) return { invalid: problem };
+  const seen = new Map<string, string>();
+  for (const p of params) {
+    const lower = p.header.toLowerCase();
+    if (seen.has(lower)) return { invalid: `x-mcp-header '${p.header}' is used twice (also on ${seen.get(lower)})` };
+    seen.set(lower, p.path.join('.'));
+  }
+  return { params };
+}
+
+function checkAnnotation(schema: JsonObject): string | undefined {
+  const name = schema['x-mcp-header'];
+  if (typeof name !== 'string' || name === '') return 'x-mcp-header must be a non-empty string';
+  if (!TOKEN.test(name)) return `x-mcp-header '${name}' is not a valid header name token`;
+  const types = Array.isArray(schema.type) ? schema.type.filter((t) => t !== 'null') : [schema.type];
+  if (types.length !== 1 || !['string', 'integer', 'boolean'].includes(types[0] as string)) {
+    return `x-mcp-header '${name}' is on a ${JSON.stringify(schema.type ?? 'untyped')} property; only string, integer and boolean may be mirrored`;
+  }
+  return undefined;
+}
+
+/** An annotation anywhere that is not statically reachable (items, oneOf, $defs, ...) invalidates the tool. */
+function strayAnnotation(schema: unknown, reachable: Set<unknown>, path = '', depth = 0): string | undefined {
+  if (!isObject(schema) && !Array.isArray(schema)) return undefined;
+  if (depth > 64) return 'the inputSchema is nested too deeply to check';
+  if (isObject(schema) && 'x-mcp-header' in schema && !reachable.has(schema)) {
+    return `x-mcp-header at ${path || '/'} is not reachable through properties alone`;
+  }
+  for (const [key, child] of Object.entries(schema)) {
+    const problem = strayAnnotation(child, reachable, `${path}/${key}`, depth + 1);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** Mcp-Param-* headers for a call; null or absent values are omitted. */
+export function paramHeaders(params: HeaderParam[], args: JsonObject | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const p of params) {
+    let value: unknown = args;
+    for (const key of p.path) value = isObject(value) ? value[key] : undefined;
+    if (value === undefined || value === null) continue;
+    headers[`Mcp-Param-${p.header}`] = encodeHeaderValue(String(value));
+  }
+  return headers;
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

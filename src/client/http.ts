@@ -1,0 +1,209 @@
+// Streamable HTTP: every message is its own POST; the answer is one JSON body or an SSE stream that
+// may carry notifications and, on a legacy session, server-to-client requests before the response.
+
+import { BodyError, HttpStatusError, NetworkError, StreamClosedError, truncate } from './errors.js';
+import { readSse } from './sse.js';
+import type { Exchange, Reply, Trace, Transport } from './transport.js';
+import { isRequest, isResponse } from './transport.js';
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from './types.js';
+
+export interface HttpOptions {
+  url: string;
+  headers?: Record<string, string>;
+  fetch?: typeof fetch;
+  trace?: Trace;
+}
+
+// A legacy server may close an SSE stream it can resume (spec 2025-11-25, "Resumability"); a modern
+// one may not (2026-07-28 removed Last-Event-ID), so resumption is bounded and legacy-only in effect.
+const MAX_RESUMES = 5;
+const DEFAULT_RETRY_MS = 1000;
+
+export class HttpTransport implements Transport {
+  readonly kind = 'http';
+  readonly key: string;
+  sessionId: string | undefined;
+  private readonly url: string;
+  private readonly baseHeaders: Record<string, string>;
+  private readonly fetch: typeof fetch;
+  private readonly trace: Trace | undefined;
+
+  constructor(options: HttpOptions) {
+    const url = new URL(options.url);
+    this.url = url.href;
+    // Keyed by endpoint, stricter than the spec's "origin", so two servers behind one host stay apart.
+    this.key = `${url.origin}${url.pathname}`;
+    this.baseHeaders = options.headers ?? {};
+    this.fetch = options.fetch ?? fetch;
+    this.trace = options.trace;
+  }
+
+  async request(message: JsonRpcRequest, exchange: Exchange): Promise<Reply> {
+    const response = await this.post(message, exchange);
+    const reply = await this.read(response, message, exchange);
+    if (message.method === 'initialize') this.sessionId = response.headers.get('mcp-session-id') ?? undefined;
+    return reply;
+  }
+
+  async notify(message: JsonRpcNotification, exchange: Exchange): Promise<void> {
+    const response = await this.post(message, exchange);
+    await response.body?.cancel();
+    if (!response.ok) throw new HttpStatusError(response.status, '', response.headers, this.url);
+  }
+
+  async close(): Promise<void> {
+    if (!this.sessionId) return;
+    const headers = { ...this.baseHeaders, 'Mcp-Session-Id': this.sessionId };
+    this.trace?.({ direction: 'send', transport: 'http', http: { method: 'DELETE', url: this.url, headers } });
+    // Ending a legacy session is a courtesy: a server that cannot (405) or is gone has nothing to end.
+    const response = await this.fetch(this.url, { method: 'DELETE', headers, signal: AbortSignal.timeout(2000) }).catch(() => undefined);
+    await response?.body?.cancel();
+    this.sessionId = undefined;
+  }
+
+  private headers(extra: Record<string, string>): Record<string, string> {
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      ...this.baseHeaders,
+      ...extra,
+    };
+    if (this.sessionId) headers['Mcp-Session-Id'] = this.sessionId;
+    return headers;
+  }
+
+  private async post(message: JsonRpcMessage, exchange: Exchange): Promise<Response> {
+    const headers = this.headers(exchange.headers);
+    this.trace?.({ direction: 'send', transport: 'http', message, http: { method: 'POST', url: this.url, headers } });
+    try {
+      return await this.fetch(this.url, { method: 'POST', headers, body: JSON.stringify(message), signal: exchange.deadline.signal });
+    } catch (error) {
+      if (exchange.deadline.signal.aborted) throw exchange.deadline.failure();
+      throw new NetworkError(this.url, error);
+    }
+  }
+
+  private async read(response: Response, request: JsonRpcRequest, exchange: Exchange): Promise<Reply> {
+    const type = response.headers.get('content-type') ?? '';
+    const http = { status: response.status, headers: Object.fromEntries(response.headers) };
+    if (type.includes('text/event-stream')) {
+      this.trace?.({ direction: 'receive', transport: 'http', http });
+      return { message: await this.readStream(response, request, exchange), status: response.status };
+    }
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      if (exchange.deadline.signal.aborted) throw exchange.deadline.failure();
+      throw new StreamClosedError(`the answer to ${request.method} broke off: ${(error as Error).message}`);
+    }
+    const parsed = parseJson(text);
+    const found = parsed === undefined ? undefined : pickResponse(parsed, request.id);
+    this.trace?.({ direction: 'receive', transport: 'http', http, ...(found ? { message: found } : { raw: text }) });
+    if (found) return { message: found, status: response.status };
+    if (!response.ok) throw new HttpStatusError(response.status, text, response.headers, this.url);
+    if (parsed === undefined) {
+      throw new BodyError(`${request.method} got a ${type || 'typeless'} answer that is not JSON: ${truncate(text, 120) || '(empty)'}`);
+    }
+    throw new BodyError(`${request.method} got JSON that is not a JSON-RPC response to id ${request.id}: ${truncate(text, 120)}`);
+  }
+
+  private async readStream(first: Response, request: JsonRpcRequest, exchange: Exchange) {
+    let response = first;
+    let lastEventId: string | undefined;
+    let retryMs = DEFAULT_RETRY_MS;
+    for (let resumes = 0; ; resumes++) {
+      try {
+        for await (const event of readSse(response.body!)) {
+          if (event.id !== undefined) lastEventId = event.id;
+          if (event.retry !== undefined) retryMs = event.retry;
+          if (!event.data) continue;
+          const message = parseJson(event.data) as JsonRpcMessage | undefined;
+          this.trace?.({ direction: 'receive', transport: 'http', ...(message ? { message } : { raw: event.data }) });
+          if (!message || typeof message !== 'object') continue;
+          if (isResponse(message) && message.id === request.id) return message;
+          if (isRequest(message)) await this.answer(message, exchange);
+          else if ('method' in message) exchange.onNotification?.(message);
+        }
+      } catch (error) {
+        if (exchange.deadline.signal.aborted) throw exchange.deadline.failure();
+        if (error instanceof StreamClosedError) throw error;
+        if (!(error instanceof TypeError) && !(error as Error).message?.includes('terminated')) throw error;
+      }
+      if (lastEventId === undefined || resumes >= MAX_RESUMES) {
+        throw new StreamClosedError(`the server closed the event stream before it answered ${request.method}`);
+      }
+      await sleep(retryMs, exchange.deadline.signal).catch(() => {
+        throw exchange.deadline.failure();
+      });
+      response = await this.resume(lastEventId, exchange);
+    }
+  }
+
+  private async resume(lastEventId: string, exchange: Exchange): Promise<Response> {
+    const headers: Record<string, string> = { ...this.headers(exchange.headers), 'Last-Event-ID': lastEventId };
+    delete headers['Content-Type'];
+    headers.Accept = 'text/event-stream';
+    this.trace?.({ direction: 'send', transport: 'http', http: { method: 'GET', url: this.url, headers } });
+    let response: Response;
+    try {
+      response = await this.fetch(this.url, { method: 'GET', headers, signal: exchange.deadline.signal });
+    } catch (error) {
+      if (exchange.deadline.signal.aborted) throw exchange.deadline.failure();
+      throw new NetworkError(this.url, error);
+    }
+    if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+      const text = await response.text().catch(() => '');
+      throw new HttpStatusError(response.status, text, response.headers, this.url);
+    }
+    return response;
+  }
+
+  /** A legacy server-to-client request: fulfil it and POST the JSON-RPC response back. */
+  private async answer(request: JsonRpcRequest, exchange: Exchange): Promise<void> {
+    const answer = exchange.onServerRequest
+      ? await exchange.deadline.excluding(() => exchange.onServerRequest!(request))
+      : { error: { code: -32601, message: `Method not found: the client does not take ${request.method} here` } };
+    const message = { jsonrpc: '2.0' as const, id: request.id, ...answer };
+    const version = exchange.headers['MCP-Protocol-Version'];
+    const headers = this.headers(version ? { 'MCP-Protocol-Version': version } : {});
+    this.trace?.({ direction: 'send', transport: 'http', message, http: { method: 'POST', url: this.url, headers } });
+    const response = await this.fetch(this.url, { method: 'POST', headers, body: JSON.stringify(message), signal: exchange.deadline.signal });
+    await response.body?.cancel();
+    if (!response.ok) throw new HttpStatusError(response.status, '', response.headers, this.url);
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The response to `id` in a body: one message, or a batch; an id-less error answers the request too. */
+function pickResponse(body: unknown, id: JsonRpcRequest['id']) {
+  const candidates = Array.isArray(body) ? body : [body];
+  for (const candidate of candidates) {
+    if (!candidate || typeof candidate !== 'object' || (candidate as { jsonrpc?: unknown }).jsonrpc !== '2.0') continue;
+    const message = candidate as JsonRpcMessage;
+    if (isResponse(message) && (message.id === id || (message.id === null && message.error))) return message;
+  }
+  return undefined;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,55 @@
+// Era negotiation by trying (spec basic/versioning.mdx, basic/transports/streamable-http.mdx
+// "Backward Compatibility", basic/transports/stdio.mdx): a modern probe first; a result or a
+// recognised modern error means modern; anything else means legacy. The fallback is never keyed to
+// one error code, and outages (5xx, network, 401/403) are never taken as era evidence.
+
+import { HttpStatusError, McpError, StreamClosedError, TimeoutError } from './errors.js';
+import type { Reply } from './transport.js';
+import { isModernVersion, MODERN_VERSIONS, pickVersion } from './versions.js';
+
+/** The codes only a modern server sends (spec basic/index.mdx "Error Codes"). */
+export const MODERN_ERROR_CODES = new Set([-32020, -32021, -32022]);
+
+export type ProbeVerdict =
+  | { kind: 'modern'; version: string; result: Record<string, unknown> }
+  | { kind: 'retry'; version: string }
+  | { kind: 'legacy'; reason: string; version?: string }
+  | { kind: 'error'; error: McpError | Reply };
+
+/** Reads the answer to a `server/discover` probe sent with `version`. */
+export function classifyProbe(outcome: Reply | Error, version: string, transport: 'http' | 'stdio'): ProbeVerdict {
+  if (outcome instanceof Error) {
+    if (outcome instanceof HttpStatusError) {
+      if ([400, 404, 405].includes(outcome.status)) return { kind: 'legacy', reason: `HTTP ${outcome.status} without a modern error` };
+      return { kind: 'error', error: outcome };
+    }
+    // A stdio server may ignore an unknown pre-initialize request, or exit on it (spec stdio.mdx L121-147).
+    if (transport === 'stdio' && (outcome instanceof TimeoutError || outcome instanceof StreamClosedError)) {
+      return { kind: 'legacy', reason: outcome instanceof TimeoutError ? 'no answer to server/discover' : 'the process exited on server/discover' };
+    }
+    return { kind: 'error', error: outcome instanceof McpError ? outcome : new McpError('protocol', outcome.message, 'unexpected failure while probing the era') };
+  }
+  const { message } = outcome;
+  if (message.result) {
+    const offered = Array.isArray(message.result.supportedVersions) ? message.result.supportedVersions : [];
+    if (offered.includes(version)) return { kind: 'modern', version, result: message.result };
+    const modern = pickVersion(offered.filter((v) => typeof v === 'string' && isModernVersion(v)));
+    if (modern) return { kind: 'modern', version: modern, result: message.result };
+    const legacy = pickVersion(offered);
+    if (legacy) return { kind: 'legacy', reason: `server/discover offers only ${legacy}`, version: legacy };
+    return { kind: 'error', error: outcome };
+  }
+  const error = message.error!;
+  if (error.code === -32022) {
+    const data = (error.data ?? {}) as { supported?: unknown };
+    const supported = Array.isArray(data.supported) ? data.supported : [];
+    const modern = pickVersion(supported.filter((v) => MODERN_VERSIONS.includes(v)));
+    if (modern) return { kind: 'retry', version: modern };
+    const legacy = pickVersion(supported);
+    // A dual-era server that lists only a legacy version asks for the handshake (spec versioning.mdx).
+    if (legacy) return { kind: 'legacy', reason: `the server supports ${legacy}`, version: legacy };
+    return { kind: 'error', error: outcome };
+  }
+  if (MODERN_ERROR_CODES.has(error.code)) return { kind: 'error', error: outcome };
+  return { kind: 'legacy', reason: `server/discover answered ${error.code} ${error.message}` };
+}
