@@ -1,0 +1,146 @@
+// The Cookie Jar: short notes that forget themselves. Contract: exactly 3 tools, 1 resource, 1 prompt.
+// Forgetting early is the one destructive act, so it asks the user first, and the confirmation only counts when it
+// answers a question this server actually asked (the round-2 requestState is bound to the same note id).
+
+import { inputRequired, type McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { JarStore, MAX_NOTE_LENGTH, MAX_TTL_SECONDS, type Note } from './jar-store.js';
+import { elicitOutcome, text } from './mrtr.js';
+import type { BuildContext, ToolboxSpec } from './toolbox.js';
+
+export const COOKIE_JAR_INFO = {
+  name: 'cookie-jar',
+  title: 'The Cookie Jar',
+  description: 'forgetful',
+  path: '/api/cookie-jar',
+  legacy: 'sessionful',
+  legacyReason: 'forget asks the user to confirm; a 2025 client can only be asked over a session',
+} as const;
+
+export const JAR_URI = 'jar://notes';
+
+interface ForgetState {
+  asked: number;
+}
+
+function describe(note: Note): string {
+  return `#${note.id} "${note.text}" (forgets itself at ${note.expiresAt})`;
+}
+
+function registerJar(server: McpServer, ctx: BuildContext, store: JarStore): void {
+  server.registerTool(
+    'put_note',
+    {
+      title: 'Put a note in the jar',
+      description: 'Stores a short note that is forgotten after ttl_seconds.',
+      inputSchema: z.object({
+        text: z.string().min(1).max(MAX_NOTE_LENGTH).describe(`the note, at most ${MAX_NOTE_LENGTH} characters`),
+        ttl_seconds: z.number().int().min(1).max(MAX_TTL_SECONDS).default(3600).describe('how long the jar remembers it'),
+      }),
+    },
+    async ({ text: note, ttl_seconds }) => {
+      const stored = store.put(note, ttl_seconds);
+      return { ...text(`Put ${describe(stored)}`), structuredContent: { note: stored } };
+    },
+  );
+
+  server.registerTool(
+    'list_notes',
+    {
+      title: 'List the notes',
+      description: 'Lists the notes the jar still remembers.',
+      annotations: { readOnlyHint: true },
+    },
+    async () => {
+      const notes = store.list();
+      return {
+        ...text(notes.length === 0 ? 'The jar is empty.' : notes.map(describe).join('\n')),
+        structuredContent: { notes },
+      };
+    },
+  );
+
+  server.registerTool(
+    'forget_note',
+    {
+      title: 'Forget a note now',
+      description: 'Forgets a note before its time, after you confirm.',
+      inputSchema: z.object({ id: z.number().int().min(1).describe('the note id, as list_notes shows it') }),
+      annotations: { destructiveHint: true },
+    },
+    async ({ id }, call) => {
+      const note = store.get(id);
+      if (note === undefined) return text(`There is no note #${id} in the jar (it may already have been forgotten).`, true);
+      const asked = ctx.state.read<ForgetState>(call)?.asked === id;
+      const answer = elicitOutcome(call, 'confirm');
+      if (asked && (answer.kind === 'decline' || answer.kind === 'cancel')) {
+        return text(`Kept ${describe(note)}: you chose to ${answer.kind}.`);
+      }
+      if (asked && answer.kind === 'accept') {
+        if (answer.content.confirm !== true) return text(`Kept ${describe(note)}: not confirmed.`);
+        const gone = store.forget(id);
+        return gone ? text(`Forgot note #${id}.`) : text(`Note #${id} was already gone.`);
+      }
+      return inputRequired({
+        inputRequests: {
+          confirm: inputRequired.elicit({
+            message: `Forget note #${id} "${note.text}" now?`,
+            requestedSchema: {
+              type: 'object',
+              properties: { confirm: { type: 'boolean', title: 'Forget it', default: false } },
+              required: ['confirm'],
+            },
+          }),
+        },
+        requestState: await ctx.state.mint<ForgetState>({ asked: id }, call),
+      });
+    },
+  );
+
+  server.registerResource(
+    'notes',
+    JAR_URI,
+    { title: "The jar's contents", description: 'Every note still remembered', mimeType: 'application/json', cacheHint: { ttlMs: 0, cacheScope: 'private' } },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(store.list(), null, 2) }] }),
+  );
+
+  server.registerPrompt(
+    'recall',
+    {
+      title: 'Recall',
+      description: 'Asks the model to recall what the jar remembers, optionally about one topic.',
+      argsSchema: z.object({ topic: z.string().optional().describe('only notes about this') }),
+    },
+    ({ topic }) => {
+      const notes = store.list();
+      const listing = notes.length === 0 ? '(the jar is empty)' : notes.map((n) => `- ${n.text} (until ${n.expiresAt})`).join('\n');
+      return {
+        messages: [
+          {
+            role: 'user',
+            content: {
+              type: 'text',
+              text: `${topic ? `What do these notes say about ${topic}?` : 'Remind me what these notes say.'}\n${listing}`,
+            },
+          },
+        ],
+      };
+    },
+  );
+}
+
+export interface CookieJarOptions {
+  /** SQLite file; `:memory:` keeps nothing. */
+  dbPath?: string;
+  now?: () => number;
+}
+
+export function cookieJarSpec(options: CookieJarOptions = {}): ToolboxSpec {
+  const store = new JarStore(options.dbPath ?? ':memory:', options.now !== undefined ? { now: options.now } : {});
+  return {
+    info: COOKIE_JAR_INFO,
+    instructions: 'A jar of short notes. Each note forgets itself after its TTL; forget_note forgets one early, after you confirm.',
+    register: (server, ctx) => registerJar(server, ctx, store),
+    dispose: () => store.close(),
+  };
+}

@@ -1,0 +1,60 @@
+// The toolboxes byhand ships, as data: what `byhand serve` mounts and what `byhand checkpoint` can probe.
+
+import { COOKIE_JAR_INFO, cookieJarSpec, type CookieJarOptions } from './cookie-jar.js';
+import { EVERYTHING_INFO, everythingSpec } from './everything.js';
+import { KITCHEN_INFO, kitchenSpec } from './kitchen.js';
+import { PROBE_INFO, probeSpec } from './probe.js';
+import { deriveStateKey } from './state.js';
+import { mountToolbox, type EdgeOptions, type LegacyMode, type ToolboxHandler, type ToolboxInfo, type ToolboxSpec } from './toolbox.js';
+
+export type ToolboxName = 'kitchen' | 'cookie-jar' | 'probe' | 'everything';
+
+export interface ToolboxEntry extends ToolboxInfo {
+  name: ToolboxName;
+  /** What a client should find there, so a checkpoint can tell a wrong server from a broken one. */
+  counts: { tools: number; resources: number; prompts: number } | undefined;
+}
+
+export const TOOLBOXES: readonly ToolboxEntry[] = [
+  { ...KITCHEN_INFO, counts: { tools: 2, resources: 2, prompts: 1 } },
+  { ...COOKIE_JAR_INFO, counts: { tools: 3, resources: 1, prompts: 1 } },
+  { ...PROBE_INFO, counts: { tools: 2, resources: 0, prompts: 0 } },
+  // The fixture set follows the conformance suites and changes with them; no count is promised.
+  { ...EVERYTHING_INFO, counts: undefined },
+];
+
+export interface ToolboxOptions extends Partial<Omit<EdgeOptions, 'legacy' | 'stateKey'>> {
+  stateKey?: Uint8Array;
+  /** Per-toolbox override of the legacy posture. */
+  legacy?: LegacyMode;
+  /** Cookie Jar database file (`:memory:` by default). */
+  dbPath?: string;
+  now?: CookieJarOptions['now'];
+}
+
+function specFor(name: ToolboxName, options: ToolboxOptions): ToolboxSpec {
+  switch (name) {
+    case 'kitchen':
+      return kitchenSpec();
+    case 'cookie-jar':
+      return cookieJarSpec({
+        ...(options.dbPath !== undefined ? { dbPath: options.dbPath } : {}),
+        ...(options.now !== undefined ? { now: options.now } : {}),
+      });
+    case 'probe':
+      return probeSpec();
+    case 'everything':
+      return everythingSpec();
+  }
+}
+
+/** A toolbox as a plain fetch handler: `handler.fetch(request)` on any runtime with web Request/Response. */
+export function createToolbox(name: ToolboxName, options: ToolboxOptions = {}): ToolboxHandler {
+  const { stateKey, dbPath: _dbPath, now: _now, ...edge } = options;
+  return mountToolbox(specFor(name, options), { ...edge, stateKey: stateKey ?? deriveStateKey() });
+}
+
+export const createKitchen = (options?: ToolboxOptions) => createToolbox('kitchen', options);
+export const createCookieJar = (options?: ToolboxOptions) => createToolbox('cookie-jar', options);
+export const createProbe = (options?: ToolboxOptions) => createToolbox('probe', options);
+export const createEverything = (options?: ToolboxOptions) => createToolbox('everything', options);

@@ -1,0 +1,137 @@
+// Sessionful 2025-era serving: the one place a connection outlives a request. Only legacy clients get here, and
+// only because 2025 sampling/elicitation are server-to-client requests that need a session to come back on.
+
+import { randomUUID } from 'node:crypto';
+import {
+  isInitializeRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type EventStore,
+  type JSONRPCMessage,
+  type McpServer,
+} from '@modelcontextprotocol/server';
+
+export interface LegacySessionOptions {
+  /** Builds the server for a new session. */
+  createServer: () => McpServer;
+  maxRequestBodySize: number;
+  /** Sessions idle longer than this are closed. */
+  idleMs?: number;
+  /** When reached, the least recently used session is closed to admit a new one. */
+  maxSessions?: number;
+  /** Resumable SSE (Last-Event-ID) and priming `retry`, which the 2025 SSE scenarios look for. */
+  resumable?: boolean;
+  onerror?: (error: Error) => void;
+}
+
+interface Session {
+  transport: WebStandardStreamableHTTPServerTransport;
+  server: McpServer;
+  lastSeen: number;
+}
+
+function jsonRpcError(status: number, code: number, message: string): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
+}
+
+/** A bounded in-memory event store: enough for a client to resume a stream it just lost, not an archive. */
+function createEventStore(limit = 2000): EventStore {
+  const events = new Map<string, { streamId: string; message: JSONRPCMessage }>();
+  let counter = 0;
+  return {
+    async storeEvent(streamId, message) {
+      const eventId = `${streamId}::${String(++counter).padStart(12, '0')}`;
+      events.set(eventId, { streamId, message });
+      if (events.size > limit) events.delete(events.keys().next().value as string);
+      return eventId;
+    },
+    async getStreamIdForEventId(eventId) {
+      return events.get(eventId)?.streamId ?? eventId.split('::')[0];
+    },
+    async replayEventsAfter(lastEventId, { send }) {
+      const streamId = events.get(lastEventId)?.streamId ?? lastEventId.split('::')[0] ?? '';
+      for (const [eventId, event] of events) {
+        if (event.streamId === streamId && eventId > lastEventId) await send(eventId, event.message);
+      }
+      return streamId;
+    },
+  };
+}
+
+export class LegacySessions {
+  private readonly sessions = new Map<string, Session>();
+  private readonly sweeper: NodeJS.Timeout;
+  private readonly idleMs: number;
+  private readonly maxSessions: number;
+
+  constructor(private readonly options: LegacySessionOptions) {
+    this.idleMs = options.idleMs ?? 30 * 60_000;
+    this.maxSessions = options.maxSessions ?? 500;
+    this.sweeper = setInterval(() => this.sweep(), Math.min(60_000, this.idleMs)).unref();
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  async handle(request: Request, parsedBody: unknown): Promise<Response> {
+    const sessionId = request.headers.get('mcp-session-id');
+    if (sessionId !== null) {
+      const session = this.sessions.get(sessionId);
+      // 2025-11-25 transports: an unknown or expired session id is a 404 so the client knows to re-initialize.
+      if (session === undefined) return jsonRpcError(404, -32001, 'Session not found');
+      session.lastSeen = Date.now();
+      return session.transport.handleRequest(request, parsedBody === undefined ? {} : { parsedBody });
+    }
+    if (request.method === 'POST' && isInitializeRequest(parsedBody)) return this.open(request, parsedBody);
+    if (request.method === 'POST') return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+  }
+
+  private async open(request: Request, parsedBody: unknown): Promise<Response> {
+    if (this.sessions.size >= this.maxSessions) this.evictOldest();
+    const server = this.options.createServer();
+    const resumable = this.options.resumable === true;
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      maxRequestBodySize: this.options.maxRequestBodySize,
+      ...(resumable ? { eventStore: createEventStore(), retryInterval: 1000 } : {}),
+      onsessioninitialized: (id) => {
+        this.sessions.set(id, { transport, server, lastSeen: Date.now() });
+      },
+      onsessionclosed: (id) => {
+        this.drop(id);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) this.drop(transport.sessionId);
+    };
+    if (this.options.onerror !== undefined) transport.onerror = this.options.onerror;
+    await server.connect(transport);
+    return transport.handleRequest(request, { parsedBody });
+  }
+
+  private drop(id: string): void {
+    const session = this.sessions.get(id);
+    if (session === undefined) return;
+    this.sessions.delete(id);
+    session.server.close().catch(() => {});
+  }
+
+  private evictOldest(): void {
+    let oldest: [string, Session] | undefined;
+    for (const entry of this.sessions) if (oldest === undefined || entry[1].lastSeen < oldest[1].lastSeen) oldest = entry;
+    if (oldest !== undefined) this.drop(oldest[0]);
+  }
+
+  private sweep(): void {
+    const cutoff = Date.now() - this.idleMs;
+    for (const [id, session] of this.sessions) if (session.lastSeen < cutoff) this.drop(id);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    const closing = [...this.sessions.values()].map((s) => s.server.close().catch(() => {}));
+    this.sessions.clear();
+    await Promise.all(closing);
+  }
+}

@@ -1,0 +1,188 @@
+// One toolbox = one URL serving both eras. The edge here does what the SDK entry deliberately leaves to the caller
+// (Host/Origin checks, a body cap it applies before anything is parsed), then routes: a request carrying the modern
+// `_meta` envelope goes to createMcpHandler (stateless, a fresh server per request); anything else is 2025-era
+// traffic, served either per request (no pushes possible) or through sessions (pushes possible).
+
+import {
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  isLegacyRequest,
+  legacyStatelessFallback,
+  McpServer,
+  originValidationResponse,
+  readRequestBody,
+  type CacheHint,
+  type McpRequestContext,
+  type McpServerOptions,
+  type ServerNotifier,
+} from '@modelcontextprotocol/server';
+import { LegacySessions } from './sessions.js';
+import { createStateKit, rememberBody, type StateKit } from './state.js';
+
+export const SERVER_VERSION = '0.1.0';
+
+/** How a toolbox serves 2025-era clients. */
+export type LegacyMode = 'stateless' | 'sessionful';
+
+export interface ToolboxInfo {
+  /** Registry key and the last path segment, e.g. `kitchen`. */
+  name: string;
+  title: string;
+  description: string;
+  /** Mount path under the Node server, e.g. `/api/kitchen`. */
+  path: string;
+  /** The default legacy posture and why it was chosen. */
+  legacy: LegacyMode;
+  legacyReason: string;
+}
+
+/** What a toolbox's registration code gets for one server instance. */
+export interface BuildContext {
+  era: 'modern' | 'legacy';
+  /** True when this instance lives for a whole 2025 session (server-to-client requests can be answered). */
+  sessionful: boolean;
+  state: StateKit;
+  /** The handler's subscriptions/listen notifier (modern era). */
+  notify: () => ServerNotifier | undefined;
+}
+
+export interface ToolboxSpec {
+  info: ToolboxInfo;
+  instructions?: string;
+  capabilities?: McpServerOptions['capabilities'];
+  /** Per-operation cache hints for the cacheable 2026-07-28 results. */
+  cacheHints?: McpServerOptions['cacheHints'];
+  register(server: McpServer, ctx: BuildContext): void;
+  /** Releases resources the spec's registrations hold (e.g. a database). */
+  dispose?: () => Promise<void> | void;
+}
+
+export interface EdgeOptions {
+  /** Hostnames accepted in Host and Origin headers (no ports). Loopback names are always accepted. */
+  allowedHosts?: string[];
+  /** Bytes; larger bodies get 413 before anything is parsed. */
+  maxBodyBytes?: number;
+  /** Overrides the toolbox's default legacy posture. */
+  legacy?: LegacyMode;
+  stateKey: Uint8Array;
+  stateTtlSeconds?: number;
+  /** Idle timeout for 2025 sessions. */
+  sessionIdleMs?: number;
+  onerror?: (error: Error) => void;
+}
+
+export interface ToolboxHandler {
+  readonly info: ToolboxInfo;
+  /** The legacy posture in effect. */
+  readonly legacy: LegacyMode;
+  fetch(request: Request): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+export const DEFAULT_LIST_CACHE: CacheHint = { ttlMs: 60_000, cacheScope: 'public' };
+
+function tooLarge(limit: number): Response {
+  return Response.json(
+    { jsonrpc: '2.0', error: { code: -32000, message: `Request body exceeds the ${limit}-byte limit` }, id: null },
+    { status: 413 },
+  );
+}
+
+export function mountToolbox(spec: ToolboxSpec, options: EdgeOptions): ToolboxHandler {
+  const info = spec.info;
+  const legacyMode = options.legacy ?? info.legacy;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const allowed = [...new Set([...LOOPBACK_HOSTS, ...(options.allowedHosts ?? [])])];
+  const state = createStateKit(info.name, options.stateKey, options.stateTtlSeconds);
+  const onerror = options.onerror;
+  let notifier: ServerNotifier | undefined;
+
+  const build = (era: 'modern' | 'legacy', sessionful: boolean): McpServer => {
+    const server = new McpServer(
+      { name: `byhand-${info.name}`, title: info.title, description: info.description, version: SERVER_VERSION },
+      {
+        ...(spec.instructions !== undefined ? { instructions: spec.instructions } : {}),
+        ...(spec.capabilities !== undefined ? { capabilities: spec.capabilities } : {}),
+        cacheHints: {
+          'tools/list': DEFAULT_LIST_CACHE,
+          'prompts/list': DEFAULT_LIST_CACHE,
+          'resources/list': DEFAULT_LIST_CACHE,
+          'resources/templates/list': DEFAULT_LIST_CACHE,
+          'server/discover': DEFAULT_LIST_CACHE,
+          ...spec.cacheHints,
+        },
+        requestState: { verify: state.verify },
+      },
+    );
+    if (onerror !== undefined) server.server.onerror = onerror;
+    spec.register(server, { era, sessionful, state, notify: () => notifier });
+    return server;
+  };
+
+  const factory = (ctx: McpRequestContext): McpServer => build(ctx.era, false);
+  const modern = createMcpHandler(factory, {
+    legacy: 'reject',
+    maxRequestBodySize: maxBodyBytes,
+    ...(onerror !== undefined ? { onerror } : {}),
+  });
+  notifier = modern.notify;
+  const sessions =
+    legacyMode === 'sessionful'
+      ? new LegacySessions({
+          createServer: () => build('legacy', true),
+          maxRequestBodySize: maxBodyBytes,
+          resumable: true,
+          ...(options.sessionIdleMs !== undefined ? { idleMs: options.sessionIdleMs } : {}),
+          ...(onerror !== undefined ? { onerror } : {}),
+        })
+      : undefined;
+  const stateless = legacyStatelessFallback(factory, onerror, { maxRequestBodySize: maxBodyBytes });
+
+  async function fetch(incoming: Request): Promise<Response> {
+    // DNS-rebinding protection: a page on a foreign origin must not reach a loopback server through a rebound name.
+    const refused = hostHeaderValidationResponse(incoming, allowed) ?? originValidationResponse(incoming, allowed);
+    if (refused !== undefined) return refused;
+
+    let request = incoming;
+    let parsedBody: unknown;
+    if (incoming.method === 'POST') {
+      const read = await readRequestBody(incoming, maxBodyBytes).catch(() => undefined);
+      if (read === undefined) {
+        return Response.json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: unreadable body' }, id: null }, { status: 400 });
+      }
+      if (read.tooLarge) return tooLarge(maxBodyBytes);
+      try {
+        parsedBody = JSON.parse(read.text);
+      } catch {
+        parsedBody = undefined;
+      }
+      request = new Request(incoming.url, {
+        method: 'POST',
+        headers: incoming.headers,
+        body: read.text,
+        signal: incoming.signal,
+      });
+      if (parsedBody !== undefined) rememberBody(request, parsedBody);
+    }
+
+    const legacy = await isLegacyRequest(request, parsedBody, { maxRequestBodySize: maxBodyBytes });
+    const forwarded = parsedBody === undefined ? undefined : { parsedBody };
+    if (!legacy) return modern.fetch(request, forwarded);
+    if (sessions !== undefined) return sessions.handle(request, parsedBody);
+    return stateless(request, forwarded);
+  }
+
+  return {
+    info,
+    legacy: legacyMode,
+    fetch,
+    async close() {
+      await modern.close();
+      await sessions?.close();
+      await spec.dispose?.();
+    },
+  };
+}
