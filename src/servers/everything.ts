@@ -104,6 +104,19 @@ function registerContentFixtures(server: McpServer): void {
   server.registerTool('test_error_handling', { description: 'Tests error response handling' }, async () => {
     throw new Error('This tool intentionally returns an error for testing');
   });
+  // SEP-2243 custom headers: the client mirrors `region` as `Mcp-Param-Region`, and the SDK checks the two agree.
+  server.registerTool(
+    'test_custom_header',
+    {
+      description: 'Tool whose region argument is mirrored in the Mcp-Param-Region header (SEP-2243)',
+      inputSchema: fromJsonSchema({
+        type: 'object',
+        properties: { region: { type: 'string', 'x-mcp-header': 'Region', description: 'a region name' } },
+        required: ['region'],
+      } as unknown as JsonSchemaType),
+    },
+    async (args) => text(`region=${String((args as { region?: unknown }).region)}`),
+  );
   server.registerTool(
     'json_schema_2020_12_tool',
     { description: 'Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)', inputSchema: fromJsonSchema(JSON_SCHEMA_2020_12) },
