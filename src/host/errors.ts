@@ -42,3 +42,8 @@ export class RootError extends Error {
 export class ProviderConfigError extends Error {
   override readonly name = 'ProviderConfigError';
 }
+
+/** A form field whose schema is none of the primitive types elicitation allows. */
+export class FormSchemaError extends Error {
+  override readonly name = 'FormSchemaError';
+}
