@@ -1,0 +1,182 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import { startServer, type RunningServer } from '../src/servers/serve.js';
+import { connectHost, modernRpc, textOf } from './servers-support.js';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), 'byhand-jar-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A clock the test moves by hand, so TTLs expire without sleeping. */
+function fakeClock(start = Date.parse('2026-08-01T12:00:00Z')) {
+  let now = start;
+  return { now: () => now, advance: (ms: number) => void (now += ms) };
+}
+
+for (const era of ['modern', 'legacy'] as const) {
+  describe(`The Cookie Jar, ${era} era`, () => {
+    let server: RunningServer;
+    let url: string;
+    const clock = fakeClock();
+    before(async () => {
+      server = await startServer({ port: 0, toolboxes: ['cookie-jar'], now: clock.now });
+      url = server.urls['cookie-jar']!;
+    });
+    after(() => server.close());
+
+    test('is "forgetful" and offers exactly 3 tools, 1 resource, 1 prompt', async () => {
+      const host = await connectHost(url, { era });
+      try {
+        assert.equal(host.client.getProtocolEra(), era);
+        assert.equal(host.client.getServerVersion()?.title, 'The Cookie Jar');
+        assert.equal(host.client.getServerVersion()?.description, 'forgetful');
+        assert.deepEqual((await host.client.listTools()).tools.map((t) => t.name).sort(), ['forget_note', 'list_notes', 'put_note']);
+        assert.deepEqual((await host.client.listResources()).resources.map((r) => r.uri), ['jar://notes']);
+        assert.deepEqual((await host.client.listPrompts()).prompts.map((p) => p.name), ['recall']);
+      } finally {
+        await host.close();
+      }
+    });
+
+    test('put, list, read the jar, recall; notes forget themselves after their TTL', async () => {
+      const host = await connectHost(url, { era });
+      try {
+        const put = await host.client.callTool({ name: 'put_note', arguments: { text: `buy ${era} oat milk`, ttl_seconds: 60 } });
+        const id = (put.structuredContent as { note: { id: number } }).note.id;
+        await host.client.callTool({ name: 'put_note', arguments: { text: `call ${era} grandma`, ttl_seconds: 600 } });
+        let listed = await host.client.callTool({ name: 'list_notes', arguments: {} });
+        assert.match(textOf(listed), new RegExp(`#${id} "buy ${era} oat milk"`));
+        const jar = await host.client.readResource({ uri: 'jar://notes' });
+        assert.ok(JSON.parse((jar.contents[0] as { text: string }).text).some((n: { text: string }) => n.text === `call ${era} grandma`));
+        const recall = await host.client.getPrompt({ name: 'recall', arguments: { topic: 'shopping' } });
+        assert.match(JSON.stringify(recall.messages), /about shopping/);
+        assert.match(JSON.stringify(recall.messages), new RegExp(`buy ${era} oat milk`));
+
+        clock.advance(61_000);
+        listed = await host.client.callTool({ name: 'list_notes', arguments: {} });
+        assert.doesNotMatch(textOf(listed), /oat milk/);
+        assert.match(textOf(listed), new RegExp(`call ${era} grandma`));
+      } finally {
+        await host.close();
+      }
+    });
+
+    test('forget_note asks the user; accept forgets, decline and cancel keep the note', async () => {
+      const answers: Array<{ action: 'accept'; content: { confirm: boolean } } | { action: 'decline' | 'cancel' }> = [
+        { action: 'decline' },
+        { action: 'cancel' },
+        { action: 'accept', content: { confirm: false } },
+        { action: 'accept', content: { confirm: true } },
+      ];
+      const host = await connectHost(url, { era, elicit: () => answers.shift()! });
+      try {
+        const put = await host.client.callTool({ name: 'put_note', arguments: { text: 'secret recipe', ttl_seconds: 3600 } });
+        const id = (put.structuredContent as { note: { id: number } }).note.id;
+        assert.match(textOf(await host.client.callTool({ name: 'forget_note', arguments: { id } })), /Kept .*you chose to decline/);
+        assert.match(textOf(await host.client.callTool({ name: 'forget_note', arguments: { id } })), /Kept .*you chose to cancel/);
+        assert.match(textOf(await host.client.callTool({ name: 'forget_note', arguments: { id } })), /Kept .*not confirmed/);
+        assert.equal(host.elicitations.length, 3);
+        assert.match(host.elicitations[0]!.message, /Forget note #\d+ "secret recipe" now\?/);
+        assert.match(textOf(await host.client.callTool({ name: 'list_notes', arguments: {} })), /secret recipe/);
+        assert.equal(textOf(await host.client.callTool({ name: 'forget_note', arguments: { id } })), `Forgot note #${id}.`);
+        assert.doesNotMatch(textOf(await host.client.callTool({ name: 'list_notes', arguments: {} })), /secret recipe/);
+        const again = await host.client.callTool({ name: 'forget_note', arguments: { id } });
+        assert.equal(again.isError, true);
+        assert.equal(host.elicitations.length, 4, 'a missing note is not asked about');
+      } finally {
+        await host.close();
+      }
+    });
+  });
+}
+
+describe('The Cookie Jar on disk', () => {
+  test('a confirmation sent without the question this server asked does not forget anything', async () => {
+    const server = await startServer({ port: 0, toolboxes: ['cookie-jar'] });
+    try {
+      const url = server.urls['cookie-jar']!;
+      const put = await modernRpc(url, 'tools/call', { name: 'put_note', arguments: { text: 'keep me' } });
+      const id = put.body?.result?.structuredContent?.note?.id as number;
+      const forged = await modernRpc(url, 'tools/call', {
+        name: 'forget_note',
+        arguments: { id },
+        inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
+      });
+      assert.equal(forged.body?.result?.resultType, 'input_required', 'the server asks instead of obeying');
+      const listed = await modernRpc(url, 'tools/call', { name: 'list_notes', arguments: {} });
+      assert.match(JSON.stringify(listed.body?.result), /keep me/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a note outlives its server restart, but not its TTL', async () => {
+    const dbPath = join(scratch, 'restart.db');
+    const clock = fakeClock();
+    let server = await startServer({ port: 0, toolboxes: ['cookie-jar'], dbPath, now: clock.now });
+    const put = await modernRpc(server.urls['cookie-jar']!, 'tools/call', { name: 'put_note', arguments: { text: 'survives restarts', ttl_seconds: 30 } });
+    assert.equal(put.body?.result?.isError, undefined);
+    await server.close();
+
+    server = await startServer({ port: 0, toolboxes: ['cookie-jar'], dbPath, now: clock.now });
+    try {
+      const url = server.urls['cookie-jar']!;
+      let listed = await modernRpc(url, 'tools/call', { name: 'list_notes', arguments: {} });
+      assert.match(JSON.stringify(listed.body?.result), /survives restarts/);
+      clock.advance(31_000);
+      listed = await modernRpc(url, 'tools/call', { name: 'list_notes', arguments: {} });
+      assert.doesNotMatch(JSON.stringify(listed.body?.result), /survives restarts/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('concurrent puts from several processes on one database lose nothing', async () => {
+    const dbPath = join(scratch, 'concurrent.db');
+    const writers = 4;
+    const each = 40;
+    const registry = new URL('../src/servers/registry.ts', import.meta.url).href;
+    const script = join(scratch, 'writer.mts');
+    // Each child is a whole Cookie Jar toolbox (its own SQLite connection) driven through its fetch handler.
+    writeFileSync(
+      script,
+      `import { createCookieJar } from ${JSON.stringify(registry)};
+const [dbPath, writer, count] = process.argv.slice(2);
+const jar = createCookieJar({ dbPath });
+const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+await Promise.all(Array.from({ length: Number(count) }, async (_, i) => {
+  const body = { jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'put_note', arguments: { text: 'w' + writer + '-' + i, ttl_seconds: 3600 }, _meta: meta } };
+  const res = await jar.fetch(new Request('http://127.0.0.1/api/cookie-jar', { method: 'POST', body: JSON.stringify(body), headers: {
+    'content-type': 'application/json', accept: 'application/json, text/event-stream', host: '127.0.0.1',
+    'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'put_note' } }));
+  const answer = await res.json();
+  if (answer.error || answer.result?.isError) { console.error(JSON.stringify(answer)); process.exitCode = 1; }
+}));
+await jar.close();
+`,
+    );
+    const runs = Array.from({ length: writers }, (_, w) =>
+      new Promise<number>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', script, dbPath, String(w), String(each)], { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });
+        child.once('error', reject);
+        child.once('exit', (code) => resolve(code ?? -1));
+      }),
+    );
+    assert.deepEqual(await Promise.all(runs), Array(writers).fill(0));
+
+    const server = await startServer({ port: 0, toolboxes: ['cookie-jar'], dbPath });
+    try {
+      const listed = await modernRpc(server.urls['cookie-jar']!, 'tools/call', { name: 'list_notes', arguments: {} });
+      const notes = (listed.body?.result?.structuredContent?.notes ?? []) as Array<{ text: string }>;
+      const expected = Array.from({ length: writers }, (_, w) => Array.from({ length: each }, (_, i) => `w${w}-${i}`)).flat().sort();
+      assert.deepEqual(notes.map((n) => n.text).sort(), expected);
+    } finally {
+      await server.close();
+    }
+  });
+});
