@@ -57,7 +57,8 @@ function registerProbe(server: McpServer, ctx: BuildContext): void {
       if (ctx.era === 'legacy' && !ctx.sessionful) {
         // Per-request legacy serving: the deprecated push goes out without a related request id, to a GET stream that
         // does not exist, and hangs for the 60 s default timeout (@modelcontextprotocol/server dist/mcp-oHn3ureC.mjs:928).
-        // The SDK's legacy input_required shim refuses the same request at once and says why, so route through it.
+        // Bounding it only trades the hang for a bare "Request timed out" (SdkError REQUEST_TIMEOUT, measured). The SDK's
+        // legacy input_required shim refuses the same request at once and says why, so route through it.
         return inputRequired({ inputRequests: { think: inputRequired.createMessage(question(topic)) } });
       }
       try {
