@@ -32,7 +32,18 @@ export class Terminal {
   }
 
   /** One line of answer, or null for end of input (Ctrl-D) and Ctrl-C. */
-  ask(prompt: string, signal?: AbortSignal): Promise<string | null> {
+  async ask(prompt: string, signal?: AbortSignal): Promise<string | null> {
+    const line = await this.#read(prompt, signal);
+    // A terminal echoes what is typed; piped answers are echoed here so the transcript reads whole.
+    if (!this.#terminalMode) this.#output.write(`${line ?? ''}\n`);
+    return line;
+  }
+
+  get #terminalMode(): boolean {
+    return Boolean(this.#input.isTTY && this.#output.isTTY);
+  }
+
+  #read(prompt: string, signal?: AbortSignal): Promise<string | null> {
     signal?.throwIfAborted();
     if (this.#ahead.length) {
       this.#output.write(prompt);
@@ -43,11 +54,7 @@ export class Terminal {
       return Promise.resolve(null);
     }
     return new Promise((resolve, reject) => {
-      const rl: Interface = createInterface({
-        input: this.#input,
-        output: this.#output,
-        terminal: Boolean(this.#input.isTTY && this.#output.isTTY),
-      });
+      const rl: Interface = createInterface({ input: this.#input, output: this.#output, terminal: this.#terminalMode });
       let answered = false;
       const finish = (line: string | null) => {
         if (answered) return;
