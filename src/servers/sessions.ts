@@ -83,7 +83,7 @@ export class LegacySessions {
       return session.transport.handleRequest(request, parsedBody === undefined ? {} : { parsedBody });
     }
     if (request.method === 'POST' && isInitializeRequest(parsedBody)) return this.open(request, parsedBody);
-    if (request.method === 'POST') return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    // Same answer the SDK's own sessionful transport gives (dist/index.mjs validateSession), so clients see one story.
     return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
   }
 
