@@ -7,7 +7,7 @@ import { McpError, ProtocolError, RpcError, HostError } from './errors.js';
 import { fulfil } from './fulfil.js';
 import { headerParams, paramHeaders, standardHeaders } from './headers.js';
 import { HttpTransport } from './http.js';
-import { DEFAULT_MAX_ROUNDS, INPUT_METHODS, withInputRounds, type RoundEvent } from './mrtr.js';
+import { DEFAULT_MAX_ROUNDS, INPUT_METHODS, inputRequiredMisplaced, withInputRounds, type RoundEvent } from './mrtr.js';
 import { classifyProbe } from './negotiate.js';
 import { StdioTransport } from './stdio.js';
 import type { Exchange, Reply, ServerRequestAnswer, Trace, Transport } from './transport.js';
@@ -346,6 +346,7 @@ export class Client {
     if (!result || typeof result !== 'object') {
       throw new ProtocolError(`${method} got a response with neither result nor error`, 'this is a server bug: a JSON-RPC response carries one of them');
     }
+    if (result.resultType === 'input_required' && !INPUT_METHODS.has(method)) throw inputRequiredMisplaced(method);
     return result;
   }
 

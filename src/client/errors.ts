@@ -167,12 +167,19 @@ function callbackFor(capability: string): string {
 function headerMismatchHint(error: JsonRpcError, ctx: RequestContext): string {
   const text = error.message;
   const sent = ctx.headers ?? {};
+  // The SDK reports what it saw in data.mismatch.header (sdk-2.4.0-wire.md M3-M8); that is the wire's truth.
+  const mismatch = (error.data as { mismatch?: { header?: unknown } } | undefined)?.mismatch;
+  const seen = typeof mismatch?.header === 'string' ? mismatch.header : undefined;
+  const describe = (header: string) => {
+    const ours = sent[header];
+    const shown = seen ?? ours ?? 'absent';
+    const changed = seen !== undefined && ours !== undefined && seen !== ours ? `; byhand sent '${ours}', so something in between changed it` : '';
+    return `the ${header} header (${shown})${changed}`;
+  };
+  if (/MCP-Protocol-Version/i.test(text)) return `${describe('MCP-Protocol-Version')} must equal _meta's io.modelcontextprotocol/protocolVersion (${ctx.protocolVersion ?? '?'})`;
+  if (/Mcp-Method/i.test(text)) return `${describe('Mcp-Method')} must equal the body's method (${ctx.method})`;
+  if (/Mcp-Name/i.test(text)) return `${describe('Mcp-Name')} must equal params.name or params.uri (${ctx.name ?? '?'})`;
   const field = /Mcp-Param-[A-Za-z0-9!#$%&'*+.^_`|~-]+/i.exec(text)?.[0];
-  if (/MCP-Protocol-Version/i.test(text)) {
-    return `the MCP-Protocol-Version header (${sent['MCP-Protocol-Version'] ?? 'absent'}) must equal _meta's io.modelcontextprotocol/protocolVersion (${ctx.protocolVersion ?? '?'})`;
-  }
-  if (/Mcp-Method/i.test(text)) return `the Mcp-Method header (${sent['Mcp-Method'] ?? 'absent'}) must equal the body's method (${ctx.method})`;
-  if (/Mcp-Name/i.test(text)) return `the Mcp-Name header (${sent['Mcp-Name'] ?? 'absent'}) must equal params.name or params.uri (${ctx.name ?? '?'})`;
   if (field) return `the ${field} header must mirror the tool argument marked x-mcp-header; list the tools again to refresh their schemas`;
   return 'a header disagreed with the body: compare MCP-Protocol-Version, Mcp-Method, Mcp-Name and Mcp-Param-* with the JSON body';
 }

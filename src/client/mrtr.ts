@@ -21,6 +21,10 @@ export interface MultiRoundOptions {
   onRound?: (event: RoundEvent) => void;
 }
 
+export function inputRequiredMisplaced(method: string): ProtocolError {
+  return new ProtocolError(`${method} answered input_required, which only tools/call, resources/read and prompts/get may`, 'this is a server bug (spec basic/patterns/mrtr.mdx)');
+}
+
 /** Sends `params`, then keeps answering input requests until the result is complete. */
 export async function withInputRounds(
   method: string,
@@ -38,9 +42,7 @@ export async function withInputRounds(
     if (type !== 'input_required') {
       throw new ProtocolError(`${method} ${name} answered with resultType '${String(type)}', which byhand does not know`, 'the server may need an extension (such as tasks) that the client did not ask for');
     }
-    if (!INPUT_METHODS.has(method)) {
-      throw new ProtocolError(`${method} answered input_required, which only tools/call, resources/read and prompts/get may`, 'this is a server bug (spec basic/patterns/mrtr.mdx)');
-    }
+    if (!INPUT_METHODS.has(method)) throw inputRequiredMisplaced(method);
     if (round > options.maxRounds) throw new RoundLimitError(method, name, options.maxRounds);
     const requests = result.inputRequests;
     const state = result.requestState;

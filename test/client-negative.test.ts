@@ -1,0 +1,281 @@
+// The failures: each trap from docs/wire.md, garbage, hangs, and the modern errors, each ending in
+// an McpError whose hint says what to do. Real SDK servers where the SDK can produce the failure,
+// scripted ones where only a broken server would.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import {
+  BodyError, HttpStatusError, InputLoopError, NetworkError, RoundLimitError, RpcError, StreamClosedError, TimeoutError, AbortedError, connect, forgetEras, type Host,
+} from '../src/client/index.js';
+import { fixtureHandler, scriptedHandler, serve, type Served } from './fixtures/sdk-server.js';
+
+const host: Host = {
+  sample: async () => ({ role: 'assistant', content: { type: 'text', text: 'bread' }, model: 'm', stopReason: 'endTurn' }),
+  elicit: async () => ({ action: 'accept', content: { name: 'Ada' } }),
+};
+
+/** A fetch that rewrites each outgoing JSON-RPC body, as a broken client would. */
+function rewritingFetch(rewrite: (body: { method: string; params: Record<string, unknown> }) => void): typeof fetch {
+  return (async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (typeof init?.body === 'string') {
+      const body = JSON.parse(init.body);
+      if (body.params) rewrite(body);
+      init = { ...init, body: JSON.stringify(body) };
+    }
+    return fetch(input, init);
+  }) as typeof fetch;
+}
+
+const modernDiscover = (id: unknown) => Response.json({ jsonrpc: '2.0', id, result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} } } });
+
+describe('the MRTR traps, against the official SDK server', () => {
+  let served: Served;
+  before(async () => {
+    forgetEras();
+    served = await serve(fixtureHandler('modern-only'));
+  });
+  after(() => served.close());
+
+  test('responses wrapped as {kind, result}: the server asks again and the detector names the cause', async () => {
+    const client = await connect(served.url, {
+      host,
+      fetch: rewritingFetch((body) => {
+        const responses = body.params.inputResponses as Record<string, unknown> | undefined;
+        if (responses) for (const key of Object.keys(responses)) responses[key] = { kind: 'sampling', result: responses[key] };
+      }),
+    });
+    await assert.rejects(client.callTool('think', { topic: 'rye' }), (e: InputLoopError) => {
+      assert.ok(e instanceof InputLoopError);
+      assert.match(e.message, /asked again for 'answer'/);
+      assert.match(e.hint, /\{kind, result\}/);
+      assert.match(e.hint, /_meta/);
+      return true;
+    });
+    await client.close();
+  });
+
+  test('responses put in _meta: the server asks again and the detector fires', async () => {
+    const client = await connect(served.url, {
+      host,
+      fetch: rewritingFetch((body) => {
+        if (!body.params.inputResponses) return;
+        Object.assign(body.params._meta as object, { inputResponses: body.params.inputResponses, requestState: body.params.requestState });
+        delete body.params.inputResponses;
+        delete body.params.requestState;
+      }),
+    });
+    await assert.rejects(client.callTool('think', { topic: 'rye' }), InputLoopError);
+    await client.close();
+  });
+
+  test('sampling not declared: -32021 on HTTP 400, and the hint names the capability', async () => {
+    const client = await connect(served.url, { host: { elicit: host.elicit } });
+    await assert.rejects(client.callTool('think', { topic: 'rye' }), (e: RpcError) => {
+      assert.equal(e.code, -32021);
+      assert.equal(e.status, 400);
+      assert.deepEqual(e.data, { requiredCapabilities: { sampling: {} } });
+      assert.match(e.hint, /declare sampling/);
+      assert.match(e.hint, /sample/);
+      return true;
+    });
+    await client.close();
+  });
+
+  test('a missing Mcp-Name header: -32020, and the hint says which header and which field', async () => {
+    const client = await connect(served.url, {
+      fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
+        const headers = { ...(init?.headers as Record<string, string>) };
+        delete headers['Mcp-Name'];
+        return fetch(input, { ...init, headers });
+      }) as typeof fetch,
+    });
+    await assert.rejects(client.callTool('echo', { text: 'x' }), (e: RpcError) => {
+      assert.equal(e.code, -32020);
+      assert.equal(e.status, 400);
+      assert.match(e.hint, /Mcp-Name header \(\(missing\)\); byhand sent 'echo', so something in between changed it must equal params.name or params.uri \(echo\)/);
+      return true;
+    });
+    await client.close();
+  });
+
+  test('a version header that disagrees with _meta: -32020 naming MCP-Protocol-Version', async () => {
+    const client = await connect(served.url, {
+      fetch: (async (input: RequestInfo | URL, init?: RequestInit) =>
+        fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), 'MCP-Protocol-Version': '2025-11-25' } })) as typeof fetch,
+      era: 'modern',
+    }).catch((e) => e);
+    assert.ok(client instanceof RpcError);
+    assert.equal(client.code, -32020);
+    assert.match(client.hint, /MCP-Protocol-Version header/);
+  });
+});
+
+describe('bounded loops, against scripted servers', () => {
+  test('a server that asks again for an answered key stops at once', async () => {
+    let calls = 0;
+    const served = await serve(
+      scriptedHandler(({ id, method }) => {
+        if (method === 'server/discover') return modernDiscover(id);
+        calls++;
+        return Response.json({ jsonrpc: '2.0', id, result: { resultType: 'input_required', inputRequests: { again: { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } } } } });
+      }),
+    );
+    forgetEras();
+    const client = await connect(served.url, { host });
+    await assert.rejects(client.callTool('loop'), InputLoopError);
+    assert.equal(calls, 2, 'one answer, one re-ask, then stop');
+    await client.close();
+    await served.close();
+  });
+
+  test('a server that always wants something new hits the round cap', async () => {
+    let calls = 0;
+    const served = await serve(
+      scriptedHandler(({ id, method }) => {
+        if (method === 'server/discover') return modernDiscover(id);
+        calls++;
+        return Response.json({ jsonrpc: '2.0', id, result: { resultType: 'input_required', requestState: `step-${calls}` } });
+      }),
+    );
+    forgetEras();
+    const client = await connect(served.url, { host, maxRounds: 4 });
+    await assert.rejects(client.callTool('forever'), (e: RoundLimitError) => e instanceof RoundLimitError && /after 4 rounds/.test(e.message));
+    assert.equal(calls, 5, 'the first request and four retries');
+    await client.close();
+    await served.close();
+  });
+
+  test('input_required on a method that may not return it is a protocol error', async () => {
+    const served = await serve(
+      scriptedHandler(({ id, method }) =>
+        method === 'server/discover' ? modernDiscover(id) : Response.json({ jsonrpc: '2.0', id, result: { resultType: 'input_required', requestState: 'x', tools: [] } }),
+      ),
+    );
+    forgetEras();
+    const client = await connect(served.url, { host });
+    await assert.rejects(client.listTools(), /tools\/list answered input_required, which only tools\/call, resources\/read and prompts\/get may/);
+    await served.close();
+  });
+});
+
+describe('version negotiation edges', () => {
+  test('-32022 proves the server modern: one retry with a version it supports, no fallback', async () => {
+    let first = true;
+    const served = await serve(
+      scriptedHandler(({ id, method, params }, request) => {
+        if (method === 'initialize') throw new Error('must not fall back');
+        if (first) {
+          first = false;
+          const requested = (params?._meta as Record<string, string>)['io.modelcontextprotocol/protocolVersion'];
+          return Response.json({ jsonrpc: '2.0', id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested } } }, { status: 400 });
+        }
+        assert.equal(request.headers.get('mcp-protocol-version'), '2026-07-28');
+        return modernDiscover(id);
+      }),
+    );
+    forgetEras();
+    const client = await connect(served.url);
+    assert.equal(client.era, 'modern');
+    assert.equal(client.negotiation.retriedWith, '2026-07-28');
+    await client.close();
+    await served.close();
+  });
+
+  test('-32022 naming only versions byhand does not speak: a diagnosis, not a fallback', async () => {
+    const served = await serve(
+      scriptedHandler(({ id, method }) => {
+        if (method === 'initialize') throw new Error('must not fall back');
+        return Response.json({ jsonrpc: '2.0', id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2099-01-01'], requested: '2026-07-28' } } }, { status: 400 });
+      }),
+    );
+    forgetEras();
+    await assert.rejects(connect(served.url), (e: RpcError) => e.code === -32022 && /speaks 2099-01-01/.test(e.hint));
+    await served.close();
+  });
+
+  test('a 404 without a body falls back to initialize', async () => {
+    const served = await serve(
+      scriptedHandler(({ id, method }) => {
+        if (method === 'initialize') return Response.json({ jsonrpc: '2.0', id, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'old', version: '1' } } });
+        if (method === 'notifications/initialized') return new Response(null, { status: 202 });
+        return new Response(null, { status: 404 });
+      }),
+    );
+    forgetEras();
+    const client = await connect(served.url);
+    assert.equal(client.era, 'legacy');
+    assert.equal(client.protocolVersion, '2025-06-18');
+    assert.match(client.negotiation.fellBack!, /HTTP 404/);
+    await client.close();
+    await served.close();
+  });
+
+  test('a 500 on the probe is an outage, never a legacy verdict', async () => {
+    const served = await serve(scriptedHandler(() => new Response('boom', { status: 500 })));
+    forgetEras();
+    await assert.rejects(connect(served.url), (e: HttpStatusError) => e instanceof HttpStatusError && e.status === 500 && /outage/.test(e.hint));
+    await served.close();
+  });
+
+  test('a 401 says the server needs authorization', async () => {
+    const served = await serve(scriptedHandler(() => new Response('', { status: 401, headers: { 'www-authenticate': 'Bearer resource_metadata="http://x/.well-known/oauth-protected-resource"' } })));
+    forgetEras();
+    await assert.rejects(connect(served.url), (e: HttpStatusError) => e.status === 401 && /needs authorization/.test(e.hint) && /resource_metadata/.test(e.hint));
+    await served.close();
+  });
+});
+
+describe('garbage, silence and broken streams', () => {
+  test('an HTML page is not an MCP server', async () => {
+    const served = await serve(scriptedHandler(() => new Response('<html>hello</html>', { headers: { 'content-type': 'text/html' } })));
+    forgetEras();
+    await assert.rejects(connect(served.url), (e: BodyError) => e instanceof BodyError && /not JSON/.test(e.message) && /not an MCP server/.test(e.hint));
+    await served.close();
+  });
+
+  test('JSON that is not JSON-RPC', async () => {
+    const served = await serve(scriptedHandler(() => Response.json({ hello: 'world' })));
+    forgetEras();
+    await assert.rejects(connect(served.url), (e: BodyError) => e instanceof BodyError && /not a JSON-RPC response/.test(e.message));
+    await served.close();
+  });
+
+  test('a hanging server times out with the method named', async () => {
+    const served = await serve(scriptedHandler(({ id, method }) => (method === 'server/discover' ? modernDiscover(id) : new Promise<Response>(() => undefined))));
+    forgetEras();
+    const client = await connect(served.url, { timeoutMs: 300 });
+    const started = Date.now();
+    await assert.rejects(client.callTool('slow'), (e: TimeoutError) => e instanceof TimeoutError && /tools\/call got no answer within 300 ms/.test(e.message));
+    assert.ok(Date.now() - started < 2000);
+    await served.close();
+  });
+
+  test('an AbortSignal cancels a call', async () => {
+    const served = await serve(scriptedHandler(({ id, method }) => (method === 'server/discover' ? modernDiscover(id) : new Promise<Response>(() => undefined))));
+    forgetEras();
+    const client = await connect(served.url);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    await assert.rejects(client.callTool('slow', {}, { signal: controller.signal }), AbortedError);
+    await served.close();
+  });
+
+  test('an event stream that ends before the answer', async () => {
+    const served = await serve(
+      scriptedHandler(({ id, method }) =>
+        method === 'server/discover'
+          ? modernDiscover(id)
+          : new Response('event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\n\n', { headers: { 'content-type': 'text/event-stream' } }),
+      ),
+    );
+    forgetEras();
+    const client = await connect(served.url);
+    await assert.rejects(client.callTool('x'), (e: StreamClosedError) => e instanceof StreamClosedError && /closed the event stream before it answered tools\/call/.test(e.message));
+    await served.close();
+  });
+
+  test('nothing listening', async () => {
+    forgetEras();
+    await assert.rejects(connect('http://127.0.0.1:9/mcp'), (e: NetworkError) => e instanceof NetworkError && /cannot reach/.test(e.message));
+  });
+});
