@@ -224,6 +224,12 @@ describe('the edge', () => {
     assert.equal(listed.body?.result?.resultType, undefined, 'no 2026 fields on 2025 results');
     const unknown = await legacyRpc(kitchen(), 'tools/list', {}, 'no-such-session');
     assert.equal(unknown.status, 404);
+    const missing = await legacyRpc(kitchen(), 'tools/list');
+    assert.equal(missing.status, 400, 'a sessionful toolbox wants the session id after initialize');
+    const ended = await fetch(kitchen(), { method: 'DELETE', headers: { 'mcp-session-id': sessionId } });
+    assert.equal(ended.status, 200);
+    const after = await legacyRpc(kitchen(), 'tools/list', {}, sessionId);
+    assert.equal(after.status, 404, 'a deleted session is gone');
   });
 
   test('binds to 127.0.0.1 by default', () => {

@@ -113,3 +113,30 @@ describe('The Probe with curl-shaped requests', () => {
     assert.deepEqual(answer.body?.error?.data?.requiredCapabilities, { sampling: {} });
   });
 });
+
+describe('The Probe mounted sessionful for 2025 clients', () => {
+  test('the naive push really reaches the host over a session (and still fails fast in the modern era)', async () => {
+    const sessionful = await startServer({ port: 0, toolboxes: ['probe'], legacy: { probe: 'sessionful' } });
+    try {
+      const legacyHost = await connectHost(sessionful.urls.probe!, { era: 'legacy', think: () => 'pushed and answered' });
+      try {
+        const naive = await legacyHost.client.callTool({ name: 'probe_sampling_naive', arguments: {} });
+        assert.equal(textOf(naive), 'model said: pushed and answered');
+        const shimmed = await legacyHost.client.callTool({ name: 'probe_sampling', arguments: {} });
+        assert.equal(textOf(shimmed), 'model said: pushed and answered');
+        assert.equal(legacyHost.sampling.length, 2);
+      } finally {
+        await legacyHost.close();
+      }
+      const modernHost = await connectHost(sessionful.urls.probe!, { era: 'modern' });
+      try {
+        const naive = await modernHost.client.callTool({ name: 'probe_sampling_naive', arguments: {} });
+        assert.match(textOf(naive), new RegExp(MODERN_PUSH_REFUSAL));
+      } finally {
+        await modernHost.close();
+      }
+    } finally {
+      await sessionful.close();
+    }
+  });
+});

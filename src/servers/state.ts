@@ -48,7 +48,12 @@ function stableStringify(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
 }
 
-/** What a requestState is bound to: the call it was minted for, minus the per-round fields. */
+/**
+ * What a requestState is bound to: the call it was minted for, minus the per-round fields. The spec asks for "the
+ * method name and a digest of its salient parameters" (basic/patterns/mrtr.mdx, server requirements), but the codec's
+ * bind callback only gets the handler context, which carries no params (@modelcontextprotocol/server dist/index.d.mts
+ * RequestStateCodecOptions.bind), hence the body recorded at the edge.
+ */
 export function callBinding(toolbox: string, ctx: ServerContext): string {
   const request = ctx.http?.req;
   const body = request === undefined ? undefined : bodies.get(request);
