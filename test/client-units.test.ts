@@ -1,0 +1,79 @@
+// The client's pure parts: header value encoding, x-mcp-header validation, the SSE reader, the probe classifier.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { encodeHeaderValue, headerParams, paramHeaders, standardHeaders } from '../src/client/headers.js';
+import { classifyProbe } from '../src/client/negotiate.js';
+import { readSse } from '../src/client/sse.js';
+import { HttpStatusError, StreamClosedError, TimeoutError } from '../src/client/errors.js';
+
+test('header values: the spec\'s encoding table (streamable-http.mdx "Value Encoding")', () => {
+  assert.equal(encodeHeaderValue('us-west1'), 'us-west1');
+  assert.equal(encodeHeaderValue('Hello, 世界'), '=?base64?SGVsbG8sIOS4lueVjA==?=');
+  assert.equal(encodeHeaderValue(' padded '), '=?base64?IHBhZGRlZCA=?=');
+  assert.equal(encodeHeaderValue('line1\nline2'), '=?base64?bGluZTEKbGluZTI=?=');
+  assert.equal(encodeHeaderValue('=?base64?literal?='), '=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=');
+  assert.equal(encodeHeaderValue('inner space'), 'inner space');
+  assert.equal(encodeHeaderValue('a\tb'), `=?base64?${Buffer.from('a\tb').toString('base64')}?=`);
+});
+
+test('standard headers: Mcp-Name only on the three named methods', () => {
+  assert.deepEqual(standardHeaders('tools/call', { name: 'x' }, '2026-07-28'), { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'x' });
+  assert.equal(standardHeaders('resources/read', { uri: 'file:///é' }, 'v')['Mcp-Name'], `=?base64?${Buffer.from('file:///é').toString('base64')}?=`);
+  assert.equal(standardHeaders('tools/list', { name: 'x' }, 'v')['Mcp-Name'], undefined);
+});
+
+test('x-mcp-header: the tools the conformance suite calls invalid are invalid', () => {
+  const tool = (properties: Record<string, unknown>) => ({ name: 't', inputSchema: { type: 'object', properties } });
+  const invalid = [
+    { value: { type: 'string', 'x-mcp-header': '' } },
+    { data: { type: 'object', 'x-mcp-header': 'Data' } },
+    { items: { type: 'array', items: { type: 'string' }, 'x-mcp-header': 'Items' } },
+    { nil: { type: 'null', 'x-mcp-header': 'Nil' } },
+    { score: { type: 'number', 'x-mcp-header': 'Score' } },
+    { a: { type: 'string', 'x-mcp-header': 'Region' }, b: { type: 'string', 'x-mcp-header': 'Region' } },
+    { a: { type: 'string', 'x-mcp-header': 'MyField' }, b: { type: 'string', 'x-mcp-header': 'myfield' } },
+    { value: { type: 'string', 'x-mcp-header': 'My Region' } },
+    { value: { type: 'string', 'x-mcp-header': 'Region:Primary' } },
+    { value: { type: 'string', 'x-mcp-header': 'Région' } },
+    { value: { type: 'string', 'x-mcp-header': 'Region\t1' } },
+    { list: { type: 'array', items: { type: 'object', properties: { r: { type: 'string', 'x-mcp-header': 'R' } } } } },
+    { choice: { oneOf: [{ type: 'string', 'x-mcp-header': 'C' }] } },
+  ];
+  for (const properties of invalid) assert.ok('invalid' in headerParams(tool(properties)), JSON.stringify(properties));
+  const valid = headerParams(tool({ region: { type: 'string', 'x-mcp-header': 'Region' }, nested: { type: 'object', properties: { n: { type: 'integer', 'x-mcp-header': 'N' } } } }));
+  assert.ok('params' in valid);
+  assert.deepEqual(paramHeaders(valid.params, { region: 'eu', nested: { n: 42 } }), { 'Mcp-Param-Region': 'eu', 'Mcp-Param-N': '42' });
+  assert.deepEqual(paramHeaders(valid.params, { region: null }), {}, 'null and absent values are omitted');
+});
+
+function streamOf(...chunks: string[]): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream({ start(c) { for (const chunk of chunks) c.enqueue(encoder.encode(chunk)); c.close(); } });
+}
+
+test('SSE: events split across chunks, CRLF, comments, multi-line data, id and retry', async () => {
+  const events = [];
+  for await (const e of readSse(streamOf(': keepalive\r\n', 'event: mess', 'age\r\nid: 7\r\nretry: 500\r\ndata: {"a":\r', '\ndata: 1}\r\n\r\n', 'data: tail\n\n'))) events.push(e);
+  assert.deepEqual(events, [
+    { event: 'message', data: '{"a":\n1}', id: '7', retry: 500 },
+    { event: 'message', data: 'tail', id: '7', retry: undefined },
+  ]);
+});
+
+test('the probe classifier: evidence for each era, outages for neither', () => {
+  const reply = (body: object, status = 200) => ({ message: { jsonrpc: '2.0' as const, id: 1, ...body }, status });
+  const err = (code: number, data?: unknown) => reply({ error: { code, message: 'x', data } }, 400);
+  assert.equal(classifyProbe(reply({ result: { supportedVersions: ['2026-07-28'] } }), '2026-07-28', 'http').kind, 'modern');
+  assert.deepEqual(classifyProbe(err(-32022, { supported: ['2026-07-28'] }), '2026-07-28', 'http'), { kind: 'retry', version: '2026-07-28' });
+  assert.equal(classifyProbe(err(-32022, { supported: ['2025-11-25'] }), '2026-07-28', 'http').kind, 'legacy');
+  assert.equal(classifyProbe(err(-32020), '2026-07-28', 'http').kind, 'error');
+  assert.equal(classifyProbe(err(-32021), '2026-07-28', 'http').kind, 'error');
+  for (const code of [-32601, -32602, -32000, -32600]) assert.equal(classifyProbe(err(code), '2026-07-28', 'http').kind, 'legacy', String(code));
+  const status = (n: number) => new HttpStatusError(n, '', new Headers(), 'u');
+  for (const n of [400, 404, 405]) assert.equal(classifyProbe(status(n), '2026-07-28', 'http').kind, 'legacy');
+  for (const n of [401, 403, 500, 502]) assert.equal(classifyProbe(status(n), '2026-07-28', 'http').kind, 'error');
+  assert.equal(classifyProbe(new TimeoutError('server/discover', 1), '2026-07-28', 'stdio').kind, 'legacy');
+  assert.equal(classifyProbe(new TimeoutError('server/discover', 1), '2026-07-28', 'http').kind, 'error');
+  assert.equal(classifyProbe(new StreamClosedError('gone'), '2026-07-28', 'stdio').kind, 'legacy');
+});
