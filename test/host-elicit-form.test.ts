@@ -24,7 +24,7 @@ async function answer(params: ElicitParams, lines: string[] | null) {
   return { result, shown, events };
 }
 
-const form = (properties: ElicitParams['requestedSchema'] extends infer S ? NonNullable<S>['properties'] : never, required: string[] = []): ElicitParams => ({
+const form = (properties: NonNullable<ElicitParams['requestedSchema']>['properties'], required: string[] = []): ElicitParams => ({
   message: 'Book a table',
   requestedSchema: { type: 'object', properties, required },
 });

@@ -5,10 +5,10 @@ import type { ElicitParams, ElicitResult, JsonObject } from '../client/types.js'
 import { FormSchemaError } from './errors.js';
 
 export type FieldValue = NonNullable<ElicitResult['content']>[string];
-export interface Choice { value: string; label: string }
+interface Choice { value: string; label: string }
 
 interface FieldBase { name: string; label: string; description?: string; required: boolean }
-export type StringFormat = 'email' | 'uri' | 'date' | 'date-time';
+type StringFormat = 'email' | 'uri' | 'date' | 'date-time';
 export type Field =
   | (FieldBase & { kind: 'string'; minLength?: number; maxLength?: number; format?: StringFormat; default?: string })
   | (FieldBase & { kind: 'number' | 'integer'; minimum?: number; maximum?: number; default?: number })
@@ -16,7 +16,7 @@ export type Field =
   | (FieldBase & { kind: 'choice'; choices: Choice[]; default?: string })
   | (FieldBase & { kind: 'choices'; choices: Choice[]; minItems?: number; maxItems?: number; default?: string[] });
 
-export type Checked = { ok: true; value: FieldValue } | { ok: false; problem: string };
+type Checked = { ok: true; value: FieldValue } | { ok: false; problem: string };
 
 const FORMATS: readonly StringFormat[] = ['email', 'uri', 'date', 'date-time'];
 

@@ -34,7 +34,7 @@ export function createOfflineProvider(): SamplingProvider {
   };
 }
 
-export function offlineAnswer(params: CreateMessageParams): CreateMessageResult {
+function offlineAnswer(params: CreateMessageParams): CreateMessageResult {
   const { text: body, stopReason } = fit(composeBody(requestText(params)), params);
   const text = body ? `${OFFLINE_NOTICE}\n\n${body}` : OFFLINE_NOTICE;
   return {

@@ -20,7 +20,7 @@ type ChatMessage =
   | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] }
   | { role: 'tool'; tool_call_id: string; content: string };
 
-export interface ChatCompletionRequest {
+interface ChatCompletionRequest {
   model: string;
   messages: ChatMessage[];
   // Ollama and llama-server document max_tokens; max_completion_tokens is OpenAI's newer name.

@@ -8,7 +8,16 @@ import type { SamplingProvider } from './provider.js';
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /**
- * BYHAND_PROVIDER (anthropic | openai | offline) decides when set. Otherwise a configured
+ * The environment read here, all of it:
+ *   BYHAND_PROVIDER         anthropic | openai | offline (optional; see below)
+ *   ANTHROPIC_API_KEY       Anthropic's API, through @anthropic-ai/sdk
+ *   ANTHROPIC_BASE_URL      another Anthropic-compatible endpoint (default https://api.anthropic.com)
+ *   BYHAND_ANTHROPIC_MODEL  the model when no hint matches (default claude-haiku-5-5)
+ *   BYHAND_OPENAI_BASE_URL  an OpenAI-compatible server: http://localhost:11434 (Ollama), http://127.0.0.1:8080 (llama-server)
+ *   BYHAND_OPENAI_API_KEY   sent as a Bearer token when set
+ *   BYHAND_OPENAI_MODEL     the model when no hint matches (default: the first the server lists)
+ *
+ * BYHAND_PROVIDER decides when set. Otherwise a configured
  * OpenAI-compatible URL wins over ANTHROPIC_API_KEY, because the URL is set for byhand alone while
  * the key is often just present in the shell; with neither, the offline provider answers.
  */
