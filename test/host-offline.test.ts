@@ -62,10 +62,10 @@ describe('offline provider', () => {
     assert.deepEqual((result.content as { type: string }[]).map((b) => b.type), ['text']);
   });
 
-  it('spends nothing and goes nowhere', () => {
+  it('spends nothing and uses no network', () => {
     const provider = createOfflineProvider();
     assert.equal(provider.spends, false);
-    assert.match(provider.endpoint, /nowhere/);
+    assert.match(provider.endpoint, /no network/);
   });
 });
 

@@ -22,7 +22,7 @@ const STOPWORDS = new Set(
 export function createOfflineProvider(): SamplingProvider {
   return {
     name: 'offline',
-    endpoint: 'nowhere (answers are made on this machine)',
+    endpoint: 'this machine, no network',
     spends: false,
     async prepare(params) {
       return {
@@ -58,8 +58,12 @@ function requestText(params: CreateMessageParams): string {
     .trim();
 }
 
-function composeBody(text: string): string {
-  if (!text) return 'The request held no text to work from.';
+function composeBody(request: string): string {
+  if (!request) return 'The request held no text to work from.';
+  // "Summarise: <document>" is an instruction and its material; only the material is summarised.
+  const split = /^([^\n:]{1,80}):\s+([\s\S]+)$/.exec(request);
+  const text = split ? split[2] : request;
+  const task = split ? `Asked to "${split[1]}". ` : '';
   const sentences = text.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter(Boolean);
   const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? [];
   const counts = new Map<string, number>();
@@ -68,7 +72,7 @@ function composeBody(text: string): string {
   const terms = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([w]) => w);
 
   if (sentences.length <= 1) {
-    return [`You asked: "${text}"`, terms.length ? `It turns on: ${terms.join(', ')}.` : ''].filter(Boolean).join('\n');
+    return [`You asked: "${request}"`, terms.length ? `It turns on: ${terms.join(', ')}.` : ''].filter(Boolean).join('\n');
   }
   const score = (s: string) => words(s).reduce((sum, w) => sum + (counts.get(w) ?? 0), 0);
   const chosen = sentences
@@ -77,7 +81,7 @@ function composeBody(text: string): string {
     .slice(0, 3)
     .sort((a, b) => a.i - b.i);
   return [
-    `In short (${sentences.length} sentences, ${words(text).length} words):`,
+    `${task}In short (${sentences.length} sentences, ${words(text).length} words):`,
     ...chosen.map(({ s }) => `- ${s}`),
     `Key terms: ${terms.join(', ')}.`,
   ].join('\n');
