@@ -36,7 +36,7 @@ describe('offline provider', () => {
     const second = await answer(ask(`Summarise: ${article}`));
     assert.deepEqual(first, second);
     const body = textOf(first.content).slice(OFFLINE_NOTICE.length);
-    assert.match(body, /In short \(5 sentences/);
+    assert.match(body, /^\n\nAsked to "Summarise"\. In short \(5 sentences/);
     assert.match(body, /- Volunteers filled sandbags along the river wall all night\./);
     assert.match(body, /Key terms: river, volunteers/);
     assert.notEqual(textOf((await answer(ask('What is the capital of France?'))).content), textOf(first.content));
