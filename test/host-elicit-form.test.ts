@@ -131,6 +131,14 @@ describe('elicitation form at the terminal', () => {
     assert.match(shown, /Hi\\u001b\[31m there/);
   });
 
+  it('stops waiting for an answer when the request is aborted', async () => {
+    const controller = new AbortController();
+    const host = createHost({ sampling: false, input: new PassThrough(), output: new PassThrough() });
+    const pending = host.elicit(form({ a: { type: 'string' } }), { ...ctx(), signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('the call was cancelled')), 20);
+    await assert.rejects(pending, /the call was cancelled/);
+  });
+
   it('refuses a schema that is not an elicitation form', async () => {
     await assert.rejects(answer(form({ nested: { type: 'object', properties: {} } }), []), FormSchemaError);
   });
