@@ -272,6 +272,13 @@ export class Client {
       deadline.dispose();
     }
     eraCache.set(this.transport.key, { era: 'legacy', protocolVersion: agreed });
+    if (this.transport instanceof HttpTransport && this.transport.sessionId) {
+      this.transport.listen({
+        headers: { 'MCP-Protocol-Version': agreed },
+        onServerRequest: (request) => this.answerServerRequest(request, 'the event stream', {}, this.options.signal ?? new AbortController().signal),
+        onNotification: (notification) => this.options.onNotification?.(notification),
+      });
+    }
   }
 
   private recordDiscover(result: DiscoverResult): void {

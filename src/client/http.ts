@@ -1,6 +1,7 @@
 // Streamable HTTP: every message is its own POST; the answer is one JSON body or an SSE stream that
 // may carry notifications and, on a legacy session, server-to-client requests before the response.
 
+import { Deadline } from './deadline.js';
 import { BodyError, HttpStatusError, NetworkError, StreamClosedError, truncate } from './errors.js';
 import { readSse } from './sse.js';
 import type { Exchange, Reply, Trace, Transport } from './transport.js';
@@ -27,6 +28,7 @@ export class HttpTransport implements Transport {
   private readonly baseHeaders: Record<string, string>;
   private readonly fetch: typeof fetch;
   private readonly trace: Trace | undefined;
+  private listening: AbortController | undefined;
 
   constructor(options: HttpOptions) {
     const url = new URL(options.url);
@@ -51,7 +53,36 @@ export class HttpTransport implements Transport {
     if (!response.ok) throw new HttpStatusError(response.status, '', response.headers, this.url);
   }
 
+  /**
+   * Legacy sessions: the standalone GET stream, where a 2025 server pushes requests that belong to no
+   * POST (spec 2025-11-25 transports, "Listening for Messages from the Server"). A 405 means it offers none.
+   */
+  listen(exchange: Omit<Exchange, 'deadline'>): void {
+    const controller = new AbortController();
+    this.listening = controller;
+    // The stream lives as long as the session: its deadline is the close, not a timer.
+    const stream: Exchange = { ...exchange, deadline: new Deadline('the event stream', 2 ** 31 - 1, controller.signal) };
+    const headers: Record<string, string> = { ...this.headers(exchange.headers), Accept: 'text/event-stream' };
+    delete headers['Content-Type'];
+    this.trace?.({ direction: 'send', transport: 'http', http: { method: 'GET', url: this.url, headers } });
+    void (async () => {
+      const response = await this.fetch(this.url, { method: 'GET', headers, signal: controller.signal });
+      this.trace?.({ direction: 'receive', transport: 'http', http: { status: response.status, headers: Object.fromEntries(response.headers) } });
+      if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) return void (await response.body?.cancel());
+      for await (const event of readSse(response.body!)) {
+        const message = parseJson(event.data) as JsonRpcMessage | undefined;
+        if (!message || typeof message !== 'object') continue;
+        this.trace?.({ direction: 'receive', transport: 'http', message });
+        if (isRequest(message)) await this.answer(message, stream);
+        else if ('method' in message) exchange.onNotification?.(message);
+      }
+    })()
+      .catch(() => undefined)
+      .finally(() => stream.deadline.dispose());
+  }
+
   async close(): Promise<void> {
+    this.listening?.abort();
     if (!this.sessionId) return;
     const headers = { ...this.baseHeaders, 'Mcp-Session-Id': this.sessionId };
     this.trace?.({ direction: 'send', transport: 'http', http: { method: 'DELETE', url: this.url, headers } });

@@ -3,7 +3,7 @@
 // recognised modern error means modern; anything else means legacy. The fallback is never keyed to
 // one error code, and outages (5xx, network, 401/403) are never taken as era evidence.
 
-import { HttpStatusError, McpError, StreamClosedError, TimeoutError } from './errors.js';
+import { HttpStatusError, McpError, ProtocolError, StreamClosedError, TimeoutError } from './errors.js';
 import type { Reply } from './transport.js';
 import { isModernVersion, MODERN_VERSIONS, pickVersion } from './versions.js';
 
@@ -15,6 +15,7 @@ export type ProbeVerdict =
   | { kind: 'retry'; version: string }
   | { kind: 'legacy'; reason: string; version?: string }
   | { kind: 'error'; error: McpError | Reply };
+// An 'error' Reply always carries a JSON-RPC error: the caller turns it into an RpcError.
 
 /** Reads the answer to a `server/discover` probe sent with `version`. */
 export function classifyProbe(outcome: Reply | Error, version: string, transport: 'http' | 'stdio'): ProbeVerdict {
@@ -31,13 +32,15 @@ export function classifyProbe(outcome: Reply | Error, version: string, transport
   }
   const { message } = outcome;
   if (message.result) {
-    const offered = Array.isArray(message.result.supportedVersions) ? message.result.supportedVersions : [];
+    // A result that is no DiscoverResult is not era evidence: old mocks answer any method generically.
+    if (!Array.isArray(message.result.supportedVersions)) return { kind: 'legacy', reason: 'server/discover answered without supportedVersions' };
+    const offered: unknown[] = message.result.supportedVersions;
     if (offered.includes(version)) return { kind: 'modern', version, result: message.result };
     const modern = pickVersion(offered.filter((v) => typeof v === 'string' && isModernVersion(v)));
     if (modern) return { kind: 'modern', version: modern, result: message.result };
     const legacy = pickVersion(offered);
     if (legacy) return { kind: 'legacy', reason: `server/discover offers only ${legacy}`, version: legacy };
-    return { kind: 'error', error: outcome };
+    return { kind: 'error', error: new ProtocolError(`the server speaks ${offered.join(', ')}, and byhand none of them`, 'no protocol version is shared: upgrade one side') };
   }
   const error = message.error!;
   if (error.code === -32022) {
