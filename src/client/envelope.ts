@@ -13,7 +13,7 @@ export const META = {
 
 export function capabilitiesFor(host: Host): ClientCapabilities {
   const caps: ClientCapabilities = {};
-  if (host.sample) caps.sampling = {};
+  if (host.sample) caps.sampling = host.samplingTools ? { tools: {} } : {};
   if (host.elicit) {
     const modes = host.elicitationModes ?? ['form'];
     caps.elicitation = Object.fromEntries(modes.map((m) => [m, {}]));

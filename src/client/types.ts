@@ -182,6 +182,8 @@ export interface Host {
   sample?: (params: CreateMessageParams, ctx: InputContext) => Promise<CreateMessageResult>;
   elicit?: (params: ElicitParams, ctx: InputContext) => Promise<ElicitResult>;
   roots?: (ctx: InputContext) => Promise<ListRootsResult>;
+  /** Declare sampling.tools: the host can sample with tools (spec client/sampling.mdx). */
+  samplingTools?: boolean;
   /** Elicitation modes the host supports; defaults to ['form']. */
   elicitationModes?: ('form' | 'url')[];
 }

@@ -100,6 +100,7 @@ export function createHost(options: CreateHostOptions = {}): ByhandHost {
     const provider = options.provider ?? selectProvider(options.env ?? process.env);
     host.provider = provider;
     host.capabilities.sampling = samplingTools ? { tools: {} } : {};
+    host.samplingTools = samplingTools;
     host.sample = createSampler({
       provider,
       policy: {
