@@ -8,6 +8,8 @@ import type { Target } from '../client/index.js';
 
 export interface ServerEntry {
   name: string;
+  /** How to show it, when not by its name (the embedded toolboxes show their titles). */
+  label?: string;
   /** What was asked for, for display: the URL or the command line. */
   target: string;
   connect?: Target;
