@@ -54,7 +54,9 @@ export async function probeServer(entry: ServerEntry, options: ProbeOptions): Pr
       count('resources', () => client!.listResources({ signal })),
       count('prompts', () => client!.listPrompts({ signal })),
     ]);
-    const reach: Reach = client.era === 'modern' ? 'modern' : client.sessionId ? 'session' : 'per-request';
+    // A stdio process is a held connection, as an HTTP session is: a legacy server can push down it.
+    const held = client.transportKind === 'stdio' || client.sessionId !== undefined;
+    const reach: Reach = client.era === 'modern' ? 'modern' : held ? 'session' : 'per-request';
     const info = client.serverInfo;
     const about = info?.description ?? (info?.title && info.title !== base.name ? info.title : undefined);
     const negotiation = client.negotiation.fellBack ? 'fell back' : client.negotiation.retriedWith ? 'retried' : undefined;
