@@ -1,0 +1,145 @@
+// `byhand checkpoint` as a user runs it: the real binary in a child process, real loopback servers,
+// stdio servers as child processes (one is the official reference server-everything from npm).
+
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import { fixtureHandler, serve, type Served } from './fixtures/sdk-server.js';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(repoRoot, 'bin', 'byhand.js');
+const scratch = mkdtempSync(join(tmpdir(), 'byhand-checkpoint-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+function byhand(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1', ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+function config(name: string, json: unknown): string {
+  const file = join(scratch, name);
+  writeFileSync(file, JSON.stringify(json));
+  return file;
+}
+
+test('the embedded default: the whole story with no config', async () => {
+  const { code, stdout } = await byhand(['checkpoint']);
+  assert.equal(code, 0);
+  assert.equal(
+    stdout,
+    [
+      '✓ The Kitchen (asks you to think)',
+      '    era: 2026-07-28 (can ask you to think)',
+      '    2 tool(s) · 2 resource(s) · 1 prompt(s)',
+      '✓ The Cookie Jar (forgetful)',
+      '    era: 2026-07-28 (can ask you to think)',
+      '    3 tool(s) · 1 resource(s) · 1 prompt(s)',
+      '✓ The Probe (shows which way of asking the host works in which era)',
+      '    era: 2026-07-28 (can ask you to think)',
+      '    2 tool(s) · 0 resource(s) · 0 prompt(s)',
+      '',
+    ].join('\n'),
+  );
+});
+
+describe('a config that mixes eras, transports and failures', () => {
+  let modern: Served;
+  let session: Served;
+  let stateless: Served;
+  let file: string;
+  before(async () => {
+    [modern, session, stateless] = await Promise.all([serve(fixtureHandler('dual')), serve(fixtureHandler('legacy-session')), serve(fixtureHandler('legacy-stateless'))]);
+    file = config('mixed.json', {
+      mcpServers: {
+        'New Server': { url: modern.url, headers: { Authorization: 'Bearer ${env:BYHAND_TEST_TOKEN}' } },
+        'Old Server': { url: session.url },
+        'Serverless Server': { type: 'http', url: stateless.url },
+        'Reference Server': { command: process.execPath, args: [join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'] },
+        'Broken One': { url: 'http://127.0.0.1:9/mcp' },
+        'Unset Token': { url: modern.url, headers: { Authorization: 'Bearer $BYHAND_UNSET_TOKEN' } },
+      },
+    });
+  });
+  after(() => Promise.all([modern, session, stateless].map((s) => s.close())));
+
+  test('human output: each server in the order given, with its era derived', async () => {
+    const { code, stdout } = await byhand(['checkpoint', '--config', file], { BYHAND_TEST_TOKEN: 'sekrit' });
+    assert.equal(code, 1, 'one server failed');
+    const blocks = stdout.trimEnd().split(/\n(?=[✓✗])/);
+    assert.deepEqual(blocks.map((b) => b.split('\n')[0]), [
+      '✓ New Server',
+      '✓ Old Server',
+      '✓ Serverless Server',
+      '✓ Reference Server (Everything Reference Server)',
+      '✗ Broken One',
+      '✗ Unset Token',
+    ]);
+    assert.match(blocks[0]!, /era: 2026-07-28 \(can ask you to think\)\n    7 tool\(s\) · 2 resource\(s\) · 1 prompt\(s\)/);
+    assert.match(blocks[1]!, /era: 2025-11-25 \(legacy, session: can ask only over the held connection\) — fell back/);
+    assert.match(blocks[2]!, /era: 2025-11-25 \(legacy, per-request: cannot ask you to think\) — fell back/);
+    assert.match(blocks[3]!, /era: 2025-11-25 \(legacy, session: can ask only over the held connection\) — fell back\n    \d+ tool\(s\)/);
+    assert.match(blocks[4]!, /network cannot reach http:\/\/127\.0\.0\.1:9\/mcp.*\(hint: nothing answered/);
+    assert.match(blocks[5]!, /config .*mcpServers\.Unset Token\.headers\.Authorization: \$BYHAND_UNSET_TOKEN refers to BYHAND_UNSET_TOKEN, which is not set/);
+    const sentAuth = modern.requests.find((r) => r.headers.authorization)?.headers.authorization;
+    assert.equal(sentAuth, 'Bearer sekrit', 'the ${env:...} reference was expanded');
+  });
+
+  test('--json: one object per server, for CI', async () => {
+    const { code, stdout } = await byhand(['checkpoint', '--config', file, '--json'], { BYHAND_TEST_TOKEN: 't' });
+    assert.equal(code, 1);
+    const rows = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    assert.equal(rows.length, 6);
+    assert.deepEqual(
+      rows.map((r) => [r.name, r.ok, r.era, r.canSample]),
+      [
+        ['New Server', true, 'modern', true],
+        ['Old Server', true, 'legacy', true],
+        ['Serverless Server', true, 'legacy', false],
+        ['Reference Server', true, 'legacy', true],
+        ['Broken One', false, null, null],
+        ['Unset Token', false, null, null],
+      ],
+    );
+    assert.deepEqual(rows[0].counts, { tools: 7, resources: 2, prompts: 1 });
+    assert.equal(rows[4].error.code, 'network');
+    assert.ok(rows.every((r) => typeof r.elapsedMs === 'number'));
+  });
+
+  test('--trace shows the wire of every request and response', async () => {
+    const { stderr } = await byhand(['checkpoint', '--config', config('one.json', { mcpServers: { only: { url: modern.url } } }), '--trace']);
+    assert.match(stderr, /\[only\] → POST http:\/\/127\.0\.0\.1:\d+\/mcp \{"jsonrpc":"2\.0","id":\d+,"method":"server\/discover"/);
+    assert.match(stderr, /\[only\] ← .*"supportedVersions":\["2026-07-28"\]/);
+  });
+});
+
+describe('VS Code mcp.json and bad input', () => {
+  test('servers with type stdio and http', async () => {
+    const stdio = { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', join(repoRoot, 'test/fixtures/sdk-stdio-server.ts'), 'serve'] };
+    const { code, stdout } = await byhand(['checkpoint', '--config', config('vscode.json', { servers: { fixture: stdio } })]);
+    assert.equal(code, 0, stdout);
+    assert.match(stdout, /✓ fixture\n    era: 2026-07-28 \(can ask you to think\)\n    7 tool\(s\)/);
+  });
+
+  test('a missing file, malformed JSON, a bad flag: exit 2 with the cause', async () => {
+    const missing = await byhand(['checkpoint', '--config', join(scratch, 'nope.json')]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /nope\.json: no such file/);
+    writeFileSync(join(scratch, 'bad.json'), '{"mcpServers": ');
+    const bad = await byhand(['checkpoint', '--config', join(scratch, 'bad.json')]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /bad\.json: not valid JSON/);
+    const shape = await byhand(['checkpoint', '--config', config('shape.json', { servers: [] })]);
+    assert.equal(shape.code, 2);
+    assert.match(shape.stderr, /"servers" must be an object/);
+    const flag = await byhand(['checkpoint', '--frobnicate']);
+    assert.equal(flag.code, 2);
+    assert.match(flag.stderr, /usage: byhand checkpoint/);
+  });
+});
