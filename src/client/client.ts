@@ -6,7 +6,7 @@ import { capabilitiesFor, envelope, META } from './envelope.js';
 import { McpError, ProtocolError, RpcError, HostError } from './errors.js';
 import { fulfil } from './fulfil.js';
 import { headerParams, paramHeaders, standardHeaders } from './headers.js';
-import { HttpTransport } from './http.js';
+import { HttpTransport, type HttpAuth } from './http.js';
 import { DEFAULT_MAX_ROUNDS, INPUT_METHODS, inputRequiredMisplaced, withInputRounds, type RoundEvent } from './mrtr.js';
 import { classifyProbe } from './negotiate.js';
 import { StdioTransport } from './stdio.js';
@@ -37,6 +37,8 @@ export interface ConnectOptions {
   /** Each MRTR round: what the server asked for, what the host answered. */
   onRound?: (event: RoundEvent) => void;
   onNotification?: (notification: JsonRpcNotification) => void;
+  /** HTTP authorization (OAuth, or any bearer source). */
+  auth?: HttpAuth;
 }
 
 export interface CallOptions {
@@ -408,8 +410,9 @@ export class Client {
   private makeTransport(): Transport {
     const target = this.target;
     const trace = this.options.onTrace;
-    if (typeof target === 'string' || target instanceof URL) return new HttpTransport({ url: String(target), fetch: this.options.fetch, trace });
-    if ('url' in target) return new HttpTransport({ url: target.url, headers: target.headers, fetch: this.options.fetch, trace });
+    const { fetch, auth } = this.options;
+    if (typeof target === 'string' || target instanceof URL) return new HttpTransport({ url: String(target), fetch, trace, auth });
+    if ('url' in target) return new HttpTransport({ url: target.url, headers: target.headers, fetch, trace, auth });
     return new StdioTransport({ ...target, trace });
   }
 }

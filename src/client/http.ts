@@ -13,7 +13,20 @@ export interface HttpOptions {
   headers?: Record<string, string>;
   fetch?: typeof fetch;
   trace?: Trace;
+  auth?: HttpAuth;
 }
+
+/** Authorization for HTTP: a source of headers, and what to do when the server refuses them. */
+export interface HttpAuth {
+  /** Headers for every request, e.g. `Authorization: Bearer …`. */
+  headers(url: string, signal: AbortSignal): Promise<Record<string, string>>;
+  /** A 401, or a 403 with a Bearer challenge: get new credentials; true means try the request again. */
+  challenged(challenge: { status: number; headers: Headers; url: string }, signal: AbortSignal): Promise<boolean>;
+}
+
+// Bounds re-authorization per request: a server that refuses every token must not loop us
+// (conformance auth/scope-retry-limit allows at most three attempts).
+const MAX_AUTH_ATTEMPTS = 3;
 
 // A legacy server may close an SSE stream it can resume (spec 2025-11-25, "Resumability"); a modern
 // one may not (2026-07-28 removed Last-Event-ID), so resumption is bounded and legacy-only in effect.
@@ -28,6 +41,7 @@ export class HttpTransport implements Transport {
   private readonly baseHeaders: Record<string, string>;
   private readonly fetch: typeof fetch;
   private readonly trace: Trace | undefined;
+  private readonly auth: HttpAuth | undefined;
   private listening: AbortController | undefined;
 
   constructor(options: HttpOptions) {
@@ -38,6 +52,7 @@ export class HttpTransport implements Transport {
     this.baseHeaders = options.headers ?? {};
     this.fetch = options.fetch ?? fetch;
     this.trace = options.trace;
+    this.auth = options.auth;
   }
 
   async request(message: JsonRpcRequest, exchange: Exchange): Promise<Reply> {
@@ -62,10 +77,10 @@ export class HttpTransport implements Transport {
     this.listening = controller;
     // The stream lives as long as the session: its deadline is the close, not a timer.
     const stream: Exchange = { ...exchange, deadline: new Deadline('the event stream', 2 ** 31 - 1, controller.signal) };
-    const headers: Record<string, string> = { ...this.headers(exchange.headers), Accept: 'text/event-stream' };
-    delete headers['Content-Type'];
-    this.trace?.({ direction: 'send', transport: 'http', http: { method: 'GET', url: this.url, headers } });
     void (async () => {
+      const headers: Record<string, string> = { ...(await this.signed(exchange.headers, controller.signal)), Accept: 'text/event-stream' };
+      delete headers['Content-Type'];
+      this.trace?.({ direction: 'send', transport: 'http', http: { method: 'GET', url: this.url, headers: redact(headers) } });
       const response = await this.fetch(this.url, { method: 'GET', headers, signal: controller.signal });
       this.trace?.({ direction: 'receive', transport: 'http', http: { status: response.status, headers: Object.fromEntries(response.headers) } });
       if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) return void (await response.body?.cancel());
@@ -84,8 +99,8 @@ export class HttpTransport implements Transport {
   async close(): Promise<void> {
     this.listening?.abort();
     if (!this.sessionId) return;
-    const headers = { ...this.baseHeaders, 'Mcp-Session-Id': this.sessionId };
-    this.trace?.({ direction: 'send', transport: 'http', http: { method: 'DELETE', url: this.url, headers } });
+    const headers = { ...this.baseHeaders, ...(await this.auth?.headers(this.url, AbortSignal.timeout(2000)).catch(() => ({}))), 'Mcp-Session-Id': this.sessionId };
+    this.trace?.({ direction: 'send', transport: 'http', http: { method: 'DELETE', url: this.url, headers: redact(headers) } });
     // Ending a legacy session is a courtesy: a server that cannot (405) or is gone has nothing to end.
     const response = await this.fetch(this.url, { method: 'DELETE', headers, signal: AbortSignal.timeout(2000) }).catch(() => undefined);
     await response?.body?.cancel();
@@ -103,14 +118,28 @@ export class HttpTransport implements Transport {
     return headers;
   }
 
+  private async signed(extra: Record<string, string>, signal: AbortSignal): Promise<Record<string, string>> {
+    return { ...this.headers(extra), ...(await this.auth?.headers(this.url, signal)) };
+  }
+
   private async post(message: JsonRpcMessage, exchange: Exchange): Promise<Response> {
-    const headers = this.headers(exchange.headers);
-    this.trace?.({ direction: 'send', transport: 'http', message, http: { method: 'POST', url: this.url, headers } });
-    try {
-      return await this.fetch(this.url, { method: 'POST', headers, body: JSON.stringify(message), signal: exchange.deadline.signal });
-    } catch (error) {
-      if (exchange.deadline.signal.aborted) throw exchange.deadline.failure();
-      throw new NetworkError(this.url, error);
+    const { signal } = exchange.deadline;
+    for (let attempt = 1; ; attempt++) {
+      const headers = await this.signed(exchange.headers, signal);
+      this.trace?.({ direction: 'send', transport: 'http', message, http: { method: 'POST', url: this.url, headers: redact(headers) } });
+      let response: Response;
+      try {
+        response = await this.fetch(this.url, { method: 'POST', headers, body: JSON.stringify(message), signal });
+      } catch (error) {
+        if (signal.aborted) throw exchange.deadline.failure();
+        throw new NetworkError(this.url, error);
+      }
+      if (!this.auth || attempt >= MAX_AUTH_ATTEMPTS || !isChallenge(response)) return response;
+      await response.body?.cancel();
+      this.trace?.({ direction: 'receive', transport: 'http', http: { status: response.status, headers: Object.fromEntries(response.headers) } });
+      if (!(await exchange.deadline.excluding(() => this.auth!.challenged({ status: response.status, headers: response.headers, url: this.url }, signal)))) {
+        return response;
+      }
     }
   }
 
@@ -172,10 +201,10 @@ export class HttpTransport implements Transport {
   }
 
   private async resume(lastEventId: string, exchange: Exchange): Promise<Response> {
-    const headers: Record<string, string> = { ...this.headers(exchange.headers), 'Last-Event-ID': lastEventId };
+    const headers: Record<string, string> = { ...(await this.signed(exchange.headers, exchange.deadline.signal)), 'Last-Event-ID': lastEventId };
     delete headers['Content-Type'];
     headers.Accept = 'text/event-stream';
-    this.trace?.({ direction: 'send', transport: 'http', http: { method: 'GET', url: this.url, headers } });
+    this.trace?.({ direction: 'send', transport: 'http', http: { method: 'GET', url: this.url, headers: redact(headers) } });
     let response: Response;
     try {
       response = await this.fetch(this.url, { method: 'GET', headers, signal: exchange.deadline.signal });
@@ -197,12 +226,24 @@ export class HttpTransport implements Transport {
       : { error: { code: -32601, message: `Method not found: the client does not take ${request.method} here` } };
     const message = { jsonrpc: '2.0' as const, id: request.id, ...answer };
     const version = exchange.headers['MCP-Protocol-Version'];
-    const headers = this.headers(version ? { 'MCP-Protocol-Version': version } : {});
-    this.trace?.({ direction: 'send', transport: 'http', message, http: { method: 'POST', url: this.url, headers } });
+    const headers = await this.signed(version ? { 'MCP-Protocol-Version': version } : {}, exchange.deadline.signal);
+    this.trace?.({ direction: 'send', transport: 'http', message, http: { method: 'POST', url: this.url, headers: redact(headers) } });
     const response = await this.fetch(this.url, { method: 'POST', headers, body: JSON.stringify(message), signal: exchange.deadline.signal });
     await response.body?.cancel();
     if (!response.ok) throw new HttpStatusError(response.status, '', response.headers, this.url);
   }
+}
+
+function isChallenge(response: Response): boolean {
+  if (response.status === 401) return true;
+  return response.status === 403 && /insufficient_scope/i.test(response.headers.get('www-authenticate') ?? '');
+}
+
+/** Credentials never reach a trace. */
+function redact(headers: Record<string, string>): Record<string, string> {
+  const out = { ...headers };
+  for (const key of Object.keys(out)) if (/^(authorization|cookie|x-api-key)$/i.test(key)) out[key] = '(redacted)';
+  return out;
 }
 
 function parseJson(text: string): unknown {
