@@ -1,0 +1,147 @@
+// Shared pieces of the benchmarks: where things are, statistics, child processes, tables.
+
+import { fork, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
+export const ROOT = resolve(BENCH_DIR, '..');
+/** byhand's compiled output. BYHAND_DIST overrides it; keep it inside the repository so its imports still resolve. */
+export const DIST = resolve(process.env.BYHAND_DIST ?? join(ROOT, 'dist'));
+export const BYHAND_CLIENT = join(DIST, 'client', 'index.js');
+export const BYHAND_SERVE = join(DIST, 'servers', 'serve.js');
+/** The SDK client's ESM entry, resolved the way an application importing it resolves it. */
+export const SDK_CLIENT = fileURLToPath(import.meta.resolve('@modelcontextprotocol/client'));
+
+export function requireDist() {
+  for (const file of [BYHAND_CLIENT, BYHAND_SERVE]) {
+    if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` (or \`npx tsc -p tsconfig.json\`) first`);
+  }
+}
+
+export const fileUrl = (path) => pathToFileURL(path).href;
+
+// ---- statistics -------------------------------------------------------------
+
+export function quantile(values, q) {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+}
+export const median = (values) => quantile(values, 0.5);
+export const p95 = (values) => quantile(values, 0.95);
+
+/** Microseconds of CPU (user + system) this process has used since `start` (a process.cpuUsage() value). */
+export function cpuSince(start) {
+  const used = process.cpuUsage(start);
+  return used.user + used.system;
+}
+
+// ---- child processes ----------------------------------------------------------
+
+/** Runs `node args…` to completion; resolves with wall time (ms), exit code, stdout. Bounded by timeoutMs. */
+export function runNode(args, { timeoutMs = 20_000, cwd = ROOT, env = process.env } = {}) {
+  return new Promise((resolvePromise, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (code !== 0) return reject(new Error(`node ${args.join(' ').slice(0, 120)} exited ${code ?? signal}: ${stderr.slice(0, 500)}`));
+      resolvePromise({ ms, stdout });
+    });
+  });
+}
+
+/**
+ * A long-lived child (a server or the load generator) spoken to over IPC: `call(message)` sends
+ * `{id, ...message}` and resolves with the child's `{id, ...}` answer. Every call has a deadline.
+ */
+export function startChild(script, args = [], { name = script } = {}) {
+  const child = fork(join(BENCH_DIR, script), args, { cwd: ROOT, execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json' });
+  let nextId = 0;
+  const pending = new Map();
+  let ready;
+  const readyPromise = new Promise((res, rej) => (ready = { res, rej }));
+  child.on('message', (message) => {
+    if (message.type === 'ready') return ready.res(message);
+    const waiter = pending.get(message.id);
+    if (!waiter) return;
+    pending.delete(message.id);
+    clearTimeout(waiter.timer);
+    if (message.error) waiter.reject(new Error(`${name}: ${message.error}`));
+    else waiter.resolve(message);
+  });
+  child.once('exit', (code, signal) => {
+    const error = new Error(`${name} exited (${code ?? signal})`);
+    ready.rej(error);
+    for (const waiter of pending.values()) {
+      clearTimeout(waiter.timer);
+      waiter.reject(error);
+    }
+    pending.clear();
+  });
+  const readyTimer = setTimeout(() => ready.rej(new Error(`${name} did not start within 15 s`)), 15_000);
+  readyPromise.finally(() => clearTimeout(readyTimer)).catch(() => undefined);
+  return {
+    child,
+    ready: readyPromise,
+    call(message, timeoutMs = 30_000) {
+      const id = ++nextId;
+      return new Promise((res, rej) => {
+        const timer = setTimeout(() => {
+          pending.delete(id);
+          rej(new Error(`${name}: no answer to ${message.type} within ${timeoutMs} ms`));
+        }, timeoutMs);
+        pending.set(id, { resolve: res, reject: rej, timer });
+        child.send({ id, ...message });
+      });
+    },
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((res) => child.once('exit', res));
+      child.send({ type: 'stop' });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+// ---- formatting -------------------------------------------------------------------
+
+export const ms = (v) => (Number.isFinite(v) ? `${v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0)} ms` : 'n/a');
+export const us = (v) => (Number.isFinite(v) ? `${v.toFixed(0)} µs` : 'n/a');
+export const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+export const ratio = (num, den) => (Number.isFinite(num) && Number.isFinite(den) && den > 0 ? `${(num / den).toFixed(2)}x` : 'n/a');
+export const int = (v) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : 'n/a');
+
+/** A plain-text table: columns padded, first column left-aligned, the others right-aligned. */
+export function textTable(header, rows) {
+  const all = [header, ...rows].map((r) => header.map((_, i) => String(r[i] ?? '')));
+  const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
+  const line = (r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  return [line(all[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...all.slice(1).map(line)].join('\n');
+}
+
+export function markdownTable(header, rows) {
+  const esc = (c) => String(c).replace(/\|/g, '\\|');
+  return [
+    `| ${header.map(esc).join(' | ')} |`,
+    `|${header.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
+    ...rows.map((r) => `| ${header.map((_, i) => esc(r[i] ?? '')).join(' | ')} |`),
+  ].join('\n');
+}

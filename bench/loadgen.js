@@ -1,0 +1,115 @@
+// The load generator, in its own process: plain fetch and JSON (no MCP library), bounded concurrency,
+// bounded by a count AND a time. One "call" is a full tools/call: for an MRTR tool, round 1, the
+// scripted sampling answer, and round 2. Told what to do over IPC: {type: 'run', ...plan}.
+
+const ANSWER = { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'bench', stopReason: 'endTurn' };
+const VERSION = '2026-07-28';
+const META = {
+  'io.modelcontextprotocol/protocolVersion': VERSION,
+  'io.modelcontextprotocol/clientInfo': { name: 'bench-loadgen', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': { sampling: {} },
+};
+
+let nextId = 0;
+
+async function post(url, tool, params) {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: ++nextId, method: 'tools/call', params: { ...params, _meta: META } });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': VERSION,
+      'mcp-method': 'tools/call',
+      'mcp-name': tool,
+    },
+    body,
+    signal: AbortSignal.timeout(10_000),
+  });
+  const type = response.headers.get('content-type') ?? '';
+  const text = await response.text();
+  if (!type.includes('application/json')) throw new Error(`HTTP ${response.status} ${type}: ${text.slice(0, 200)}`);
+  const message = JSON.parse(text);
+  if (message.error) throw new Error(`HTTP ${response.status} error ${JSON.stringify(message.error).slice(0, 200)}`);
+  return message.result;
+}
+
+/** One full call; resolves with the number of HTTP requests it took. At most 4 rounds. */
+async function call(url, tool, args) {
+  const params = { name: tool, arguments: args };
+  let result = await post(url, tool, params);
+  let requests = 1;
+  while (result.resultType === 'input_required') {
+    if (requests >= 4) throw new Error('more than 4 rounds');
+    const inputResponses = {};
+    for (const [key, request] of Object.entries(result.inputRequests ?? {})) {
+      if (request.method !== 'sampling/createMessage') throw new Error(`unexpected input request ${request.method}`);
+      inputResponses[key] = ANSWER;
+    }
+    const retry = { ...params, inputResponses };
+    if (result.requestState !== undefined) retry.requestState = result.requestState;
+    result = await post(url, tool, retry);
+    requests++;
+  }
+  if (result.isError || !Array.isArray(result.content)) throw new Error(`tool error: ${JSON.stringify(result).slice(0, 200)}`);
+  return requests;
+}
+
+function quantile(values, q) {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  return sorted[lo] + (sorted[Math.ceil(pos)] - sorted[lo]) * (pos - lo);
+}
+
+/** `concurrency` workers share one budget of `calls`; none starts a call after `maxMs`. */
+async function load({ url, tool, args, concurrency, calls, maxMs }) {
+  const latencies = [];
+  let issued = 0;
+  let requests = 0;
+  let errors = 0;
+  let firstError;
+  const started = performance.now();
+  const cpu0 = process.cpuUsage();
+  const worker = async () => {
+    while (issued < calls && performance.now() - started < maxMs) {
+      issued++;
+      const t = performance.now();
+      try {
+        const used = await call(url, tool, args);
+        requests += used;
+        latencies.push(performance.now() - t);
+      } catch (error) {
+        errors++;
+        firstError ??= error.message;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const elapsedMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpu0);
+  return {
+    calls: latencies.length,
+    requests,
+    errors,
+    firstError,
+    elapsedMs,
+    median: quantile(latencies, 0.5),
+    p95: quantile(latencies, 0.95),
+    loadgenCpu: (cpu.user + cpu.system) / 1000 / elapsedMs,
+  };
+}
+
+process.on('message', async (message) => {
+  if (message.type === 'stop') process.exit(0);
+  if (message.type !== 'run') return;
+  try {
+    const result = await load(message);
+    process.send({ id: message.id, ...result });
+  } catch (error) {
+    process.send({ id: message.id, error: error.message });
+  }
+});
+process.on('disconnect', () => process.exit(0));
+process.send({ type: 'ready' });

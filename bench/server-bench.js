@@ -1,0 +1,115 @@
+// Server benchmark: byhand's toolboxes (startServer) against the SDK's example-style server
+// (bench/sdk-server.js), each in its own process, loaded by bench/loadgen.js in a third.
+
+import { int, ms, ratio, startChild, us } from './lib.js';
+
+const CONCURRENCY = 8;
+
+async function measure(server, loadgen, target, plan) {
+  await loadgen.call({ type: 'run', ...target, concurrency: CONCURRENCY, calls: plan.warmup, maxMs: 2000 }, 20_000);
+  const before = await server.call({ type: 'stats' });
+  const result = await loadgen.call({ type: 'run', ...target, concurrency: CONCURRENCY, calls: plan.calls, maxMs: plan.maxMs }, plan.maxMs + 20_000);
+  const after = await server.call({ type: 'stats' });
+  const serverCpuUs = after.cpuUs - before.cpuUs;
+  return {
+    ...result,
+    callsPerSec: (result.calls / result.elapsedMs) * 1000,
+    requestsPerSec: (result.requests / result.elapsedMs) * 1000,
+    serverCpuPerCall: serverCpuUs / Math.max(1, result.calls),
+    serverBusy: serverCpuUs / 1000 / result.elapsedMs,
+    rssMb: after.rss / 1024 / 1024,
+  };
+}
+
+const SERVERS = {
+  byhand: { script: ['byhand'], label: 'byhand startServer' },
+  edge: { script: ['byhand-edge'], label: 'byhand edge, reference tools' },
+  sdk: { script: ['sdk'], label: 'SDK reference' },
+};
+
+export async function serverBenchmark(options) {
+  const { quick } = options;
+  const started = performance.now();
+  const children = Object.fromEntries(Object.entries(SERVERS).map(([name, s]) => [name, startChild('server-child.js', s.script, { name: s.label })]));
+  const loadgen = startChild('loadgen.js', [], { name: 'load generator' });
+  const warmup = quick ? 50 : 200;
+  const maxMs = quick ? 2000 : 6000;
+  const results = {};
+  try {
+    const ready = await Promise.all([...Object.values(children).map((c) => c.ready), loadgen.ready]);
+    const urls = Object.fromEntries(Object.keys(SERVERS).map((name, i) => [name, ready[i].urls]));
+    const workloads = [
+      {
+        id: 'simple',
+        label: 'one-round tools/call',
+        calls: quick ? 300 : 2000,
+        byhand: { url: urls.byhand.simple, tool: 'test_simple_text', args: {} },
+        edge: { url: urls.edge.simple, tool: 'simple_text', args: {} },
+        sdk: { url: urls.sdk.simple, tool: 'simple_text', args: {} },
+      },
+      {
+        id: 'mrtr',
+        label: '2-round MRTR probe_sampling',
+        calls: quick ? 150 : 1000,
+        byhand: { url: urls.byhand.mrtr, tool: 'probe_sampling', args: { topic: 'tea' } },
+        edge: { url: urls.edge.mrtr, tool: 'probe_sampling', args: { topic: 'tea' } },
+        sdk: { url: urls.sdk.mrtr, tool: 'probe_sampling', args: { topic: 'tea' } },
+      },
+      {
+        id: 'kitchen',
+        label: '2-round MRTR Kitchen summarise_week',
+        calls: quick ? 150 : 1000,
+        byhand: { url: urls.byhand.kitchen, tool: 'summarise_week', args: { depth: 'brief' } },
+      },
+    ];
+    const names = Object.keys(SERVERS);
+    for (const [i, workload] of workloads.entries()) {
+      results[workload.id] = { label: workload.label };
+      for (let k = 0; k < names.length; k++) {
+        const name = names[(i + k) % names.length];
+        if (!workload[name]) continue;
+        results[workload.id][name] = await measure(children[name], loadgen, workload[name], { warmup, calls: workload.calls, maxMs });
+      }
+    }
+  } finally {
+    await Promise.all([...Object.values(children).map((c) => c.stop()), loadgen.stop()]);
+  }
+
+  const rows = [];
+  for (const w of Object.values(results)) {
+    const row = (what, f, fmt, withRatio = true) => {
+      const cell = (r) => (r ? fmt(f(r), r) : '—');
+      const rel = (r) => (withRatio && r && w.sdk ? ratio(f(r), f(w.sdk)) : '');
+      rows.push([`${w.label}: ${what}`, cell(w.byhand), cell(w.edge), cell(w.sdk), rel(w.byhand), rel(w.edge)]);
+    };
+    row('calls/s', (r) => r.callsPerSec, int);
+    row('HTTP requests/s', (r) => r.requestsPerSec, int);
+    row('median latency', (r) => r.median, ms);
+    row('p95 latency', (r) => r.p95, ms);
+    row('server CPU per call', (r) => r.serverCpuPerCall, us);
+    row('CPU busy: server / load generator', (r) => r.serverBusy, (_, r) => `${(r.serverBusy * 100).toFixed(0)}% / ${(r.loadgenCpu * 100).toFixed(0)}%`, false);
+    row('calls measured (errors)', (r) => r.calls, (_, r) => `${r.calls} (${r.errors})`, false);
+  }
+  const errors = Object.values(results).flatMap((w) => Object.keys(SERVERS).map((n) => w[n]).filter((r) => r?.errors > 0).map((r) => r.firstError));
+  const { simple, mrtr } = results;
+  const rel = (w, name) => `${ratio(w[name].callsPerSec, w.sdk.callsPerSec)} the calls/s, ${ratio(w[name].serverCpuPerCall, w.sdk.serverCpuPerCall)} the server CPU per call`;
+  return {
+    title: 'Server: byhand toolboxes (startServer) vs the SDK example-style server',
+    header: ['measure', SERVERS.byhand.label, SERVERS.edge.label, SERVERS.sdk.label, 'startServer / SDK', 'edge / SDK'],
+    rows,
+    targets: [
+      `one-round tools/call: byhand startServer (Everything toolbox) does ${rel(simple, 'byhand')} of the SDK reference; byhand's edge with the same tools ${rel(simple, 'edge')}`,
+      `2-round MRTR: byhand startServer (Probe) does ${rel(mrtr, 'byhand')} of the SDK reference; byhand's edge with the same tools ${rel(mrtr, 'edge')}`,
+      ...(errors.length ? [`ERRORS during the load: ${errors.join('; ')}`] : []),
+    ],
+    notes: [
+      "byhand startServer: startServer({toolboxes: ['probe', 'everything', 'kitchen']}) from dist/servers/serve.js; one-round = the Everything toolbox's test_simple_text, MRTR = the Probe's probe_sampling, plus the Kitchen's summarise_week. Everything is byhand's conformance toolbox: it registers about 40 tools, resources and prompts, on a fresh McpServer per request (createMcpHandler's factory).",
+      "byhand edge, reference tools: byhand's mountToolbox (Host/Origin checks, body cap, era routing, the node adapter of serve.ts) serving bench/sdk-server.js's two tools: the edge's own cost.",
+      'SDK reference: createMcpHandler over a minimal buffering node:http adapter, Host/Origin checks as the SDK docs show, tools simple_text and probe_sampling (bench/sdk-server.js).',
+      `Load: bench/loadgen.js in its own process, fetch + JSON, ${CONCURRENCY} concurrent workers, ${quick ? '300 / 150' : '2000 one-round / 1000 MRTR'} calls or ${maxMs / 1000} s, whichever comes first, after ${warmup} warm-up calls; one MRTR call = round 1, the scripted sampling answer, round 2 (2 HTTP requests). Servers measured one at a time, order rotating per workload.`,
+      "Each server runs in its own process; server CPU per call = that process's user+system CPU over the measured window / calls (it can pass 100% busy: GC threads). Ratios are byhand / SDK: above 1 is better for calls/s, worse for latency and CPU.",
+    ],
+    seconds: (performance.now() - started) / 1000,
+    raw: results,
+  };
+}
