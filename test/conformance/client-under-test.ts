@@ -2,11 +2,34 @@
 // appends its URL to this command and names the scenario in MCP_CONFORMANCE_SCENARIO. Each scenario
 // does what a real user of the client would; the era is always negotiated (auto), never pinned.
 
+import { createOAuth } from '../../src/client/auth/index.js';
 import { connect, type Client, type Host } from '../../src/client/index.js';
 
 const url = process.argv.at(-1)!;
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
-const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as { toolCalls?: { name: string; arguments: Record<string, unknown> }[] };
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as {
+  toolCalls?: { name: string; arguments: Record<string, unknown> }[];
+  client_id?: string;
+  client_secret?: string;
+};
+
+// auth/* scenarios: the mock authorization server answers GET /authorize with a 302 to the redirect
+// URI; nothing listens there, so the "browser" reads the Location header instead of following it.
+const auth = scenario.startsWith('auth/')
+  ? createOAuth({
+      redirectUri: 'http://127.0.0.1:3000/callback',
+      authorize: async (url) => {
+        const response = await fetch(url, { redirect: 'manual' });
+        await response.body?.cancel();
+        const location = response.headers.get('location');
+        if (!location) throw new Error(`the authorization endpoint answered ${response.status} without a redirect`);
+        return new URL(location, url);
+      },
+      clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
+      ...(context.client_id ? { clientId: context.client_id } : {}),
+      ...(context.client_secret ? { clientSecret: context.client_secret } : {}),
+    })
+  : undefined;
 
 let unrelatedCalled = false;
 let client: Client;
@@ -24,11 +47,15 @@ const host: Host = {
   roots: async () => ({ roots: [{ uri: 'file:///conformance', name: 'conformance' }] }),
 };
 
-client = await connect(url, { host, clientInfo: { name: 'byhand-conformance', version: '0.1.0' } });
+client = await connect(url, { host, clientInfo: { name: 'byhand-conformance', version: '0.1.0' }, ...(auth ? { auth } : {}) });
 const tools = await client.listTools();
 const first = <T>(items: T[]): T[] => items.slice(0, 1);
 
-switch (scenario) {
+// Every auth scenario's server has one tool, test-tool; calling it is the step-up scenario's trigger.
+switch (scenario.startsWith('auth/') ? 'auth' : scenario) {
+  case 'auth':
+    for (const tool of tools.filter((t) => t.name === 'test-tool')) await client.callTool(tool.name, {});
+    break;
   case 'initialize':
   case 'json-schema-ref-no-deref':
     break;
