@@ -3,7 +3,7 @@
 // does what a real user of the client would; the era is always negotiated (auto), never pinned.
 
 import { createOAuth } from '../../src/client/auth/index.js';
-import { connect, type Client, type Host } from '../../src/client/index.js';
+import { connect, McpError, type Client, type Host } from '../../src/client/index.js';
 
 const url = process.argv.at(-1)!;
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
@@ -47,40 +47,47 @@ const host: Host = {
   roots: async () => ({ roots: [{ uri: 'file:///conformance', name: 'conformance' }] }),
 };
 
-client = await connect(url, { host, clientInfo: { name: 'byhand-conformance', version: '0.1.0' }, ...(auth ? { auth } : {}) });
-const tools = await client.listTools();
-const first = <T>(items: T[]): T[] => items.slice(0, 1);
+// A failure is one line (code, message, hint) on stderr and exit 1: the scenarios that expect the
+// client to refuse (resource-mismatch, iss-*, scope-retry-limit) end here.
+try {
+  client = await connect(url, { host, clientInfo: { name: 'byhand-conformance', version: '0.1.0' }, ...(auth ? { auth } : {}) });
+  const tools = await client.listTools();
+  const first = <T>(items: T[]): T[] => items.slice(0, 1);
 
-// Every auth scenario's server has one tool, test-tool; calling it is the step-up scenario's trigger.
-switch (scenario.startsWith('auth/') ? 'auth' : scenario) {
-  case 'auth':
-    for (const tool of tools.filter((t) => t.name === 'test-tool')) await client.callTool(tool.name, {});
-    break;
-  case 'initialize':
-  case 'json-schema-ref-no-deref':
-    break;
-  case 'tools_call':
-    await client.callTool('add_numbers', { a: 2, b: 3 });
-    break;
-  case 'sep-2322-client-request-state':
-    for (const name of ['test_mrtr_echo_state', 'test_mrtr_no_state', 'test_mrtr_no_result_type']) await client.callTool(name);
-    break;
-  case 'http-standard-headers':
-    for (const tool of first(tools)) await client.callTool(tool.name, {});
-    for (const resource of first(await client.listResources())) await client.readResource(resource.uri);
-    for (const prompt of first(await client.listPrompts())) await client.getPrompt(prompt.name, {});
-    break;
-  case 'http-custom-headers':
-    for (const call of context.toolCalls ?? []) await client.callTool(call.name, call.arguments);
-    break;
-  case 'elicitation-sep1034-client-defaults':
-    await client.callTool('test_client_elicitation_defaults');
-    break;
-  case 'sse-retry':
-    await client.callTool('test_reconnection');
-    break;
-  default:
-    // request-metadata, http-invalid-tool-headers and the rest: call every tool the client kept.
-    for (const tool of tools) await client.callTool(tool.name, {});
+  // Every auth scenario's server has one tool, test-tool; calling it is the step-up scenario's trigger.
+  switch (scenario.startsWith('auth/') ? 'auth' : scenario) {
+    case 'auth':
+      for (const tool of tools.filter((t) => t.name === 'test-tool')) await client.callTool(tool.name, {});
+      break;
+    case 'initialize':
+    case 'json-schema-ref-no-deref':
+      break;
+    case 'tools_call':
+      await client.callTool('add_numbers', { a: 2, b: 3 });
+      break;
+    case 'sep-2322-client-request-state':
+      for (const name of ['test_mrtr_echo_state', 'test_mrtr_no_state', 'test_mrtr_no_result_type']) await client.callTool(name);
+      break;
+    case 'http-standard-headers':
+      for (const tool of first(tools)) await client.callTool(tool.name, {});
+      for (const resource of first(await client.listResources())) await client.readResource(resource.uri);
+      for (const prompt of first(await client.listPrompts())) await client.getPrompt(prompt.name, {});
+      break;
+    case 'http-custom-headers':
+      for (const call of context.toolCalls ?? []) await client.callTool(call.name, call.arguments);
+      break;
+    case 'elicitation-sep1034-client-defaults':
+      await client.callTool('test_client_elicitation_defaults');
+      break;
+    case 'sse-retry':
+      await client.callTool('test_reconnection');
+      break;
+    default:
+      // request-metadata, http-invalid-tool-headers and the rest: call every tool the client kept.
+      for (const tool of tools) await client.callTool(tool.name, {});
+  }
+  await client.close();
+} catch (error) {
+  process.stderr.write(`byhand-conformance: ${error instanceof McpError ? error.explain() : String(error)}\n`);
+  process.exitCode = 1;
 }
-await client.close();
