@@ -37,7 +37,6 @@ export function parseWwwAuthenticate(header: string | null | undefined): Challen
       i++;
       continue;
     }
-    const start = i;
     const token = readToken();
     if (!token) {
       i++; // stray character: skip it
@@ -53,22 +52,18 @@ export function parseWwwAuthenticate(header: string | null | undefined): Challen
       continue;
     }
     if (text[i] === '=' && !current) {
-      i = start + token.length; // malformed: a param before any scheme
-      i++;
+      i++; // malformed: a parameter before any scheme
       continue;
     }
     // A new scheme; what follows may be a token68 or params.
     current = { scheme: token.toLowerCase(), params: {} };
     challenges.push(current);
-    const afterScheme = i;
-    const next = readToken();
-    skipSpace();
-    if (next && text[i] !== '=') {
-      // token68 (or the next scheme after a bare one): token68 ends the challenge
-      if (/^[A-Za-z0-9._~+/-]+=*$/.test(next) && (i >= text.length || text[i] === ',')) {
-        current.params.token68 = next;
-      } else i = afterScheme;
-    } else i = afterScheme;
+    // token68 (RFC 9110 §11.2): the whole rest of this challenge, up to a comma or the end.
+    const token68 = /^\s*([A-Za-z0-9._~+/-]+=*)\s*(?:,|$)/.exec(text.slice(i));
+    if (token68 && !/^\s*[A-Za-z0-9._~+/-]+\s*=\s*[^=,\s]/.test(text.slice(i))) {
+      current.params.token68 = token68[1]!;
+      i += token68[0].length;
+    }
   }
   return challenges;
 }

@@ -73,25 +73,33 @@ export async function fetchResourceMetadata(serverUrl: string, fromChallenge: st
  * anywhere else.
  */
 export function checkResource(serverUrl: string, resource: string): void {
-  let ours: URL;
-  let theirs: URL;
   try {
-    ours = new URL(serverUrl);
-    theirs = new URL(resource);
+    new URL(resource);
   } catch {
     throw new AuthError('resource-mismatch', `the protected resource metadata names ${JSON.stringify(resource)}, which is not a URL`, 'the MCP server publishes broken OAuth metadata: tell its operator');
   }
-  const base = theirs.pathname.replace(/\/+$/, '');
-  const path = ours.pathname.replace(/\/+$/, '');
-  const sameOrigin = ours.origin === theirs.origin;
-  const covers = path === base || path.startsWith(`${base}/`);
-  if (!sameOrigin || !covers || theirs.hash) {
+  if (!covers(serverUrl, resource)) {
     throw new AuthError(
       'resource-mismatch',
       `the protected resource metadata of ${serverUrl} is for another resource (${resource})`,
       'refused: a token for that resource must not be requested for this server; the server is misconfigured or something in between is not what it claims',
     );
   }
+}
+
+/** Whether a token for `resource` may be sent to `serverUrl`: same origin, and the server at or below its path. */
+export function covers(serverUrl: string, resource: string): boolean {
+  let ours: URL;
+  let theirs: URL;
+  try {
+    ours = new URL(serverUrl);
+    theirs = new URL(resource);
+  } catch {
+    return false;
+  }
+  const base = theirs.pathname.replace(/\/+$/, '');
+  const path = ours.pathname.replace(/\/+$/, '');
+  return ours.origin === theirs.origin && !theirs.hash && (path === base || path.startsWith(`${base}/`));
 }
 
 /** Authorization Server Metadata URLs for an issuer, in the spec's order. */

@@ -9,7 +9,7 @@
 import type { HttpAuth } from '../http.js';
 import { bearerParams, scopeSet } from './challenge.js';
 import {
-  checkResource, fetchAuthorizationServerMetadata, fetchResourceMetadata,
+  checkResource, covers, fetchAuthorizationServerMetadata, fetchResourceMetadata,
   type AuthorizationServerMetadata, type Fetch, type ProtectedResourceMetadata,
 } from './discovery.js';
 import { AuthError, scrub } from './errors.js';
@@ -123,6 +123,8 @@ class OAuth implements OAuthProvider {
     let doc = await this.store.read();
     let entry = doc.servers[key];
     let tokens: StoredTokens | undefined = entry?.tokens[entry.issuer];
+    // Whatever the store says, a token goes only to the resource it was requested for.
+    if (tokens && !covers(url, tokens.resource)) tokens = undefined;
     if (entry && tokens && this.expired(tokens)) {
       if (!tokens.refresh_token) tokens = undefined;
       else {
@@ -169,10 +171,12 @@ class OAuth implements OAuthProvider {
     const doc = await this.store.read();
     const current = currentTokens(doc, key);
     // Another request replaced the token while this one was refused: try again with the new one.
-    if (current && current.access_token !== sent && !this.expired(current)) return true;
+    if (current && current.access_token !== sent && !this.expired(current) && covers(url, current.resource)) return true;
 
     const found = await this.discover(url, key, params.resource_metadata, doc, signal);
-    const held = doc.servers[key]?.tokens[found.issuer];
+    const stored = doc.servers[key]?.tokens[found.issuer];
+    // Tokens requested for another resource than the one the server now names are not used, not even refreshed.
+    const held = stored?.resource === found.resource ? stored : undefined;
 
     if (status === 403) return this.stepUp(url, key, found, held, params, signal);
 
