@@ -40,19 +40,21 @@ async function startup({ runs }) {
 }
 
 async function coldCall(url, { runs }) {
-  const paths = { byhand: BYHAND_CLIENT, sdk: SDK_CLIENT };
-  const samples = { byhand: [], sdk: [] };
+  const variants = { byhand: BYHAND_CLIENT, sdk: SDK_CLIENT, 'byhand-node': BYHAND_CLIENT };
+  const names = Object.keys(variants);
+  const samples = Object.fromEntries(names.map((n) => [n, []]));
   for (let round = 0; round < runs; round++) {
-    for (const name of round % 2 === 0 ? ['byhand', 'sdk'] : ['sdk', 'byhand']) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(round + k) % names.length];
       const started = performance.now();
-      const { stdout } = await runNode(['bench/cold-child.js', name, url, paths[name]]);
+      const { stdout } = await runNode(['bench/cold-child.js', name, url, variants[name]]);
       samples[name].push({ ...JSON.parse(stdout), wallMs: performance.now() - started });
     }
   }
-  const pick = (name, key) => median(samples[name].map((s) => s[key]));
   const out = {};
-  for (const name of ['byhand', 'sdk']) {
-    out[name] = { importMs: pick(name, 'importMs'), connectMs: pick(name, 'connectMs'), callMs: pick(name, 'callMs'), wallMs: pick(name, 'wallMs') };
+  for (const name of names) {
+    const pick = (key) => median(samples[name].map((s) => s[key]));
+    out[name] = { importMs: pick('importMs'), connectMs: pick('connectMs'), callMs: pick('callMs'), wallMs: pick('wallMs') };
   }
   return out;
 }
@@ -130,7 +132,8 @@ async function makeClients(url) {
  */
 async function latency(calls, { iterations, warmup, block, maxMs }) {
   const names = Object.keys(calls);
-  for (let i = 0; i < warmup; i++) for (const name of names) await calls[name]();
+  const warming = performance.now();
+  for (let i = 0; i < warmup && performance.now() - warming < maxMs; i++) for (const name of names) await calls[name]();
   const lat = Object.fromEntries(names.map((n) => [n, []]));
   const cpu = Object.fromEntries(names.map((n) => [n, 0]));
   const started = performance.now();
@@ -230,9 +233,11 @@ export async function clientBenchmark(options) {
     ['import, fresh node process (wall, raw)', ms(start.byhand.wall), ms(start.sdk.wall), ratio(start.sdk.wall, start.byhand.wall)],
     [`import, net of bare node (${ms(start.base)})`, ms(start.byhand.net), ms(start.sdk.net), ratio(start.sdk.net, start.byhand.net)],
     ['import, timed inside the process', ms(start.byhand.inside), ms(start.sdk.inside), ratio(start.sdk.inside, start.byhand.inside)],
-    ['cold: connect (era probe) in a fresh process', ms(cold.byhand.connectMs), ms(cold.sdk.connectMs), ratio(cold.sdk.connectMs, cold.byhand.connectMs)],
-    ['cold: first tools/call in a fresh process', ms(cold.byhand.callMs), ms(cold.sdk.callMs), ratio(cold.sdk.callMs, cold.byhand.callMs)],
-    ['cold: whole process (import+connect+call+exit)', ms(cold.byhand.wallMs), ms(cold.sdk.wallMs), ratio(cold.sdk.wallMs, cold.byhand.wallMs)],
+    ...[
+      ['connectMs', 'cold: connect (era probe) in a fresh process'],
+      ['callMs', 'cold: first tools/call in a fresh process'],
+      ['wallMs', 'cold: whole process (import+connect+call+exit)'],
+    ].map(([key, label]) => [label, ms(cold.byhand[key]), ms(cold.sdk[key]), ratio(cold.sdk[key], cold.byhand[key]), '', ms(cold['byhand-node'][key])]),
   ];
   for (const [key, label] of [['simple', 'tools/call simple_text'], ['mrtr', 'tools/call probe_sampling (2-round MRTR)']]) {
     const w = warm[key];
@@ -262,9 +267,10 @@ export async function clientBenchmark(options) {
     rows,
     targets,
     notes: [
-      `Both clients negotiate 2026-07-28 against the same SDK reference server (createMcpHandler, bench/sdk-server.js) running in a child process; the clients run in the bench process, one after the other in alternating blocks of 10 (ABBA), ${warm.simple.byhand.n} measured calls each after warm-up; the host answers sampling at once.`,
+      `Both clients negotiate 2026-07-28 against the same SDK reference server (createMcpHandler, bench/sdk-server.js) running in a child process; the clients run in the bench process, taking turns in blocks of 10 calls with the order rotating every round, ${warm.simple.byhand.n} measured calls each after ${quick ? 20 : WARMUP} warm-up calls each; the host answers sampling at once.`,
       `Start-up: ${quick ? 3 : STARTUP_RUNS} fresh \`node --input-type=module -e "await import(...)"\` processes per client in rotating order, medians; "net" subtracts a bare node doing nothing. Cold rows: ${quick ? 2 : COLD_RUNS} fresh processes each (bench/cold-child.js).`,
       'Client CPU per call: user+system CPU of the bench process (where only the client runs) over the measured calls, divided by the calls; latency also contains the server\'s time, which is the same for both.',
+      'floor: the same requests hand-built over bare fetch with no client library (what any fetch-based client pays at least). byhand on node:http (experiment): byhand with `connect(url, {fetch})` given bench/node-fetch.js, a node:http keep-alive request answering with a minimal Response-like object; an experiment, not something byhand ships.',
       'Bundles: esbuild 0.28, bundle+minify, platform node, format esm, gzip level 9 (node:zlib). "Whole entry" bundles the package entry (dist/client/index.js; @modelcontextprotocol/client dist/index.mjs); "what a caller imports" bundles only `connect` / `Client` + `StreamableHTTPClientTransport`.',
     ],
     seconds: (performance.now() - started) / 1000,

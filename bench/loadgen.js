@@ -55,14 +55,6 @@ async function call(url, tool, args) {
   return requests;
 }
 
-function quantile(values, q) {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  return sorted[lo] + (sorted[Math.ceil(pos)] - sorted[lo]) * (pos - lo);
-}
-
 /** `concurrency` workers share one budget of `calls`; none starts a call after `maxMs`. */
 async function load({ url, tool, args, concurrency, calls, maxMs }) {
   const latencies = [];
@@ -95,8 +87,7 @@ async function load({ url, tool, args, concurrency, calls, maxMs }) {
     errors,
     firstError,
     elapsedMs,
-    median: quantile(latencies, 0.5),
-    p95: quantile(latencies, 0.95),
+    latencies,
     loadgenCpu: (cpu.user + cpu.system) / 1000 / elapsedMs,
   };
 }

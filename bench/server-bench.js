@@ -1,23 +1,44 @@
 // Server benchmark: byhand's toolboxes (startServer) against the SDK's example-style server
 // (bench/sdk-server.js), each in its own process, loaded by bench/loadgen.js in a third.
 
-import { int, ms, ratio, startChild, us } from './lib.js';
+import { int, median, ms, p95, ratio, startChild, us } from './lib.js';
 
 const CONCURRENCY = 8;
+/** The servers take turns in this many slices per workload, so background load on the machine falls on all of them alike. */
+const SLICES = 5;
 
-async function measure(server, loadgen, target, plan) {
-  await loadgen.call({ type: 'run', ...target, concurrency: CONCURRENCY, calls: plan.warmup, maxMs: 2000 }, 20_000);
+/** Warm-up calls on every server, before any is measured. */
+async function warm(loadgen, target, calls) {
+  await loadgen.call({ type: 'run', ...target, concurrency: CONCURRENCY, calls, maxMs: 1500 }, 20_000);
+}
+
+/** One slice of the measurement on one server: its share of the calls and of the time. */
+async function slice(server, loadgen, target, { calls, maxMs }) {
   const before = await server.call({ type: 'stats' });
-  const result = await loadgen.call({ type: 'run', ...target, concurrency: CONCURRENCY, calls: plan.calls, maxMs: plan.maxMs }, plan.maxMs + 20_000);
+  const result = await loadgen.call({ type: 'run', ...target, concurrency: CONCURRENCY, calls, maxMs }, maxMs + 20_000);
   const after = await server.call({ type: 'stats' });
-  const serverCpuUs = after.cpuUs - before.cpuUs;
+  return { ...result, serverCpuUs: after.cpuUs - before.cpuUs, rss: after.rss };
+}
+
+function summarise(slices) {
+  const sum = (key) => slices.reduce((a, s) => a + s[key], 0);
+  const calls = sum('calls');
+  const elapsedMs = sum('elapsedMs');
+  const serverCpuUs = sum('serverCpuUs');
+  const latencies = slices.flatMap((s) => s.latencies);
   return {
-    ...result,
-    callsPerSec: (result.calls / result.elapsedMs) * 1000,
-    requestsPerSec: (result.requests / result.elapsedMs) * 1000,
-    serverCpuPerCall: serverCpuUs / Math.max(1, result.calls),
-    serverBusy: serverCpuUs / 1000 / result.elapsedMs,
-    rssMb: after.rss / 1024 / 1024,
+    calls,
+    requests: sum('requests'),
+    errors: sum('errors'),
+    firstError: slices.find((s) => s.firstError)?.firstError,
+    elapsedMs,
+    callsPerSec: (calls / elapsedMs) * 1000,
+    requestsPerSec: (sum('requests') / elapsedMs) * 1000,
+    median: median(latencies),
+    p95: p95(latencies),
+    serverCpuPerCall: serverCpuUs / Math.max(1, calls),
+    serverBusy: serverCpuUs / 1000 / elapsedMs,
+    loadgenCpu: slices.reduce((a, s) => a + s.loadgenCpu * s.elapsedMs, 0) / elapsedMs,
   };
 }
 
@@ -33,7 +54,7 @@ export async function serverBenchmark(options) {
   const children = Object.fromEntries(Object.entries(SERVERS).map(([name, s]) => [name, startChild('server-child.js', s.script, { name: s.label })]));
   const loadgen = startChild('loadgen.js', [], { name: 'load generator' });
   const warmup = quick ? 50 : 200;
-  const maxMs = quick ? 2000 : 6000;
+  const maxMs = quick ? 2000 : 5000;
   const results = {};
   try {
     const ready = await Promise.all([...Object.values(children).map((c) => c.ready), loadgen.ready]);
@@ -63,13 +84,18 @@ export async function serverBenchmark(options) {
       },
     ];
     const names = Object.keys(SERVERS);
-    for (const [i, workload] of workloads.entries()) {
-      results[workload.id] = { label: workload.label };
-      for (let k = 0; k < names.length; k++) {
-        const name = names[(i + k) % names.length];
-        if (!workload[name]) continue;
-        results[workload.id][name] = await measure(children[name], loadgen, workload[name], { warmup, calls: workload.calls, maxMs });
+    for (const workload of workloads) {
+      const present = names.filter((name) => workload[name]);
+      for (const name of present) await warm(loadgen, workload[name], warmup);
+      const slices = Object.fromEntries(present.map((name) => [name, []]));
+      const share = { calls: Math.ceil(workload.calls / SLICES), maxMs: maxMs / SLICES };
+      for (let round = 0; round < SLICES; round++) {
+        for (let k = 0; k < present.length; k++) {
+          const name = present[(round + k) % present.length];
+          slices[name].push(await slice(children[name], loadgen, workload[name], share));
+        }
       }
+      results[workload.id] = { label: workload.label, ...Object.fromEntries(present.map((name) => [name, summarise(slices[name])])) };
     }
   } finally {
     await Promise.all([...Object.values(children).map((c) => c.stop()), loadgen.stop()]);
@@ -106,7 +132,7 @@ export async function serverBenchmark(options) {
       "byhand startServer: startServer({toolboxes: ['probe', 'everything', 'kitchen']}) from dist/servers/serve.js; one-round = the Everything toolbox's test_simple_text, MRTR = the Probe's probe_sampling, plus the Kitchen's summarise_week. Everything is byhand's conformance toolbox: it registers about 40 tools, resources and prompts, on a fresh McpServer per request (createMcpHandler's factory).",
       "byhand edge, reference tools: byhand's mountToolbox (Host/Origin checks, body cap, era routing, the node adapter of serve.ts) serving bench/sdk-server.js's two tools: the edge's own cost.",
       'SDK reference: createMcpHandler over a minimal buffering node:http adapter, Host/Origin checks as the SDK docs show, tools simple_text and probe_sampling (bench/sdk-server.js).',
-      `Load: bench/loadgen.js in its own process, fetch + JSON, ${CONCURRENCY} concurrent workers, ${quick ? '300 / 150' : '2000 one-round / 1000 MRTR'} calls or ${maxMs / 1000} s, whichever comes first, after ${warmup} warm-up calls; one MRTR call = round 1, the scripted sampling answer, round 2 (2 HTTP requests). Servers measured one at a time, order rotating per workload.`,
+      `Load: bench/loadgen.js in its own process, fetch + JSON, ${CONCURRENCY} concurrent workers, ${quick ? '300 / 150' : '2000 one-round / 1000 MRTR'} calls or ${maxMs / 1000} s, whichever comes first, after ${warmup} warm-up calls on each; one MRTR call = round 1, the scripted sampling answer, round 2 (2 HTTP requests). One server is loaded at a time, in ${SLICES} turns each per workload, the order rotating, so other load on the machine spreads over all of them.`,
       "Each server runs in its own process; server CPU per call = that process's user+system CPU over the measured window / calls (it can pass 100% busy: GC threads). Ratios are byhand / SDK: above 1 is better for calls/s, worse for latency and CPU.",
     ],
     seconds: (performance.now() - started) / 1000,
