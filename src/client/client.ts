@@ -5,7 +5,7 @@ import { Deadline } from './deadline.js';
 import { capabilitiesFor, envelope, META } from './envelope.js';
 import { McpError, ProtocolError, RpcError, HostError } from './errors.js';
 import { fulfil } from './fulfil.js';
-import { headerParams, paramHeaders, standardHeaders } from './headers.js';
+import { headerParams, paramHeaders, standardHeaders, type HeaderParam } from './headers.js';
 import { HttpTransport, type HttpAuth } from './http.js';
 import { DEFAULT_MAX_ROUNDS, INPUT_METHODS, inputRequiredMisplaced, withInputRounds, type RoundEvent } from './mrtr.js';
 import { classifyProbe } from './negotiate.js';
@@ -92,7 +92,8 @@ export class Client {
   private readonly host: Host;
   private readonly clientInfo: Implementation;
   private readonly options: ConnectOptions;
-  private tools: Map<string, Tool> | undefined;
+  /** The Mcp-Param-* mirrors of each listed tool, worked out once at listTools(). */
+  private toolHeaders: Map<string, HeaderParam[]> | undefined;
 
   constructor(private readonly target: Target, options: ConnectOptions) {
     this.options = options;
@@ -137,12 +138,17 @@ export class Client {
     const all = await this.listAll<Tool>('tools/list', 'tools', options);
     const kept: Tool[] = [];
     this.excludedTools = [];
+    this.toolHeaders = new Map();
     for (const tool of all) {
+      // Only HTTP mirrors arguments into headers, so only HTTP must refuse a bad annotation (SEP-2243).
       const check = this.transport.kind === 'http' ? headerParams(tool) : { params: [] };
-      if ('invalid' in check) this.excludedTools.push({ name: tool.name, reason: check.invalid });
-      else kept.push(tool);
+      if ('invalid' in check) {
+        this.excludedTools.push({ name: tool.name, reason: check.invalid });
+        continue;
+      }
+      kept.push(tool);
+      this.toolHeaders.set(tool.name, check.params);
     }
-    this.tools = new Map(kept.map((t) => [t.name, t]));
     return kept;
   }
 
@@ -343,10 +349,8 @@ export class Client {
   }
 
   private paramHeadersFor(name: string, args: JsonObject): Record<string, string> {
-    const tool = this.tools?.get(name);
-    if (!tool || this.transport.kind !== 'http') return {};
-    const check = headerParams(tool);
-    return 'params' in check ? paramHeaders(check.params, args) : {};
+    const params = this.toolHeaders?.get(name);
+    return params ? paramHeaders(params, args) : {};
   }
 
   private unwrap(reply: Reply, method: string, params: JsonObject): JsonObject {

@@ -25,7 +25,7 @@ export function standardHeaders(method: string, params: JsonObject | undefined, 
   return headers;
 }
 
-interface HeaderParam {
+export interface HeaderParam {
   header: string;
   path: string[];
 }

@@ -145,9 +145,9 @@ export class HttpTransport implements Transport {
 
   private async read(response: Response, request: JsonRpcRequest, exchange: Exchange): Promise<Reply> {
     const type = response.headers.get('content-type') ?? '';
-    const http = { status: response.status, headers: Object.fromEntries(response.headers) };
+    const http = () => ({ status: response.status, headers: Object.fromEntries(response.headers) });
     if (type.includes('text/event-stream')) {
-      this.trace?.({ direction: 'receive', transport: 'http', http });
+      this.trace?.({ direction: 'receive', transport: 'http', http: http() });
       return { message: await this.readStream(response, request, exchange), status: response.status };
     }
     let text: string;
@@ -159,7 +159,7 @@ export class HttpTransport implements Transport {
     }
     const parsed = parseJson(text);
     const found = parsed === undefined ? undefined : pickResponse(parsed, request.id);
-    this.trace?.({ direction: 'receive', transport: 'http', http, ...(found ? { message: found } : { raw: text }) });
+    this.trace?.({ direction: 'receive', transport: 'http', http: http(), ...(found ? { message: found } : { raw: text }) });
     if (found) return { message: found, status: response.status };
     if (!response.ok) throw new HttpStatusError(response.status, text, response.headers, this.url);
     if (parsed === undefined) {
