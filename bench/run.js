@@ -14,17 +14,18 @@ import { join } from 'node:path';
 import { clientBenchmark } from './client-bench.js';
 import { BENCH_DIR, markdownTable, requireDist, textTable } from './lib.js';
 import { serverBenchmark } from './server-bench.js';
+import { checkpointBenchmark } from './checkpoint-bench.js';
 
 /**
  * The benchmarks, in run order. Each is `async (options) => section`, where a section is
  * `{title, header: string[], rows: string[][], targets?: string[], notes?: string[], seconds}`.
- * To add one (the checkpoint benchmark goes here), write bench/<name>-bench.js exporting such a
- * function and add an entry; run.js prints it and puts it in results.md like the others.
+ * To add one, write bench/<name>-bench.js exporting such a function and add an entry; run.js
+ * prints it and puts it in results.md like the others.
  */
 export const BENCHMARKS = [
   { id: 'client', run: clientBenchmark },
   { id: 'server', run: serverBenchmark },
-  // { id: 'checkpoint', run: checkpointBenchmark },   // ← the checkpoint benchmark (not written here)
+  { id: 'checkpoint', run: checkpointBenchmark },
 ];
 
 /** The whole run must stay well under this; each benchmark also bounds its own loops. */

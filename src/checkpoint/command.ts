@@ -3,7 +3,6 @@
 import { parseArgs } from 'node:util';
 import type { TraceEntry } from '../client/index.js';
 import { ConfigError, loadConfig, type ServerEntry } from './config.js';
-import { startEmbedded } from './embedded.js';
 import { probeServer, type ProbeReport } from './probe.js';
 import { renderReport, styleFor } from './render.js';
 
@@ -28,7 +27,8 @@ export async function checkpointCommand(args: string[], io: Io = process): Promi
   }
   if (flags.help) return void io.stdout.write(`${USAGE}\n`), 0;
   const timeoutMs = positive(flags.timeout ?? '10000');
-  const concurrency = positive(flags.concurrency ?? '8');
+  // High enough that a typical config probes in one wave (the total follows the slowest server), bounded for stdio spawns.
+  const concurrency = positive(flags.concurrency ?? '32');
   if (!timeoutMs || !concurrency) {
     io.stderr.write(`byhand checkpoint: --timeout and --concurrency take a positive whole number\n${USAGE}\n`);
     return 2;
@@ -38,7 +38,8 @@ export async function checkpointCommand(args: string[], io: Io = process): Promi
   let close = async () => undefined as void;
   try {
     if (flags.config) entries = loadConfig(flags.config, io.env);
-    else ({ entries, close } = await startEmbedded());
+    // The toolboxes (and the SDK under them) load only when there is no config to probe.
+    else ({ entries, close } = await (await import('./embedded.js')).startEmbedded());
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     io.stderr.write(`byhand checkpoint: ${error.message}\n`);
