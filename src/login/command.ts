@@ -3,7 +3,7 @@
 // with --headless the URL is printed and the redirect URL pasted back. Nothing secret is printed.
 
 import { createInterface } from 'node:readline';
-import { createOAuth, credentialsFile, fileStore } from '../client/auth/index.js';
+import { AuthError, createOAuth, credentialsFile, fileStore } from '../client/auth/index.js';
 import { connect, McpError, type Client } from '../client/index.js';
 import { ConfigError, loadConfig } from '../checkpoint/config.js';
 import { lineWriter, processIO, type CommandIO } from '../call/io.js';
@@ -169,6 +169,11 @@ export async function loginCommand(args: string[], io: LoginIO = processIO()): P
         const waiting = AbortSignal.any([signal, AbortSignal.timeout(parsed.timeoutMs)]);
         say(parsed.headless ? 'byhand: open this URL in a browser, log in, then paste here the URL the browser ends up at:' : 'byhand: log in in the browser; if it did not open, open this URL:');
         say(url.href);
+        const state = url.searchParams.get('state');
+        const arrivals = [loopback!.wait(state, waiting)];
+        if (parsed.headless) arrivals.push(readPastedRedirect(io.stdin, redirectUri, waiting));
+        arrivals.forEach((p) => p.catch(() => undefined));
+        // Listening first, then the browser: a quick one must find the listener waiting.
         if (!parsed.headless) {
           try {
             await (io.openBrowser ?? ((u: string) => openBrowser(u, io.env)))(url.href);
@@ -176,16 +181,11 @@ export async function loginCommand(args: string[], io: LoginIO = processIO()): P
             // best effort: the URL is printed above
           }
         }
-        const state = url.searchParams.get('state');
-        const arrivals = [loopback!.wait(state, waiting)];
-        if (parsed.headless) arrivals.push(readPastedRedirect(io.stdin, redirectUri, waiting));
         try {
           return await Promise.race(arrivals);
         } catch (error) {
-          if (waiting.aborted && !signal.aborted) throw new Error(`no redirect arrived within ${Math.round(parsed.timeoutMs / 1000)} s`);
+          if (waiting.aborted && !signal.aborted) throw new Error(`no redirect arrived within ${parsed.timeoutMs / 1000} s`);
           throw error;
-        } finally {
-          arrivals.forEach((p) => p.catch(() => undefined));
         }
       },
       ...(parsed.clientId ? { clientId: parsed.clientId } : {}),
@@ -197,6 +197,10 @@ export async function loginCommand(args: string[], io: LoginIO = processIO()): P
     });
     if (parsed.force) await provider.forget(server.url);
     client = await connect({ url: server.url, headers: server.headers }, { auth: provider });
+    // A cached era skips the probe: one real request makes sure the server has seen the token.
+    await client.listTools().catch((error: unknown) => {
+      if (error instanceof AuthError) throw error;
+    });
     const status = await provider.status(server.url);
     if (!status) {
       say(`byhand: ${server.url} answered without asking for authorization: there is nothing to log in to`);
@@ -226,10 +230,13 @@ export async function loginCommand(args: string[], io: LoginIO = processIO()): P
 function readPastedRedirect(input: CommandIO['stdin'], redirectUri: string, signal: AbortSignal): Promise<URL> {
   return new Promise<URL>((resolve, reject) => {
     const rl = createInterface({ input, terminal: false });
+    let settled = false;
     const done = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
       signal.removeEventListener('abort', onAbort);
-      rl.close();
       fn();
+      rl.close();
     };
     const onAbort = () => done(() => reject(signal.reason));
     signal.addEventListener('abort', onAbort, { once: true });
