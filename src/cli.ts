@@ -9,6 +9,7 @@ usage:
   byhand read SERVER URI                                 read a resource
   byhand prompt SERVER NAME [key=value ...]              get a prompt
   byhand demo                                            the finding, end to end, against the embedded Probe
+  byhand login SERVER [--config FILE] [--headless]       OAuth login; the tokens are kept for checkpoint and call
   byhand serve [--port N] [--host H] [--db FILE]         serve the toolboxes on loopback
 
 With no --config, checkpoint and call use the embedded toolboxes (kitchen, cookie-jar, probe, everything).`;
@@ -24,6 +25,8 @@ export async function main(args: string[]): Promise<number> {
     case 'read':
     case 'prompt':
       return (await import('./call/command.js')).callCommand(command, rest);
+    case 'login':
+      return (await import('./login/command.js')).loginCommand(rest);
     case 'demo':
       return (await import('./call/demo.js')).demoCommand(rest);
     case undefined:

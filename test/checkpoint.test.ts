@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { fixtureHandler, serve, type Served } from './fixtures/sdk-server.js';
+import { clickThrough, startMockAs, startMockRs } from './auth-mock.js';
+import { connect, forgetEras } from '../src/client/index.js';
+import { createOAuth, credentialsFile, fileStore } from '../src/client/auth/index.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(repoRoot, 'bin', 'byhand.js');
@@ -142,4 +145,34 @@ describe('VS Code mcp.json and bad input', () => {
     assert.equal(flag.code, 2);
     assert.match(flag.stderr, /usage: byhand checkpoint/);
   });
+});
+
+test('a server behind OAuth: "needs login" with the command to run, then probed with the stored token', async () => {
+  const as = await startMockAs();
+  const rs = await startMockRs(as);
+  const configDir = join(scratch, 'oauth-config');
+  const file = config('oauth.json', { mcpServers: { Protected: { url: rs.url } } });
+  try {
+    const before = await byhand(['checkpoint', '--config', file], { BYHAND_CONFIG_DIR: configDir });
+    assert.equal(before.code, 1);
+    assert.equal(before.stdout, `✗ Protected\n    needs login: run \`byhand login Protected --config ${file}\`\n`);
+    const json = JSON.parse((await byhand(['checkpoint', '--config', file, '--json'], { BYHAND_CONFIG_DIR: configDir })).stdout);
+    assert.equal(json.needsLogin, true);
+    assert.equal(json.error.code, 'auth');
+
+    // What `byhand login` does, with the browser step clicked through.
+    forgetEras();
+    const auth = createOAuth({ store: fileStore(credentialsFile({ BYHAND_CONFIG_DIR: configDir })), authorize: clickThrough, redirectUri: 'http://127.0.0.1:1/callback' });
+    await (await connect(rs.url, { auth })).close();
+
+    const after = await byhand(['checkpoint', '--config', file, '--trace'], { BYHAND_CONFIG_DIR: configDir });
+    assert.equal(after.code, 0, after.stdout);
+    assert.match(after.stdout, /✓ Protected \(asks you to think\)\n    era: 2026-07-28 \(can ask you to think\)\n    2 tool\(s\)/);
+    assert.ok(rs.seen.at(-1)?.startsWith('Bearer '), 'the stored token was sent');
+    const leaked = [...as.secrets].filter((secret) => after.stdout.includes(secret) || after.stderr.includes(secret));
+    assert.deepEqual(leaked, [], 'no token reaches the output, not even the trace');
+  } finally {
+    await rs.close();
+    await as.close();
+  }
 });

@@ -8,6 +8,7 @@ import { parseCallArgs, type CallArgs } from './args.js';
 import { coerceToolArguments, promptArguments } from './coerce.js';
 import { didYouMean } from './did-you-mean.js';
 import { lineWriter, processIO, type CommandIO } from './io.js';
+import { storedLogin } from '../login/stored.js';
 import { resolveServer, type ResolvedServer } from './resolve-server.js';
 import { createNarrator } from './show-rounds.js';
 import { resultText, type FinalResult } from './show-result.js';
@@ -39,6 +40,8 @@ export async function callCommand(verb: Verb, args: string[], io: CommandIO = pr
     server = await resolveServer(parsed.server, { env: io.env, ...(flags.config !== undefined ? { config: flags.config } : {}) });
     client = await connect(server.target, {
       era: flags.era,
+      // A remote server may sit behind OAuth: use what `byhand login` stored, never a browser.
+      ...(server.login !== undefined ? { auth: storedLogin(io.env, server.login) } : {}),
       host,
       onRound: narrator.onRound,
       ...(flags.trace ? { onTrace: (entry) => say(traceLine(entry)) } : {}),

@@ -15,6 +15,8 @@ export interface ResolvedServer {
   describe: string;
   /** Stops what was started for this command (the embedded toolbox); a no-op otherwise. */
   close(): Promise<void>;
+  /** How to log in to it, as `byhand login` arguments, when it is a remote HTTP server. */
+  login?: string;
 }
 
 export async function resolveServer(spec: string, options: { config?: string; env: Env }): Promise<ResolvedServer> {
@@ -30,7 +32,10 @@ export async function resolveServer(spec: string, options: { config?: string; en
     }
     const entry = entries.find((e) => e.name === spec);
     if (entry?.error !== undefined) throw new UsageError(entry.error);
-    if (entry?.connect !== undefined) return { target: entry.connect, describe: `${spec} from ${options.config} (${entry.target})`, close: nothing };
+    if (entry?.connect !== undefined) {
+      const http = typeof entry.connect === 'string' || 'url' in entry.connect;
+      return { target: entry.connect, describe: `${spec} from ${options.config} (${entry.target})`, close: nothing, ...(http ? { login: `${spec} --config ${options.config}` } : {}) };
+    }
     configNames = entries.map((e) => e.name);
   }
   if (/^https?:\/\//i.test(spec)) {
@@ -39,7 +44,7 @@ export async function resolveServer(spec: string, options: { config?: string; en
     } catch {
       throw new UsageError(`${JSON.stringify(spec)} is not a valid URL`);
     }
-    return { target: spec, describe: spec, close: nothing };
+    return { target: spec, describe: spec, close: nothing, login: spec };
   }
   if (isToolboxName(spec)) {
     const embedded = await startEmbedded([spec]);

@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import type { TraceEntry } from '../client/index.js';
 import { ConfigError, loadConfig, type ServerEntry } from './config.js';
+import { storedLogin } from '../login/stored.js';
 import { probeServer, type ProbeReport } from './probe.js';
 import { renderReport, styleFor } from './render.js';
 
@@ -54,7 +55,10 @@ export async function checkpointCommand(args: string[], io: Io = process): Promi
   try {
     const reports = await mapBounded(entries, concurrency, async (entry) => {
       const trace = flags.trace ? (e: TraceEntry) => io.stderr.write(traceLine(entry.name, e)) : undefined;
-      const report = await probeServer(entry, { timeoutMs, trace });
+      // Config servers may sit behind OAuth: use what `byhand login` stored, never a browser.
+      const http = entry.connect !== undefined && (typeof entry.connect === 'string' || 'url' in entry.connect);
+      const auth = flags.config && http ? storedLogin(io.env, `${quote(entry.name)} --config ${quote(flags.config)}`) : undefined;
+      const report = await probeServer(entry, { timeoutMs, trace, ...(auth ? { auth } : {}) });
       done++;
       tick();
       return report;
@@ -79,6 +83,7 @@ function toJson(r: ProbeReport) {
     negotiation: r.negotiation ?? null,
     counts: r.counts ?? null,
     error: r.error ?? null,
+    needsLogin: r.needsLogin ?? false,
     elapsedMs: r.elapsedMs,
   };
 }
@@ -102,6 +107,11 @@ async function mapBounded<T, R>(items: T[], limit: number, work: (item: T) => Pr
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
+}
+
+/** A shell word the user can paste back. */
+function quote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 function positive(text: string): number | undefined {

@@ -1,7 +1,7 @@
 // Probing one server: connect (the era is negotiated by trying), count what it offers, and derive
 // whether it can ask the host to think. Nothing is guessed: each verdict comes from what happened.
 
-import { connect, McpError, type Client, type Trace } from '../client/index.js';
+import { connect, McpError, type Client, type HttpAuth, type Trace } from '../client/index.js';
 import type { ServerEntry } from './config.js';
 
 export type Reach = 'modern' | 'session' | 'per-request';
@@ -21,12 +21,15 @@ export interface ProbeReport {
   negotiation?: 'retried' | 'fell back';
   counts?: { tools: number; resources: number; prompts: number };
   error?: { code: number | string; message: string; hint: string };
+  /** The server wants an OAuth login that byhand has no (usable) token for. */
+  needsLogin?: boolean;
   elapsedMs: number;
 }
 
 export interface ProbeOptions {
   timeoutMs: number;
   trace?: Trace;
+  auth?: HttpAuth;
 }
 
 export async function probeServer(entry: ServerEntry, options: ProbeOptions): Promise<ProbeReport> {
@@ -45,6 +48,7 @@ export async function probeServer(entry: ServerEntry, options: ProbeOptions): Pr
       timeoutMs: options.timeoutMs,
       signal,
       onTrace: options.trace,
+      ...(options.auth ? { auth: options.auth } : {}),
       clientInfo: { name: 'byhand-checkpoint', version: '0.1.0' },
     });
     const caps = client.serverCapabilities;
@@ -74,7 +78,8 @@ export async function probeServer(entry: ServerEntry, options: ProbeOptions): Pr
     };
   } catch (error) {
     const failure = error instanceof McpError ? error : new McpError('protocol', (error as Error).message, 'unexpected failure');
-    return { ...base, ok: false, error: { code: failure.code, message: failure.message, hint: failure.hint }, elapsedMs: elapsed() };
+    const needsLogin = failure.code === 'auth' && (failure.data as { reason?: string } | undefined)?.reason === 'login-required';
+    return { ...base, ok: false, error: { code: failure.code, message: failure.message, hint: failure.hint }, ...(needsLogin ? { needsLogin } : {}), elapsedMs: elapsed() };
   } finally {
     await client?.close().catch(() => undefined);
   }

@@ -30,6 +30,7 @@ export function renderReport(report: ProbeReport, style: Style): string {
   const title = report.about ? `${report.name} (${report.about})` : report.name;
   if (!report.ok) {
     const e = report.error!;
+    if (report.needsLogin) return `${style.bad('✗')} ${title}\n    needs login: ${e.hint}\n`;
     return `${style.bad('✗')} ${title}\n    ${e.code} ${e.message} (hint: ${e.hint})\n`;
   }
   const how = report.negotiation ? ` ${style.dim(`— ${report.negotiation}`)}` : '';

@@ -3,7 +3,7 @@
 
 import type { JsonRpcError } from './types.js';
 
-export type FailureCode = number | 'http' | 'body' | 'closed' | 'timeout' | 'aborted' | 'network' | 'spawn' | 'protocol' | 'loop' | 'rounds' | 'host';
+export type FailureCode = number | 'http' | 'body' | 'closed' | 'timeout' | 'aborted' | 'network' | 'spawn' | 'protocol' | 'loop' | 'rounds' | 'host' | 'auth';
 
 export class McpError extends Error {
   readonly code: FailureCode;

@@ -2,10 +2,7 @@
 // No message, hint or data ever carries a token, an authorization code, a verifier or a secret:
 // what the authorization server said is passed through `scrub` with the secrets of the flow.
 
-import { McpError, truncate, type FailureCode } from '../errors.js';
-
-// 'auth' is not (yet) one of errors.ts's FailureCode words; the cast is the only place that knows.
-const AUTH = 'auth' as unknown as FailureCode;
+import { McpError, truncate } from '../errors.js';
 
 export type AuthFailure =
   | 'discovery' // protected resource or authorization server metadata missing or invalid
@@ -24,7 +21,7 @@ export type AuthFailure =
 export class AuthError extends McpError {
   readonly reason: AuthFailure;
   constructor(reason: AuthFailure, message: string, hint: string, options?: { cause?: unknown }) {
-    super(AUTH, message, hint, { reason }, options);
+    super('auth', message, hint, { reason }, options);
     this.name = 'AuthError';
     this.reason = reason;
   }
