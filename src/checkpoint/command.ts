@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import type { TraceEntry } from '../client/index.js';
 import { ConfigError, loadConfig, type ServerEntry } from './config.js';
+import { traceLine } from '../call/show-wire.js';
 import { storedLogin } from '../login/stored.js';
 import { probeServer, type ProbeReport } from './probe.js';
 import { renderReport, styleFor } from './render.js';
@@ -54,7 +55,7 @@ export async function checkpointCommand(args: string[], io: Io = process): Promi
   tick();
   try {
     const reports = await mapBounded(entries, concurrency, async (entry) => {
-      const trace = flags.trace ? (e: TraceEntry) => io.stderr.write(traceLine(entry.name, e)) : undefined;
+      const trace = flags.trace ? (e: TraceEntry) => io.stderr.write(`[${entry.name}] ${traceLine(e)}\n`) : undefined;
       // Config servers may sit behind OAuth: use what `byhand login` stored, never a browser.
       const http = entry.connect !== undefined && (typeof entry.connect === 'string' || 'url' in entry.connect);
       const auth = flags.config && http ? storedLogin(io.env, `${quote(entry.name)} --config ${quote(flags.config)}`) : undefined;
@@ -86,13 +87,6 @@ function toJson(r: ProbeReport) {
     needsLogin: r.needsLogin ?? false,
     elapsedMs: r.elapsedMs,
   };
-}
-
-function traceLine(server: string, e: TraceEntry): string {
-  const arrow = e.direction === 'send' ? '→' : '←';
-  const http = e.http ? [e.http.method, e.http.url, e.http.status].filter(Boolean).join(' ') : '';
-  const body = e.message ? JSON.stringify(e.message) : (e.raw ?? '');
-  return `[${server}] ${arrow} ${http}${http && body ? ' ' : ''}${body}\n`;
 }
 
 /** Runs `work` over `items`, at most `limit` at a time, keeping the order of `items`. */
