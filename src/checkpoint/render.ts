@@ -1,5 +1,5 @@
 // The checkpoint's human output: three lines a server, in the order given. Colour only on a TTY
-// and never when NO_COLOR is set (no-color.org).
+// and never when NO_COLOR is set to anything but the empty string (no-color.org).
 
 import type { ProbeReport } from './probe.js';
 
@@ -23,7 +23,7 @@ export const colour: Style = {
 };
 
 export function styleFor(stream: { isTTY?: boolean }, env: Readonly<Record<string, string | undefined>>): Style {
-  return stream.isTTY && env.NO_COLOR === undefined ? colour : plain;
+  return stream.isTTY && !env.NO_COLOR ? colour : plain;
 }
 
 export function renderReport(report: ProbeReport, style: Style): string {
