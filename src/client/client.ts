@@ -9,7 +9,6 @@ import { headerParams, paramHeaders, standardHeaders, type HeaderParam } from '.
 import { HttpTransport, type HttpAuth } from './http.js';
 import { DEFAULT_MAX_ROUNDS, INPUT_METHODS, inputRequiredMisplaced, withInputRounds, type RoundEvent } from './mrtr.js';
 import { classifyProbe } from './negotiate.js';
-import { StdioTransport } from './stdio.js';
 import type { Exchange, Reply, ServerRequestAnswer, Trace, Transport } from './transport.js';
 import type {
   CallToolResult, ClientCapabilities, DiscoverResult, Era, GetPromptResult, Host, Implementation, JsonObject,
@@ -64,7 +63,7 @@ export function forgetEras(): void {
 }
 
 export async function connect(target: Target, options: ConnectOptions = {}): Promise<Client> {
-  const client = new Client(target, options);
+  const client = new Client(target, options, await openTransport(target, options));
   try {
     await client.open();
   } catch (error) {
@@ -95,17 +94,17 @@ export class Client {
   /** The Mcp-Param-* mirrors of each listed tool, worked out once at listTools(). */
   private toolHeaders: Map<string, HeaderParam[]> | undefined;
 
-  constructor(private readonly target: Target, options: ConnectOptions) {
+  constructor(private readonly target: Target, options: ConnectOptions, transport: Transport) {
     this.options = options;
     this.host = options.host ?? {};
     this.capabilities = capabilitiesFor(this.host);
     this.clientInfo = options.clientInfo ?? { name: 'byhand', version: '0.1.0' };
-    this.transport = this.makeTransport();
+    this.transport = transport;
   }
 
   /** The server's recent stderr (stdio only): where a failing server usually says why. */
   get stderr(): string {
-    return this.transport instanceof StdioTransport ? this.transport.stderr : '';
+    return this.transport.stderr ?? '';
   }
 
   get sessionId(): string | undefined {
@@ -249,7 +248,7 @@ export class Client {
           throw new ProtocolError(`the server did not answer as a modern server (${verdict.reason})`, 'the era is pinned to modern, so the client does not fall back; it probably speaks the legacy era');
         }
         this.negotiation.fellBack = verdict.reason;
-        if (this.transport instanceof StdioTransport && this.transport.hasExited) this.transport = this.makeTransport();
+        if (this.transport.hasExited) this.transport = await openTransport(this.target, this.options);
         return this.initialize(verdict.version ?? LEGACY_VERSIONS[0]);
       }
       const failed = verdict.kind === 'error' ? verdict.error : (outcome as Reply);
@@ -410,13 +409,13 @@ export class Client {
     }
     throw new ProtocolError(`${method} had more than 1000 pages`, 'the server keeps returning a nextCursor');
   }
+}
 
-  private makeTransport(): Transport {
-    const target = this.target;
-    const trace = this.options.onTrace;
-    const { fetch, auth } = this.options;
-    if (typeof target === 'string' || target instanceof URL) return new HttpTransport({ url: String(target), fetch, trace, auth });
-    if ('url' in target) return new HttpTransport({ url: target.url, headers: target.headers, fetch, trace, auth });
-    return new StdioTransport({ ...target, trace });
-  }
+/** HTTP needs nothing but fetch; stdio, and node:child_process with it, loads only when asked for, so the client imports on fetch-only runtimes. */
+async function openTransport(target: Target, options: ConnectOptions): Promise<Transport> {
+  const { fetch, auth, onTrace: trace } = options;
+  if (typeof target === 'string' || target instanceof URL) return new HttpTransport({ url: String(target), fetch, trace, auth });
+  if ('url' in target) return new HttpTransport({ url: target.url, headers: target.headers, fetch, trace, auth });
+  const { StdioTransport } = await import('./stdio.js');
+  return new StdioTransport({ ...target, trace });
 }

@@ -15,7 +15,8 @@ const SAFE_VALUE = /^(?:[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?)?$/;
 export function encodeHeaderValue(value: string): string {
   const looksEncoded = value.startsWith('=?base64?') && value.endsWith('?=');
   if (SAFE_VALUE.test(value) && !looksEncoded) return value;
-  return `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+  // btoa over the UTF-8 bytes rather than Buffer: the HTTP client runs where only web APIs exist.
+  return `=?base64?${btoa(String.fromCharCode(...new TextEncoder().encode(value)))}?=`;
 }
 
 export function standardHeaders(method: string, params: JsonObject | undefined, protocolVersion: string): Record<string, string> {

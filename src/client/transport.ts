@@ -40,6 +40,9 @@ export interface Transport {
   notify(message: JsonRpcNotification, exchange: Exchange): Promise<void>;
   /** Legacy HTTP sessions: the Mcp-Session-Id the server issued, if any. */
   readonly sessionId?: string | undefined;
+  /** stdio: the server's recent stderr, and whether its process is gone. */
+  readonly stderr?: string;
+  readonly hasExited?: boolean;
   close(): Promise<void>;
 }
 
