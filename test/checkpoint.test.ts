@@ -185,3 +185,15 @@ test('colour only on a TTY, and never with NO_COLOR', async () => {
   assert.match(renderReport(report, styleFor({ isTTY: true }, { NO_COLOR: '' })), /\x1b\[/, 'an empty NO_COLOR does not count (no-color.org)');
   assert.doesNotMatch(renderReport(report, styleFor({ isTTY: false }, {})), /\x1b\[/);
 });
+
+test('a reader that stops early (| head) is not a crash', async () => {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [bin, 'checkpoint'], { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  // Closed before the first line is written, as `| head -0` would: every write then meets EPIPE.
+  child.stdout.destroy();
+  const code = await new Promise((resolve) => child.once('exit', resolve));
+  assert.equal(code, 0);
+  assert.doesNotMatch(stderr, /EPIPE|Unhandled/);
+});
