@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { createHash, randomBytes } from 'node:crypto';
 import { createKitchen } from '../src/servers/index.js';
+import { writeWebResponse } from '../src/servers/node-adapter.js';
 
 export interface Clock {
   now: number;
@@ -241,8 +242,7 @@ export async function startMockRs(as: MockAs, options: MockRsOptions = {}): Prom
     const headers = new Headers();
     for (const [key, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(key, value);
     const answer = await kitchen.fetch(new Request(url, { method: req.method!, headers, ...(text && req.method !== 'GET' ? { body: text } : {}) }));
-    res.writeHead(answer.status, Object.fromEntries(answer.headers));
-    res.end(Buffer.from(await answer.arrayBuffer()));
+    await writeWebResponse(answer, res);
   });
   base = await listen(server);
   return { url: `${base}/mcp`, seen, close: () => close(server) };

@@ -7,6 +7,7 @@ import { AuthError, createOAuth, credentialsFile, fileStore } from '../client/au
 import { connect, McpError, type Client } from '../client/index.js';
 import { ConfigError, loadConfig } from '../checkpoint/config.js';
 import { lineWriter, processIO, type CommandIO } from '../call/io.js';
+import { UsageError } from '../call/usage.js';
 import { openBrowser } from './browser.js';
 import { startLoopback, type Loopback } from './loopback.js';
 
@@ -43,8 +44,6 @@ interface LoginArgs {
   force: boolean;
   logout: boolean;
 }
-
-class UsageError extends Error {}
 
 export function parseLoginArgs(args: string[]): LoginArgs | 'help' {
   const out: Partial<LoginArgs> & { headless: boolean; force: boolean; logout: boolean; timeoutMs: number } = { headless: false, force: false, logout: false, timeoutMs: 300_000 };
