@@ -181,6 +181,22 @@ describe('version negotiation edges', () => {
     await served.close();
   });
 
+  test('-32022 on a later request: one retry with a version it names, then the answer', async () => {
+    let refused = 0;
+    const served = await serve(
+      scriptedHandler(({ id, method }) => {
+        if (method === 'server/discover') return modernDiscover(id);
+        if (refused++ === 0) return Response.json({ jsonrpc: '2.0', id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2026-07-28' } } }, { status: 400 });
+        return Response.json({ jsonrpc: '2.0', id, result: { resultType: 'complete', content: [{ type: 'text', text: 'second time lucky' }] } });
+      }),
+    );
+    forgetEras();
+    const client = await connect(served.url);
+    assert.deepEqual((await client.callTool('x')).content, [{ type: 'text', text: 'second time lucky' }]);
+    assert.equal(refused, 2, 'exactly one retry');
+    await served.close();
+  });
+
   test('-32022 naming only versions byhand does not speak: a diagnosis, not a fallback', async () => {
     const served = await serve(
       scriptedHandler(({ id, method }) => {

@@ -125,9 +125,7 @@ export class Client {
     if (cached) {
       this.negotiation = { how: 'cached' };
       if (cached.era === 'legacy') return this.initialize(cached.protocolVersion);
-      this.era = 'modern';
-      this.protocolVersion = cached.protocolVersion;
-      return;
+      return this.settleModern(cached.protocolVersion);
     }
     if (mode === 'modern') this.negotiation = { how: 'pinned' };
     await this.probe(mode === 'auto');
@@ -205,14 +203,12 @@ export class Client {
   /** Any request, with the era's envelope and headers; throws McpError on a JSON-RPC error. */
   async request(method: string, params: JsonObject = {}, options: CallOptions = {}, extraHeaders: Record<string, string> = {}): Promise<JsonObject> {
     let reply = await this.send(method, params, options, extraHeaders);
-    const error = reply.message.error;
-    if (error?.code === -32022 && this.era === 'modern') {
-      // The server changed its versions under us: one retry with one it names (spec versioning.mdx L69-71).
-      const supported = ((error.data ?? {}) as { supported?: unknown[] }).supported ?? [];
-      const version = MODERN_VERSIONS.find((v) => supported.includes(v));
-      if (version) {
-        this.protocolVersion = version;
-        eraCache.set(this.transport.key, { era: 'modern', protocolVersion: version });
+    if (reply.message.error?.code === -32022 && this.era === 'modern') {
+      // The server changed its versions under us: one retry with one it names (spec versioning.mdx L69-71),
+      // read by the same rule as the probe's.
+      const verdict = classifyProbe(reply, this.protocolVersion!, this.transport.kind);
+      if (verdict.kind === 'retry') {
+        this.settleModern(verdict.version);
         reply = await this.send(method, params, options, extraHeaders);
       }
     }
@@ -232,10 +228,8 @@ export class Client {
       const outcome = await this.send('server/discover', {}, { timeoutMs }, {}, version).catch((error: Error) => error);
       const verdict = classifyProbe(outcome, version, this.transport.kind);
       if (verdict.kind === 'modern') {
-        this.era = 'modern';
-        this.protocolVersion = verdict.version;
+        this.settleModern(verdict.version);
         this.recordDiscover(verdict.result as unknown as DiscoverResult);
-        eraCache.set(this.transport.key, { era: 'modern', protocolVersion: verdict.version });
         return;
       }
       if (verdict.kind === 'retry' && attempt === 0) {
@@ -286,6 +280,12 @@ export class Client {
         onNotification: (notification) => this.options.onNotification?.(notification),
       });
     }
+  }
+
+  private settleModern(version: string): void {
+    this.era = 'modern';
+    this.protocolVersion = version;
+    eraCache.set(this.transport.key, { era: 'modern', protocolVersion: version });
   }
 
   private recordDiscover(result: DiscoverResult): void {
