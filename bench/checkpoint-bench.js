@@ -6,7 +6,7 @@ import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DIST, ROOT, fileUrl, ms, ratio, runNode } from './lib.js';
+import { dist, ROOT, fileUrl, ms, ratio, runNode } from './lib.js';
 
 const COUNTS = [1, 10, 50];
 // Each server's per-request delay: server 0 is the slowest, the rest are spread below it.
@@ -16,8 +16,8 @@ const WAITS_PER_PROBE = 2;
 
 export async function checkpointBenchmark(options) {
   const started = performance.now();
-  const { createProbe } = await import(fileUrl(join(DIST, 'servers', 'index.js')));
-  const { toWebRequest, writeWebResponse } = await import(fileUrl(join(DIST, 'servers', 'node-adapter.js')));
+  const { createProbe } = await import(fileUrl(dist('servers', 'index.js')));
+  const { toWebRequest, writeWebResponse } = await import(fileUrl(dist('servers', 'node-adapter.js')));
   const probe = createProbe();
   const servers = [];
   const scratch = mkdtempSync(join(tmpdir(), 'byhand-bench-checkpoint-'));
@@ -40,7 +40,7 @@ export async function checkpointBenchmark(options) {
       writeFileSync(file, JSON.stringify({ mcpServers: Object.fromEntries(servers.slice(0, count).map((s, i) => [`server-${i}`, { url: s.url }])) }));
       const walls = [];
       for (let r = 0; r < repeats; r++) {
-        const { ms: wall, stdout } = await runNode([join(ROOT, 'bin', 'byhand.js'), 'checkpoint', '--config', file, '--json', '--concurrency', String(concurrency)], { timeoutMs: 60_000 });
+        const { ms: wall, stdout } = await runNode([join(ROOT, 'packages', 'byhand', 'bin', 'byhand.js'), 'checkpoint', '--config', file, '--json', '--concurrency', String(concurrency)], { timeoutMs: 60_000 });
         const ok = stdout.trim().split('\n').filter((line) => JSON.parse(line).ok).length;
         if (ok !== count) throw new Error(`checkpoint of ${count} servers: only ${ok} ok`);
         walls.push(wall);

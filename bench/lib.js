@@ -7,10 +7,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 export const ROOT = resolve(BENCH_DIR, '..');
-/** byhand's compiled output. BYHAND_DIST overrides it; keep it inside the repository so its imports still resolve. */
-export const DIST = resolve(process.env.BYHAND_DIST ?? join(ROOT, 'dist'));
-export const BYHAND_CLIENT = join(DIST, 'client', 'index.js');
-export const BYHAND_SERVE = join(DIST, 'servers', 'serve.js');
+/** A file of one workspace package's compiled output (packages/PKG/dist). */
+export const dist = (pkg, ...parts) => join(ROOT, 'packages', pkg, 'dist', ...parts);
+export const BYHAND_CLIENT = dist('client', 'index.js');
+export const BYHAND_SERVE = dist('servers', 'serve.js');
 /** The SDK client's ESM entry, resolved the way an application importing it resolves it. */
 export const SDK_CLIENT = fileURLToPath(import.meta.resolve('@modelcontextprotocol/client'));
 

@@ -5,7 +5,6 @@
 //   node bench/run.js client server   only these (ids below)
 //   node bench/run.js --quick         fewer iterations (a smoke test, not figures to quote)
 //   node bench/run.js --no-write      do not overwrite bench/results.md
-//   BYHAND_DIST=/work/main/some-dir   benchmark another tsc output (inside the repo, so imports resolve)
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -8,13 +8,13 @@
 
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { BYHAND_SERVE, DIST, fileUrl } from './lib.js';
+import { BYHAND_SERVE, dist, fileUrl } from './lib.js';
 import { registerReferenceTools, startReferenceServer } from './sdk-server.js';
 
 async function startByhandEdge() {
-  const { mountToolbox } = await import(fileUrl(join(DIST, 'servers', 'toolbox.js')));
-  const { toWebRequest, writeWebResponse } = await import(fileUrl(join(DIST, 'servers', 'node-adapter.js')));
-  const { deriveStateKey } = await import(fileUrl(join(DIST, 'servers', 'state.js')));
+  const { mountToolbox } = await import(fileUrl(dist('servers', 'toolbox.js')));
+  const { toWebRequest, writeWebResponse } = await import(fileUrl(dist('servers', 'node-adapter.js')));
+  const { deriveStateKey } = await import(fileUrl(dist('servers', 'state.js')));
   const info = { name: 'bench', title: 'Bench', description: 'the reference tools behind byhand\'s edge', path: '/mcp', legacy: 'stateless', legacyReason: 'bench' };
   const toolbox = mountToolbox({ info, register: (server) => registerReferenceTools(server) }, { stateKey: deriveStateKey() });
   let origin = 'http://127.0.0.1';

@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { after, test } from 'node:test';
-import { AuthError, createOAuth, credentialsFile, fileStore } from '../src/client/auth/index.js';
-import { connect, forgetEras } from '../src/client/index.js';
-import { loginCommand, type LoginIO } from '../src/login/command.js';
+import { AuthError, createOAuth } from '../packages/client/src/auth/index.js';
+import { credentialsFile, fileStore } from '../packages/client/src/auth/file-store.js';
+import { connect, forgetEras } from '../packages/client/src/index.js';
+import { loginCommand, type LoginIO } from '../packages/byhand/src/login/command.js';
 import { clickThrough, startMockAs, startMockRs, type MockAs } from './auth-mock.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-login-'));

@@ -6,8 +6,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash, randomBytes } from 'node:crypto';
-import { createKitchen } from '../src/servers/index.js';
-import { writeWebResponse } from '../src/servers/node-adapter.js';
+import { createKitchen } from '../packages/servers/src/index.js';
+import { writeWebResponse } from '../packages/servers/src/node-adapter.js';
 
 export interface Clock {
   now: number;

@@ -10,10 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import {
-  AuthError, authorizationServerMetadataUrls, bearerParams, createOAuth, fileStore, memoryStore, parseWwwAuthenticate, resourceMetadataUrls,
+  AuthError, authorizationServerMetadataUrls, bearerParams, createOAuth, memoryStore, parseWwwAuthenticate, resourceMetadataUrls,
   type CredentialStore, type OAuthOptions,
-} from '../src/client/auth/index.js';
-import { connect, forgetEras, McpError, type TraceEntry } from '../src/client/index.js';
+} from '../packages/client/src/auth/index.js';
+import { fileStore } from '../packages/client/src/auth/file-store.js';
+import { connect, forgetEras, McpError, type TraceEntry } from '../packages/client/src/index.js';
 import { clickThrough, startMockAs, startMockRs, type Clock, type MockAs } from './auth-mock.js';
 
 const REDIRECT = 'http://127.0.0.1:49152/callback';

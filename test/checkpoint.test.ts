@@ -10,11 +10,12 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { fixtureHandler, serve, type Served } from './fixtures/sdk-server.js';
 import { clickThrough, startMockAs, startMockRs } from './auth-mock.js';
-import { connect, forgetEras } from '../src/client/index.js';
-import { createOAuth, credentialsFile, fileStore } from '../src/client/auth/index.js';
+import { connect, forgetEras } from '../packages/client/src/index.js';
+import { createOAuth } from '../packages/client/src/auth/index.js';
+import { credentialsFile, fileStore } from '../packages/client/src/auth/file-store.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-const bin = join(repoRoot, 'bin', 'byhand.js');
+const bin = join(repoRoot, 'packages', 'byhand', 'bin', 'byhand.js');
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-checkpoint-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -124,7 +125,7 @@ describe('a config that mixes eras, transports and failures', () => {
 
 describe('VS Code mcp.json and bad input', () => {
   test('servers with type stdio and http', async () => {
-    const stdio = { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', join(repoRoot, 'test/fixtures/sdk-stdio-server.ts'), 'serve'] };
+    const stdio = { type: 'stdio', command: process.execPath, args: ['--conditions=byhand-source', '--import', 'tsx', join(repoRoot, 'test/fixtures/sdk-stdio-server.ts'), 'serve'] };
     const { code, stdout } = await byhand(['checkpoint', '--config', config('vscode.json', { servers: { fixture: stdio } })]);
     assert.equal(code, 0, stdout);
     assert.match(stdout, /✓ fixture\n    era: 2026-07-28 \(can ask you to think\)\n    7 tool\(s\)/);
@@ -178,7 +179,7 @@ test('a server behind OAuth: "needs login" with the command to run, then probed 
 });
 
 test('colour only on a TTY, and never with NO_COLOR', async () => {
-  const { renderReport, styleFor } = await import('../src/checkpoint/render.js');
+  const { renderReport, styleFor } = await import('../packages/byhand/src/checkpoint/render.js');
   const report = { name: 'X', target: 'u', ok: true, era: 'modern' as const, protocolVersion: '2026-07-28', reach: 'modern' as const, counts: { tools: 1, resources: 0, prompts: 0 }, elapsedMs: 1 };
   assert.match(renderReport(report, styleFor({ isTTY: true }, {})), /\x1b\[32m✓\x1b\[39m X/);
   assert.doesNotMatch(renderReport(report, styleFor({ isTTY: true }, { NO_COLOR: '1' })), /\x1b\[/);

@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { callCommand } from '../src/call/command.js';
-import { coerceToolArguments } from '../src/call/coerce.js';
-import { demoCommand, LEGACY_REFUSAL } from '../src/call/demo.js';
-import type { Tool } from '../src/client/index.js';
-import { startServer, type RunningServer } from '../src/servers/serve.js';
+import { callCommand } from '../packages/byhand/src/call/command.js';
+import { coerceToolArguments } from '../packages/byhand/src/call/coerce.js';
+import { demoCommand, LEGACY_REFUSAL } from '../packages/byhand/src/call/demo.js';
+import type { Tool } from '../packages/client/src/index.js';
+import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'byhand-cli-call-'));
@@ -274,7 +274,7 @@ describe('byhand call against a stdio server from --config', () => {
   const config = () =>
     file('mcp.json', {
       mcpServers: {
-        fixture: { command: process.execPath, args: ['--import', 'tsx', 'test/fixtures/sdk-stdio-server.ts', 'serve'], cwd: ROOT },
+        fixture: { command: process.execPath, args: ['--conditions=byhand-source', '--import', 'tsx', 'test/fixtures/sdk-stdio-server.ts', 'serve'], cwd: ROOT },
         broken: { command: '${BYHAND_TEST_UNSET_COMMAND}' },
       },
     });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { connect, forgetEras, type Host, type InputContext } from '../src/client/index.js';
+import { connect, forgetEras, type Host, type InputContext } from '../packages/client/src/index.js';
 import { fixtureHandler, serve, type Served } from './fixtures/sdk-server.js';
 
 const model = { role: 'assistant' as const, content: { type: 'text' as const, text: 'bread' }, model: 'test-model', stopReason: 'endTurn' };
@@ -223,7 +223,7 @@ describe('a dual-era server pinned to legacy', () => {
 
 describe('stdio', () => {
   const fixture = fileURLToPath(new URL('./fixtures/sdk-stdio-server.ts', import.meta.url));
-  const command = (mode: string) => ({ command: process.execPath, args: ['--import', 'tsx', fixture, mode] });
+  const command = (mode: string) => ({ command: process.execPath, args: ['--conditions=byhand-source', '--import', 'tsx', fixture, mode] });
 
   test('the SDK\'s serveStdio is found modern by the server/discover probe', async () => {
     const client = await connect(command('serve'), { host: recordingHost() });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import {
   BodyError, HttpStatusError, InputLoopError, NetworkError, RoundLimitError, RpcError, StreamClosedError, TimeoutError, AbortedError, connect, forgetEras, type Host,
-} from '../src/client/index.js';
+} from '../packages/client/src/index.js';
 import { fixtureHandler, scriptedHandler, serve, type Served } from './fixtures/sdk-server.js';
 
 const host: Host = {

@@ -2,10 +2,10 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { encodeHeaderValue, headerParams, paramHeaders, standardHeaders } from '../src/client/headers.js';
-import { classifyProbe } from '../src/client/negotiate.js';
-import { readSse } from '../src/client/sse.js';
-import { HttpStatusError, StreamClosedError, TimeoutError } from '../src/client/errors.js';
+import { encodeHeaderValue, headerParams, paramHeaders, standardHeaders } from '../packages/client/src/headers.js';
+import { classifyProbe } from '../packages/client/src/negotiate.js';
+import { readSse } from '../packages/client/src/sse.js';
+import { HttpStatusError, StreamClosedError, TimeoutError } from '../packages/client/src/errors.js';
 
 test('header values: the spec\'s encoding table (streamable-http.mdx "Value Encoding")', () => {
   assert.equal(encodeHeaderValue('us-west1'), 'us-west1');

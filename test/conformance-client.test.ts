@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { collect, conformance, listed, passed, repoRoot, suite2026, suiteLegacy, writeReport, type ScenarioResult } from './conformance/suite.js';
 
-const command = `${process.execPath} --import tsx ${join(repoRoot, 'test', 'conformance', 'client-under-test.ts')}`;
+const command = `${process.execPath} --conditions=byhand-source --import tsx ${join(repoRoot, 'test', 'conformance', 'client-under-test.ts')}`;
 const LEGACY = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-conformance-client-'));
 const all: ScenarioResult[] = [];

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { startServer, type RunningServer } from '../src/servers/serve.js';
+import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
 import { collect, conformance, listed, node22, passed, repoRoot, suite2026, suiteLegacy, writeReport, type ScenarioResult } from './conformance/suite.js';
 
 const resultsFile = join(repoRoot, 'test', 'results', 'conformance-server.md');

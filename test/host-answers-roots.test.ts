@@ -6,8 +6,8 @@ import { basename, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import type { ElicitParams, InputContext } from '../src/client/types.ts';
-import { AnswersFileError, createHost, RootError, type HostEvent } from '../src/host/index.ts';
+import type { ElicitParams, InputContext } from '../packages/client/src/types.ts';
+import { AnswersFileError, createHost, RootError, type HostEvent } from '../packages/host/src/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'byhand-host-'));
 const ctx = (key = 'booking'): InputContext => ({

@@ -4,8 +4,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
-import type { ElicitParams, InputContext } from '../src/client/types.ts';
-import { createHost, FormSchemaError, type HostEvent } from '../src/host/index.ts';
+import type { ElicitParams, InputContext } from '../packages/client/src/types.ts';
+import { createHost, FormSchemaError, type HostEvent } from '../packages/host/src/index.ts';
 
 const ctx = (): InputContext => ({
   key: 'booking', method: 'tools/call', name: 'book_table', round: 1, era: 'modern', signal: new AbortController().signal,

@@ -1,9 +1,9 @@
 // The offline provider and the env-driven choice between providers.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CreateMessageParams } from '../src/client/types.ts';
-import { ProviderConfigError, selectProvider } from '../src/host/index.ts';
-import { OFFLINE_MODEL, OFFLINE_NOTICE, createOfflineProvider } from '../src/host/providers/offline.ts';
+import type { CreateMessageParams } from '../packages/client/src/types.ts';
+import { ProviderConfigError, selectProvider } from '../packages/host/src/index.ts';
+import { OFFLINE_MODEL, OFFLINE_NOTICE, createOfflineProvider } from '../packages/host/src/providers/offline.ts';
 
 const signal = new AbortController().signal;
 const article =

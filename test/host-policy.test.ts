@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
-import type { CreateMessageParams, InputContext } from '../src/client/types.ts';
-import { createHost, SamplingRefusedError, type CreateHostOptions, type HostEvent, type SamplingProvider } from '../src/host/index.ts';
+import type { CreateMessageParams, InputContext } from '../packages/client/src/types.ts';
+import { createHost, SamplingRefusedError, type CreateHostOptions, type HostEvent, type SamplingProvider } from '../packages/host/src/index.ts';
 
 const ctx = (key = 'summary'): InputContext => ({
   key, method: 'tools/call', name: 'summarise', round: 1, era: 'modern', signal: new AbortController().signal,

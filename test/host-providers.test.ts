@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import type { CreateMessageParams } from '../src/client/types.ts';
-import { ProviderError, UnsupportedContentError, selectProvider } from '../src/host/index.ts';
-import { createAnthropicProvider, DEFAULT_ANTHROPIC_MODEL } from '../src/host/providers/anthropic.ts';
-import { createOpenAICompatibleProvider } from '../src/host/providers/openai-compatible.ts';
+import type { CreateMessageParams } from '../packages/client/src/types.ts';
+import { ProviderError, UnsupportedContentError, selectProvider } from '../packages/host/src/index.ts';
+import { createAnthropicProvider, DEFAULT_ANTHROPIC_MODEL } from '../packages/host/src/providers/anthropic.ts';
+import { createOpenAICompatibleProvider } from '../packages/host/src/providers/openai-compatible.ts';
 
 interface Recorded { method: string; path: string; headers: IncomingHttpHeaders; body: unknown }
 type Reply = { status?: number; json: unknown };

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
-const hostModule = new URL('../src/host/index.ts', import.meta.url).href;
+const hostModule = new URL('../packages/host/src/index.ts', import.meta.url).href;
 const haveScript = spawnSync('script', ['--version']).status === 0;
 
 // The fixture runs in the child, on the pty: it answers one input request and prints the result.
@@ -52,7 +52,7 @@ console.log('RESULT ' + JSON.stringify({ tty: Boolean(process.stdin.isTTY), resu
 
 /** Runs the fixture on a pty; each step waits for text to appear, then types. */
 async function onPty(scenario: string, steps: [waitFor: string, type: string][]) {
-  const child = spawn('script', ['-qfec', `node --import tsx ${fixture} ${scenario}`, '/dev/null'], {
+  const child = spawn('script', ['-qfec', `node --conditions=byhand-source --import tsx ${fixture} ${scenario}`, '/dev/null'], {
     cwd: repo,
     env: { ...process.env, TERM: process.env.TERM ?? 'xterm' },
     stdio: ['pipe', 'pipe', 'inherit'],

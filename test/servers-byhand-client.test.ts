@@ -3,9 +3,9 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { connect, forgetEras, type Host, type InputContext } from '../src/client/index.js';
-import { startServer, type RunningServer } from '../src/servers/serve.js';
-import { TOOLBOXES } from '../src/servers/registry.js';
+import { connect, forgetEras, type Host, type InputContext } from '../packages/client/src/index.js';
+import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
+import { TOOLBOXES } from '../packages/servers/src/registry.js';
 
 let server: RunningServer;
 before(async () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { startServer, type RunningServer } from '../src/servers/serve.js';
+import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
 import { connectHost, modernRpc, textOf } from './servers-support.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -140,7 +140,7 @@ describe('The Cookie Jar on disk', () => {
     const dbPath = join(scratch, 'concurrent.db');
     const writers = 4;
     const each = 40;
-    const registry = new URL('../src/servers/registry.ts', import.meta.url).href;
+    const registry = new URL('../packages/servers/src/registry.ts', import.meta.url).href;
     const script = join(scratch, 'writer.mts');
     // Each child is a whole Cookie Jar toolbox (its own SQLite connection) driven through its fetch handler.
     writeFileSync(
@@ -162,7 +162,7 @@ await jar.close();
     );
     const runs = Array.from({ length: writers }, (_, w) =>
       new Promise<number>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', script, dbPath, String(w), String(each)], { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });
+        const child = spawn(process.execPath, ['--conditions=byhand-source', '--import', 'tsx', script, dbPath, String(w), String(each)], { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });
         child.once('error', reject);
         child.once('exit', (code) => resolve(code ?? -1));
       }),

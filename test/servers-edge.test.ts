@@ -3,8 +3,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { parseServeArgs, serveCommand, startServer, type RunningServer } from '../src/servers/serve.js';
-import { TOOLBOXES } from '../src/servers/registry.js';
+import { parseServeArgs, serveCommand, startServer, type RunningServer } from '../packages/servers/src/serve.js';
+import { TOOLBOXES } from '../packages/servers/src/registry.js';
 import { initializeParams, legacyRpc, modernRpc } from './servers-support.js';
 
 let server: RunningServer;

@@ -2,8 +2,8 @@
 // appends its URL to this command and names the scenario in MCP_CONFORMANCE_SCENARIO. Each scenario
 // does what a real user of the client would; the era is always negotiated (auto), never pinned.
 
-import { createOAuth } from '../../src/client/auth/index.js';
-import { connect, McpError, type Client, type Host } from '../../src/client/index.js';
+import { createOAuth } from '../../packages/client/src/auth/index.js';
+import { connect, McpError, type Client, type Host } from '../../packages/client/src/index.js';
 
 const url = process.argv.at(-1)!;
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';

@@ -1,0 +1,66 @@
+// The final result on stdout: text as text (so it pipes), everything else as a one-line summary.
+
+import type { CallToolResult, ContentBlock, GetPromptResult, JsonObject, ReadResourceResult } from '@byhand/client';
+import { printable } from '@byhand/host';
+
+export type FinalResult =
+  | { verb: 'call'; result: CallToolResult }
+  | { verb: 'read'; result: ReadResourceResult }
+  | { verb: 'prompt'; result: GetPromptResult };
+
+/** What goes on stdout; ends with a newline unless empty. */
+export function resultText(final: FinalResult, json: boolean): string {
+  if (json) return `${JSON.stringify(final.result, null, 2)}\n`;
+  const lines = final.verb === 'call' ? toolLines(final.result) : final.verb === 'read' ? resourceLines(final.result) : promptLines(final.result);
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+}
+
+function toolLines(result: CallToolResult): string[] {
+  const content = Array.isArray(result.content) ? result.content : [];
+  // A tool that answers with structured data alone still has something to show.
+  if (content.length === 0 && result.structuredContent !== undefined) return [printable(JSON.stringify(result.structuredContent, null, 2))];
+  return content.map(blockText);
+}
+
+function resourceLines(result: ReadResourceResult): string[] {
+  const contents = Array.isArray(result.contents) ? result.contents : [];
+  return contents.flatMap((item) => {
+    const body = typeof item.text === 'string' ? printable(item.text) : media('blob', item.mimeType, bytes(item.blob));
+    // One resource can hold several; then each needs its name.
+    return contents.length > 1 ? [`--- ${printable(item.uri)}`, body] : [body];
+  });
+}
+
+function promptLines(result: GetPromptResult): string[] {
+  const messages = Array.isArray(result.messages) ? result.messages : [];
+  return messages.map((message) => `${message.role}: ${blockText(message.content)}`);
+}
+
+function blockText(block: ContentBlock): string {
+  const b = block as JsonObject;
+  switch (block.type) {
+    case 'text':
+      return printable(String(b.text));
+    case 'image':
+    case 'audio':
+      return media(block.type, b.mimeType, bytes(b.data));
+    case 'resource_link':
+      return `[resource link ${printable(String(b.uri))}${typeof b.name === 'string' ? ` (${printable(b.name)})` : ''}]`;
+    case 'resource': {
+      const resource = (b.resource ?? {}) as JsonObject;
+      const size = typeof resource.text === 'string' ? `${resource.text.length} characters` : bytes(resource.blob);
+      return media(`resource ${printable(String(resource.uri))}`, resource.mimeType, size);
+    }
+    default:
+      return `[${printable(String(block.type))} content]`;
+  }
+}
+
+/** "[image image/png, 1024 bytes]": enough to know what came, without dumping base64 on a terminal. */
+function media(label: string, mimeType: unknown, size: string): string {
+  return `[${label}${typeof mimeType === 'string' ? ` ${printable(mimeType)}` : ''}, ${size}]`;
+}
+
+function bytes(base64: unknown): string {
+  return typeof base64 === 'string' ? `${Math.floor((base64.replace(/=+$/, '').length * 3) / 4)} bytes` : 'no data';
+}

@@ -1,0 +1,90 @@
+// Probing one server: connect (the era is negotiated by trying), count what it offers, and derive
+// whether it can ask the host to think. Nothing is guessed: each verdict comes from what happened.
+
+import { connect, McpError, type Client, type HttpAuth, type Trace } from '@byhand/client';
+import type { ServerEntry } from './config.js';
+
+export type Reach = 'modern' | 'session' | 'per-request';
+
+export interface ProbeReport {
+  name: string;
+  target: string;
+  ok: boolean;
+  era?: 'modern' | 'legacy';
+  protocolVersion?: string;
+  /** modern: through MRTR; session: only over the held legacy connection; per-request: never. */
+  reach?: Reach;
+  canSample?: boolean;
+  /** The server's own description or title, when it gives one. */
+  about?: string;
+  /** 'retried' after a -32022, 'fell back' to the legacy handshake. */
+  negotiation?: 'retried' | 'fell back';
+  counts?: { tools: number; resources: number; prompts: number };
+  error?: { code: number | string; message: string; hint: string };
+  /** The server wants an OAuth login that byhand has no (usable) token for. */
+  needsLogin?: boolean;
+  elapsedMs: number;
+}
+
+export interface ProbeOptions {
+  timeoutMs: number;
+  trace?: Trace;
+  auth?: HttpAuth;
+}
+
+export async function probeServer(entry: ServerEntry, options: ProbeOptions): Promise<ProbeReport> {
+  const started = performance.now();
+  const base = { name: entry.label ?? entry.name, target: entry.target };
+  const elapsed = () => Math.round(performance.now() - started);
+  if (entry.error || !entry.connect) {
+    return { ...base, ok: false, error: { code: 'config', message: entry.error ?? 'no target', hint: 'fix the entry in the config file' }, elapsedMs: elapsed() };
+  }
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  let client: Client | undefined;
+  try {
+    // Declaring sampling lets a modern server show it would ask; the probe itself never calls a tool.
+    client = await connect(entry.connect, {
+      host: { sample: refuse, elicit: refuse, roots: refuse },
+      timeoutMs: options.timeoutMs,
+      signal,
+      onTrace: options.trace,
+      ...(options.auth ? { auth: options.auth } : {}),
+      clientInfo: { name: 'byhand-checkpoint', version: '0.1.0' },
+    });
+    const caps = client.serverCapabilities;
+    const count = async (capability: string, list: () => Promise<unknown[]>) => (capability in caps ? (await list()).length : 0);
+    const [tools, resources, prompts] = await Promise.all([
+      count('tools', () => client!.listTools({ signal })),
+      count('resources', () => client!.listResources({ signal })),
+      count('prompts', () => client!.listPrompts({ signal })),
+    ]);
+    // A stdio process is a held connection, as an HTTP session is: a legacy server can push down it.
+    const held = client.transportKind === 'stdio' || client.sessionId !== undefined;
+    const reach: Reach = client.era === 'modern' ? 'modern' : held ? 'session' : 'per-request';
+    const info = client.serverInfo;
+    const about = info?.description ?? (info?.title && info.title !== base.name ? info.title : undefined);
+    const negotiation = client.negotiation.fellBack ? 'fell back' : client.negotiation.retriedWith ? 'retried' : undefined;
+    return {
+      ...base,
+      ok: true,
+      era: client.era,
+      protocolVersion: client.protocolVersion,
+      reach,
+      canSample: reach !== 'per-request',
+      ...(about ? { about } : {}),
+      ...(negotiation ? { negotiation } : {}),
+      counts: { tools, resources, prompts },
+      elapsedMs: elapsed(),
+    };
+  } catch (error) {
+    const failure = error instanceof McpError ? error : new McpError('protocol', (error as Error).message, 'unexpected failure');
+    const needsLogin = failure.code === 'auth' && (failure.data as { reason?: string } | undefined)?.reason === 'login-required';
+    return { ...base, ok: false, error: { code: failure.code, message: failure.message, hint: failure.hint }, ...(needsLogin ? { needsLogin } : {}), elapsedMs: elapsed() };
+  } finally {
+    await client?.close().catch(() => undefined);
+  }
+}
+
+async function refuse(): Promise<never> {
+  throw new Error('the checkpoint only looks: it does not fulfil input requests');
+}

@@ -1,0 +1,10 @@
+// OAuth for byhand's client, by hand: fetch, JSON, URL and Web Crypto, no library.
+//   connect(url, { auth: createOAuth({ authorize, redirectUri }) })   interactive
+//   connect(url, { auth: createOAuth({ store: fileStore() }) })        stored tokens only (fileStore: @byhand/client/auth/file-store, Node only)
+export { createOAuth, clientMetadataDocument } from './oauth.js';
+export type { OAuthOptions, OAuthProvider, TokenEndpointAuthMethod } from './oauth.js';
+export { AuthError, type AuthFailure } from './errors.js';
+export { memoryStore, serverKey } from './store.js';
+export type { CredentialStore, CredentialDocument, StoredClient, StoredTokens, StoredServer } from './store.js';
+export { parseWwwAuthenticate, bearerParams } from './challenge.js';
+export { resourceMetadataUrls, authorizationServerMetadataUrls } from './discovery.js';

@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import type { ElicitParams, ElicitResult, InputContext, JsonObject } from '@byhand/client';
+import { AnswersFileError } from './errors.js';
+import { check, expects, fieldsOf, type FieldValue } from './form-fields.js';
+
+/**
+ * An --answers file answers forms without a terminal. It is one JSON object:
+ *
+ *   {
+ *     "name": "Ada",                          field answers for any form that has the field
+ *     "booking": { "date": "2026-08-01" },    answers for the input request keyed "booking" only;
+ *                                             they win over the top-level ones
+ *     "login": { "$action": "accept" },       URL mode: consent must be given explicitly
+ *     "$action": "decline"                    decline (or cancel) every form not keyed otherwise
+ *   }
+ *
+ * Values have their JSON types (a number for a number field, a list of strings for a multi-select)
+ * and pass the same checks as typed answers. A field left out takes the schema's default; a
+ * required field with neither is an error, as is a value that does not fit.
+ */
+export interface AnswersFile {
+  path: string;
+  data: JsonObject;
+}
+
+const ACTIONS = ['accept', 'decline', 'cancel'] as const;
+type Action = (typeof ACTIONS)[number];
+
+export function loadAnswers(path: string): AnswersFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new AnswersFileError(`cannot read the answers file ${path}: ${(error as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new AnswersFileError(`the answers file ${path} is not JSON: ${(error as Error).message}`);
+  }
+  if (!isSection(data)) throw new AnswersFileError(`the answers file ${path} must hold one JSON object`);
+  return { path, data };
+}
+
+export function answerFromFile(file: AnswersFile, params: ElicitParams, ctx: Pick<InputContext, 'key'>): ElicitResult {
+  const keyed = isSection(file.data[ctx.key]) ? (file.data[ctx.key] as JsonObject) : undefined;
+  const lookup = (name: string): unknown => {
+    if (keyed && name in keyed) return keyed[name];
+    const top = file.data[name];
+    return isSection(top) ? undefined : top;
+  };
+  const url = params.mode === 'url';
+  const action = actionOf(lookup('$action') ?? (url ? 'decline' : 'accept'), file.path, ctx.key);
+  if (url || action !== 'accept') return { action };
+
+  const content: Record<string, FieldValue> = {};
+  for (const field of fieldsOf(params.requestedSchema)) {
+    const value = lookup(field.name) ?? field.default;
+    if (value === undefined) {
+      if (!field.required) continue;
+      throw new AnswersFileError(
+        `${file.path} does not answer the required field "${field.name}" (${expects(field)}) of the form "${ctx.key}"; ` +
+          `add it at the top level or under "${ctx.key}"`,
+      );
+    }
+    const checked = check(field, value);
+    if (!checked.ok) {
+      throw new AnswersFileError(`${file.path}: "${field.name}" for the form "${ctx.key}" ${checked.problem} (got ${JSON.stringify(value)})`);
+    }
+    content[field.name] = checked.value;
+  }
+  return { action: 'accept', content };
+}
+
+function actionOf(value: unknown, path: string, key: string): Action {
+  if (ACTIONS.includes(value as Action)) return value as Action;
+  throw new AnswersFileError(`${path}: "$action" for "${key}" must be accept, decline or cancel, not ${JSON.stringify(value)}`);
+}
+
+function isSection(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,32 @@
+import type {
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitParams,
+  ElicitResult,
+  InputContext,
+  ListRootsResult,
+} from '@byhand/client';
+import type { SamplingRefusalReason } from './errors.js';
+
+/**
+ * One event per thing the server asked for and one per thing the host did about it, in order,
+ * so a CLI can show each round as it happens.
+ */
+export type HostEvent =
+  | { type: 'sampling-request'; ctx: InputContext; params: CreateMessageParams }
+  | {
+      type: 'sampling-result';
+      ctx: InputContext;
+      provider: string;
+      model: string;
+      /** What was sent: the server's maxTokens after the cap. */
+      maxTokens: number;
+      result: CreateMessageResult;
+    }
+  | { type: 'sampling-refused'; ctx: InputContext; reason: SamplingRefusalReason; message: string }
+  | { type: 'sampling-failed'; ctx: InputContext; error: Error }
+  | { type: 'elicitation-request'; ctx: InputContext; params: ElicitParams }
+  | { type: 'elicitation-result'; ctx: InputContext; source: 'terminal' | 'answers-file'; result: ElicitResult }
+  | { type: 'roots-listed'; ctx: InputContext; result: ListRootsResult };
+
+export type HostEventListener = (event: HostEvent) => void;

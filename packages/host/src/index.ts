@@ -1,0 +1,130 @@
+import type { ClientCapabilities, ElicitParams, ElicitResult, Host, InputContext, ListRootsResult } from '@byhand/client';
+import { answerFromFile, loadAnswers } from './answers-file.js';
+import { fillForm } from './elicit-form.js';
+import { askUrlConsent, urlLines } from './elicit-url.js';
+import type { HostEventListener } from './events.js';
+import type { SamplingProvider } from './providers/provider.js';
+import { selectProvider, type Env } from './providers/select-provider.js';
+import { resolveRoots } from './roots.js';
+import { createSampler, type Sampler } from './sampling-policy.js';
+import { printable, Terminal, type InputStream, type OutputStream } from './terminal.js';
+
+export const DEFAULT_MAX_TOKENS_CAP = 1024;
+export const DEFAULT_MAX_MODEL_CALLS = 5;
+
+export interface CreateHostOptions {
+  /** Chooses the sampling provider (see selectProvider); defaults to process.env. */
+  env?: Env;
+  /** A provider to use instead of the one env chooses. */
+  provider?: SamplingProvider;
+  /** Declare sampling at all; default true. */
+  sampling?: boolean;
+  /** Declare sampling.tools, so servers may offer the model tools; default false. */
+  samplingTools?: boolean;
+  /** The server's maxTokens is lowered to this; default 1024. */
+  maxTokensCap?: number;
+  /** Model calls allowed for the life of this host (one tool call); default 5. */
+  maxModelCalls?: number;
+  /** --yes: make model calls without asking. */
+  yes?: boolean;
+  /** Where answers are typed; default process.stdin. */
+  input?: InputStream;
+  /** Where questions, forms and request descriptions go; default process.stderr, keeping stdout for results. */
+  output?: OutputStream;
+  /** Whether a person is there to approve model calls; default: the input is a TTY. */
+  interactive?: boolean;
+  /** Replaces the y/N question at the terminal. */
+  approve?: (question: string, ctx: InputContext) => Promise<boolean>;
+  /** --answers FILE: forms are answered from this file (see answers-file.ts), never at the terminal. */
+  answersFile?: string;
+  /** --root DIR, repeatable; none means the working directory. */
+  roots?: string[];
+  /** Where relative --root paths start; default process.cwd(). */
+  cwd?: string;
+  onEvent?: HostEventListener;
+}
+
+export interface ByhandHost extends Host {
+  sample?: Sampler;
+  elicit: (params: ElicitParams, ctx: InputContext) => Promise<ElicitResult>;
+  roots: (ctx: InputContext) => Promise<ListRootsResult>;
+  elicitationModes: ('form' | 'url')[];
+  /** What to declare for this host: exactly what its callbacks fulfil, sampling.tools included. */
+  capabilities: ClientCapabilities;
+  /** The sampling provider, when sampling is declared. */
+  provider?: SamplingProvider;
+}
+
+/**
+ * The host behind `byhand call`. Misconfiguration (an unreadable answers file, a --root that is no
+ * directory, a BYHAND_PROVIDER without its key) throws here, before any request is sent.
+ */
+export function createHost(options: CreateHostOptions = {}): ByhandHost {
+  const emit: HostEventListener = options.onEvent ?? (() => {});
+  let terminal: Terminal | undefined;
+  // process.stdin is touched only when something is asked, so a host that never asks leaves it alone.
+  const term = () => (terminal ??= new Terminal(options.input ?? process.stdin, options.output ?? process.stderr));
+  const answers = options.answersFile === undefined ? undefined : loadAnswers(options.answersFile);
+  const roots = resolveRoots(options.roots ?? [], options.cwd ?? process.cwd());
+  const samplingTools = options.samplingTools ?? false;
+
+  const host: ByhandHost = {
+    elicitationModes: ['form', 'url'],
+    capabilities: { elicitation: { form: {}, url: {} }, roots: {} },
+
+    async elicit(params, ctx) {
+      emit({ type: 'elicitation-request', ctx, params });
+      const from = `${ctx.method} ${JSON.stringify(ctx.name)}`;
+      let result: ElicitResult;
+      if (answers) {
+        result = answerFromFile(answers, params, ctx);
+        if (params.mode === 'url') {
+          term().write(`\nThe server asks you to open a URL (${printable(from)}):\n${urlLines(params.url)}  ${result.action} (from ${answers.path})\n`);
+        }
+      } else {
+        const prompt = params.mode === 'url' ? askUrlConsent : fillForm;
+        result = await prompt(params, term(), { from, signal: ctx.signal });
+      }
+      emit({ type: 'elicitation-result', ctx, source: answers ? 'answers-file' : 'terminal', result });
+      return result;
+    },
+
+    async roots(ctx) {
+      const result = { roots: roots.roots.map((root) => ({ ...root })) };
+      emit({ type: 'roots-listed', ctx, result });
+      return result;
+    },
+  };
+
+  if (options.sampling ?? true) {
+    const provider = options.provider ?? selectProvider(options.env ?? process.env);
+    host.provider = provider;
+    host.capabilities.sampling = samplingTools ? { tools: {} } : {};
+    host.samplingTools = samplingTools;
+    host.sample = createSampler({
+      provider,
+      policy: {
+        maxTokensCap: options.maxTokensCap ?? DEFAULT_MAX_TOKENS_CAP,
+        maxModelCalls: options.maxModelCalls ?? DEFAULT_MAX_MODEL_CALLS,
+        toolsDeclared: samplingTools,
+        yes: options.yes ?? false,
+        get interactive() {
+          return options.interactive ?? term().interactive;
+        },
+      },
+      show: (text) => term().write(`\n${text}`),
+      approve:
+        options.approve ??
+        (async (question, ctx) => /^\s*y(es)?\s*$/i.test((await term().ask(`${question} [y/N] `, ctx.signal)) ?? '')),
+      emit,
+    });
+  }
+  return host;
+}
+
+export { selectProvider, type Env } from './providers/select-provider.js';
+export type { SamplingProvider, PreparedCall } from './providers/provider.js';
+export type { HostEvent, HostEventListener } from './events.js';
+export type { Sampler, SamplingPolicy } from './sampling-policy.js';
+export * from './errors.js';
+export { printable, Terminal, type InputStream, type OutputStream } from './terminal.js';

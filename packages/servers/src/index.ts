@@ -1,0 +1,6 @@
+// Public face of the toolboxes: each is a web-standard fetch handler, plus the registry of what ships.
+// Node's server and adapter are in @byhand/servers/node.
+
+export { createToolbox, createKitchen, createCookieJar, createProbe, createEverything, TOOLBOXES } from './registry.js';
+export type { ToolboxEntry, ToolboxName, ToolboxOptions } from './registry.js';
+export type { ToolboxHandler, ToolboxInfo, LegacyMode } from './toolbox.js';
