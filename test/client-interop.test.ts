@@ -143,7 +143,7 @@ for (const mode of ['dual', 'modern-only'] as const) {
       await first.close();
       const probes = posts(served, 'server/discover').length;
       const second = await connect(served.url);
-      assert.equal(second.negotiation.how, 'cached');
+      assert.equal(second.verdict.how, 'cached');
       assert.equal(second.era, 'modern');
       assert.equal(posts(served, 'server/discover').length, probes);
       await second.listTools();
@@ -165,7 +165,8 @@ describe('legacy era against a sessionful SDK server (legacy only)', () => {
     const client = await connect(served.url, { host });
     assert.equal(client.era, 'legacy');
     assert.equal(client.protocolVersion, '2025-11-25');
-    assert.match(client.negotiation.fellBack ?? '', /-32000/);
+    assert.equal(client.verdict.how, 'probe');
+    assert.match(client.verdict.evidence, /-32000/);
     const session = client.sessionId;
     assert.ok(session);
     assert.equal((await client.listTools()).length, 7);
@@ -238,7 +239,8 @@ describe('stdio', () => {
     const host = recordingHost();
     const client = await connect(command('legacy'), { host });
     assert.equal(client.era, 'legacy');
-    assert.ok(client.negotiation.fellBack);
+    assert.equal(client.verdict.era, 'legacy');
+    assert.equal(client.verdict.how, 'probe');
     assert.match(String((await client.callTool('think', { topic: 'oats' })).content[0].text), /^model said: bread/);
     assert.equal(host.calls[0].ctx.era, 'legacy');
     await client.close();

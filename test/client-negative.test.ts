@@ -176,7 +176,7 @@ describe('version negotiation edges', () => {
     forgetEras();
     const client = await connect(served.url);
     assert.equal(client.era, 'modern');
-    assert.equal(client.negotiation.retriedWith, '2026-07-28');
+    assert.equal(client.verdict.retriedWith, '2026-07-28');
     await client.close();
     await served.close();
   });
@@ -221,7 +221,7 @@ describe('version negotiation edges', () => {
     const client = await connect(served.url);
     assert.equal(client.era, 'legacy');
     assert.equal(client.protocolVersion, '2025-06-18');
-    assert.match(client.negotiation.fellBack!, /HTTP 404/);
+    assert.match(client.verdict.evidence, /HTTP 404/);
     await client.close();
     await served.close();
   });

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { encodeHeaderValue, headerParams, paramHeaders, standardHeaders } from '../packages/client/src/headers.js';
-import { classifyProbe } from '../packages/client/src/negotiate.js';
+import { classifyProbe } from '../packages/client/src/verdict.js';
+import { fromReadableStream } from '../packages/client/src/bytes.js';
 import { readSse } from '../packages/client/src/sse.js';
 import { HttpStatusError, StreamClosedError, TimeoutError } from '../packages/client/src/errors.js';
 
@@ -47,14 +48,14 @@ test('x-mcp-header: the tools the conformance suite calls invalid are invalid', 
   assert.deepEqual(paramHeaders(valid.params, { region: null }), {}, 'null and absent values are omitted');
 });
 
-function streamOf(...chunks: string[]): ReadableStream<Uint8Array> {
+function streamOf(...chunks: string[]) {
   const encoder = new TextEncoder();
-  return new ReadableStream({ start(c) { for (const chunk of chunks) c.enqueue(encoder.encode(chunk)); c.close(); } });
+  return fromReadableStream(new ReadableStream({ start(c) { for (const chunk of chunks) c.enqueue(encoder.encode(chunk)); c.close(); } }));
 }
 
 test('SSE: events split across chunks, CRLF, comments, multi-line data, id and retry', async () => {
   const events = [];
-  for await (const e of readSse(streamOf(': keepalive\r\n', 'event: mess', 'age\r\nid: 7\r\nretry: 500\r\ndata: {"a":\r', '\ndata: 1}\r\n\r\n', 'data: tail\n\n'))) events.push(e);
+  for await (const e of readSse(streamOf(': keepalive\r\n', 'event: mess', 'age\r\nid: 7\r\nretry: 500\r\ndata: {"a":\r', '\ndata: 1}\r\n\r\n', 'data: tail\n\n'), 1 << 20)) events.push(e);
   assert.deepEqual(events, [
     { event: 'message', data: '{"a":\n1}', id: '7', retry: 500 },
     { event: 'message', data: 'tail', id: '7', retry: undefined },

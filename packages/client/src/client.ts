@@ -1,37 +1,52 @@
-// The client: one API over both eras and both transports. The era is found by trying (negotiate.ts),
-// recorded on the client and cached per endpoint for the life of the process.
+// The client: one API over both eras and both transports. The era is found by trying (negotiate.ts)
+// and recorded as a verdict; the modern era (modern.ts) and the legacy one (legacy.ts) each do the
+// rest their own way. What is the same in both lives here: listing with pagination and cache hints,
+// the shape of the results a caller depends on, and the x-mcp-header mirrors of a tool's arguments.
 
-import { Deadline } from './deadline.js';
-import { capabilitiesFor, envelope, META } from './envelope.js';
-import { McpError, ProtocolError, RpcError, HostError } from './errors.js';
-import { fulfil } from './fulfil.js';
-import { headerParams, paramHeaders, standardHeaders, type HeaderParam } from './headers.js';
+import { defaultRequester, defaultTransport } from '#default-requester';
+import { HttpStatusError, ProtocolError, RpcError } from './errors.js';
+import type { RequestOptions, Wire } from './exchange.js';
+import { capabilitiesFor } from './fulfil.js';
+import { headerParams, paramHeaders, type HeaderParam } from './headers.js';
 import { HttpTransport, type HttpAuth } from './http.js';
-import { DEFAULT_MAX_ROUNDS, INPUT_METHODS, inputRequiredMisplaced, withInputRounds, type RoundEvent } from './mrtr.js';
-import { classifyProbe } from './negotiate.js';
-import type { Exchange, Reply, ServerRequestAnswer, Trace, Transport } from './transport.js';
+import { DEFAULT_LIMITS, type Limits } from './limits.js';
+import { LegacyConnection } from './legacy.js';
+import { DEFAULT_MAX_ROUNDS, META, type RoundEvent } from './modern.js';
+import { contradicts, negotiate, type Connection } from './negotiate.js';
+import type { Trace, Transport } from './transport.js';
 import type {
-  CallToolResult, ClientCapabilities, DiscoverResult, Era, GetPromptResult, Host, Implementation, JsonObject,
-  JsonRpcNotification, JsonRpcRequest, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
+  CallToolResult, ClientCapabilities, CompleteResult, DiscoverResult, Era, GetPromptResult, Host, Implementation, JsonObject,
+  JsonRpcNotification, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
 } from './types.js';
-import { LEGACY_VERSIONS, MODERN_VERSIONS } from './versions.js';
+import { processVerdicts, type EraVerdict, type VerdictCache } from './verdict.js';
+import { fetchRequester, type Requester } from './wire.js';
 
 export type Target = string | URL | { url: string; headers?: Record<string, string> } | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string };
 
 export interface ConnectOptions {
-  /** 'auto' (default) negotiates by trying; a pin is for tests and diagnosis, and never falls back. */
+  /** 'auto' (default) negotiates by trying; a pin is for tests and diagnosis, never falls back and is never cached. */
   era?: 'auto' | Era;
   host?: Host;
   clientInfo?: Implementation;
-  /** Per request, excluding time the host spends on input. Default 30 s. */
+  /** Per request, excluding time the host spends on input; on stdio also how long a server may take to start. Default 30 s. */
   timeoutMs?: number;
-  /** How long a stdio server may stay silent on server/discover before it is taken as legacy. Default 3 s. */
+  /** stdio: how long server/discover may go unanswered once the server answered ping, before it is taken as legacy. Default 3 s. */
   probeTimeoutMs?: number;
   /** Input rounds per MRTR request. Default 10. */
   maxRounds?: number;
   signal?: AbortSignal;
+  /** HTTP: 'auto' (default) is node:http on Node and fetch elsewhere. A custom `fetch` implies 'fetch'. */
+  transport?: 'auto' | 'fetch' | 'node';
   fetch?: typeof fetch;
-  /** Every message sent and received, as it happens. */
+  /** How much the client reads from a server (see limits.ts). */
+  limits?: Partial<Limits>;
+  /** Ask the server for log notifications at this level and above (modern: per request; legacy: logging/setLevel). */
+  logLevel?: LoggingLevel;
+  /** Where probed era verdicts are kept; default one cache for the process. */
+  verdicts?: VerdictCache;
+  /** The clock for verdicts and list caching; default Date.now. */
+  now?: () => number;
+  /** Every message sent and received, as it happens (credentials redacted). */
   onTrace?: Trace;
   /** Each MRTR round: what the server asked for, what the host answered. */
   onRound?: (event: RoundEvent) => void;
@@ -40,26 +55,11 @@ export interface ConnectOptions {
   auth?: HttpAuth;
 }
 
-export interface CallOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-}
-
-export interface Negotiation {
-  /** How the era was settled. */
-  how: 'probe' | 'cached' | 'pinned';
-  /** Set when a -32022 made the client retry with another version. */
-  retriedWith?: string;
-  /** Set when the client fell back to the legacy handshake: the evidence. */
-  fellBack?: string;
-}
-
-const eraCache = new Map<string, { era: Era; protocolVersion: string }>();
+export type CallOptions = RequestOptions;
 
 /** Forget the cached era verdicts (tests, or a server known to have changed). */
 export function forgetEras(): void {
-  eraCache.clear();
+  processVerdicts.clear();
 }
 
 export async function connect(target: Target, options: ConnectOptions = {}): Promise<Client> {
@@ -73,62 +73,93 @@ export async function connect(target: Target, options: ConnectOptions = {}): Pro
   return client;
 }
 
-let ids = 0;
+const LIST_CHANGED: Record<string, string[]> = {
+  'notifications/tools/list_changed': ['tools/list'],
+  'notifications/prompts/list_changed': ['prompts/list'],
+  'notifications/resources/list_changed': ['resources/list', 'resources/templates/list'],
+};
 
 export class Client {
-  era: Era | undefined;
-  protocolVersion: string | undefined;
+  verdict!: EraVerdict;
   serverInfo: Implementation | undefined;
   serverCapabilities: JsonObject = {};
   instructions: string | undefined;
   discovered: DiscoverResult | undefined;
-  negotiation: Negotiation = { how: 'probe' };
   /** Tools left out of listTools() because their x-mcp-header annotations are invalid. */
   excludedTools: { name: string; reason: string }[] = [];
 
   readonly capabilities: ClientCapabilities;
-  private transport: Transport;
-  private readonly host: Host;
-  private readonly clientInfo: Implementation;
+  private readonly wire: Wire;
+  private connection!: Connection;
   private readonly options: ConnectOptions;
+  private readonly now: () => number;
   /** The Mcp-Param-* mirrors of each listed tool, worked out once at listTools(). */
   private toolHeaders: Map<string, HeaderParam[]> | undefined;
+  /** List results the server said may be reused (ttlMs), until they expire or a list_changed says otherwise. */
+  private readonly lists = new Map<string, { items: unknown[]; expires: number }>();
 
   constructor(private readonly target: Target, options: ConnectOptions, transport: Transport) {
     this.options = options;
-    this.host = options.host ?? {};
-    this.capabilities = capabilitiesFor(this.host);
-    this.clientInfo = options.clientInfo ?? { name: 'byhand', version: '0.1.0' };
-    this.transport = transport;
+    this.now = options.now ?? Date.now;
+    this.capabilities = capabilitiesFor(options.host ?? {});
+    this.wire = {
+      transport,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      signal: options.signal,
+      onNotification: (notification) => {
+        for (const method of LIST_CHANGED[notification.method] ?? []) this.lists.delete(method);
+        options.onNotification?.(notification);
+      },
+    };
+  }
+
+  get era(): Era {
+    return this.verdict.era;
+  }
+
+  get protocolVersion(): string {
+    return this.connection.protocolVersion;
   }
 
   /** The server's recent stderr (stdio only): where a failing server usually says why. */
   get stderr(): string {
-    return this.transport.stderr ?? '';
+    return this.wire.transport.stderr ?? '';
   }
 
   get sessionId(): string | undefined {
-    return this.transport.sessionId;
+    return this.wire.transport instanceof HttpTransport ? this.wire.transport.sessionId : undefined;
   }
 
   get transportKind(): 'http' | 'stdio' {
-    return this.transport.kind;
+    return this.wire.transport.kind;
   }
 
   async open(): Promise<void> {
-    const mode = this.options.era ?? 'auto';
-    if (mode === 'legacy') {
-      this.negotiation = { how: 'pinned' };
-      return this.initialize(LEGACY_VERSIONS[0]);
+    const { host = {}, clientInfo = { name: 'byhand', version: '0.2.0' } } = this.options;
+    const negotiated = await negotiate({
+      mode: this.options.era ?? 'auto',
+      settings: {
+        wire: this.wire,
+        capabilities: this.capabilities,
+        clientInfo,
+        host,
+        maxRounds: this.options.maxRounds ?? DEFAULT_MAX_ROUNDS,
+        logLevel: this.options.logLevel,
+        onRound: this.options.onRound,
+      },
+      cache: this.options.verdicts ?? processVerdicts,
+      probeTimeoutMs: this.options.probeTimeoutMs ?? 3000,
+      reopen: () => openTransport(this.target, this.options),
+      now: this.now,
+    });
+    this.connection = negotiated.connection;
+    this.verdict = negotiated.verdict;
+    if (negotiated.discovered) this.recordDiscover(negotiated.discovered);
+    if (this.connection instanceof LegacyConnection) {
+      this.serverInfo = this.connection.serverInfo;
+      this.serverCapabilities = this.connection.serverCapabilities;
+      this.instructions = this.connection.instructions;
     }
-    const cached = mode === 'auto' ? eraCache.get(this.transport.key) : undefined;
-    if (cached) {
-      this.negotiation = { how: 'cached' };
-      if (cached.era === 'legacy') return this.initialize(cached.protocolVersion);
-      return this.settleModern(cached.protocolVersion);
-    }
-    if (mode === 'modern') this.negotiation = { how: 'pinned' };
-    await this.probe(mode === 'auto');
   }
 
   async listTools(options?: CallOptions): Promise<Tool[]> {
@@ -138,7 +169,7 @@ export class Client {
     this.toolHeaders = new Map();
     for (const tool of all) {
       // Only HTTP mirrors arguments into headers, so only HTTP must refuse a bad annotation (SEP-2243).
-      const check = this.transport.kind === 'http' ? headerParams(tool) : { params: [] };
+      const check = this.transportKind === 'http' ? headerParams(tool) : { params: [] };
       if ('invalid' in check) {
         this.excludedTools.push({ name: tool.name, reason: check.invalid });
         continue;
@@ -166,29 +197,39 @@ export class Client {
     if (excluded) {
       throw new ProtocolError(`tool '${name}' was left out of tools/list: ${excluded.reason}`, 'a tool with an invalid x-mcp-header must not be called over HTTP (SEP-2243); the server must fix its schema');
     }
-    let refreshed = false;
-    const send = async (params: JsonObject): Promise<JsonObject> => {
-      try {
-        return await this.request('tools/call', params, options, this.paramHeadersFor(name, args));
-      } catch (error) {
-        // A schema that changed since tools/list shows as an Mcp-Param mismatch: list again, once (streamable-http.mdx L539-544).
-        if (refreshed || !(error instanceof RpcError) || error.code !== -32020 || !/Mcp-Param/i.test(error.message)) throw error;
-        refreshed = true;
-        await this.listTools(options);
-        return this.request('tools/call', params, options, this.paramHeadersFor(name, args));
-      }
-    };
-    return (await this.withInput('tools/call', name, { name, arguments: args }, send, options.signal)) as unknown as CallToolResult;
+    const params = { name, arguments: args };
+    const call = () => this.input('tools/call', name, params, { ...options, headers: { ...options.headers, ...this.paramHeadersFor(name, args) } });
+    let result: JsonObject;
+    try {
+      result = await call();
+    } catch (error) {
+      // A schema that changed since tools/list shows as an Mcp-Param mismatch: list again, once (streamable-http.mdx L539-544).
+      if (!(error instanceof RpcError) || error.code !== -32020 || !/Mcp-Param/i.test(error.message)) throw error;
+      this.lists.delete('tools/list');
+      await this.listTools(options);
+      result = await call();
+    }
+    return expectShape(result, 'tools/call', name, 'content', 'a content array') as unknown as CallToolResult;
   }
 
   async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
-    const send = (params: JsonObject) => this.request('resources/read', params, options);
-    return (await this.withInput('resources/read', uri, { uri }, send, options.signal)) as unknown as ReadResourceResult;
+    const result = await this.input('resources/read', uri, { uri }, options);
+    return expectShape(result, 'resources/read', uri, 'contents', 'a contents array') as unknown as ReadResourceResult;
   }
 
   async getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
-    const send = (params: JsonObject) => this.request('prompts/get', params, options);
-    return (await this.withInput('prompts/get', name, { name, arguments: args }, send, options.signal)) as unknown as GetPromptResult;
+    const result = await this.input('prompts/get', name, { name, arguments: args }, options);
+    return expectShape(result, 'prompts/get', name, 'messages', 'a messages array') as unknown as GetPromptResult;
+  }
+
+  /** completion/complete: values for a prompt's or a resource template's argument (both eras). */
+  async complete(ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }, argument: { name: string; value: string }, context?: { arguments?: Record<string, string> }, options?: CallOptions): Promise<CompleteResult> {
+    const result = await this.request('completion/complete', { ref, argument, ...(context ? { context } : {}) }, options);
+    const completion = result.completion as JsonObject | undefined;
+    if (!completion || !Array.isArray(completion.values)) {
+      throw new ProtocolError('completion/complete answered without completion.values', 'this is a server bug: the result is {completion: {values, total?, hasMore?}}');
+    }
+    return result as unknown as CompleteResult;
   }
 
   async discover(options: CallOptions = {}): Promise<DiscoverResult> {
@@ -201,91 +242,32 @@ export class Client {
   }
 
   /** Any request, with the era's envelope and headers; throws McpError on a JSON-RPC error. */
-  async request(method: string, params: JsonObject = {}, options: CallOptions = {}, extraHeaders: Record<string, string> = {}): Promise<JsonObject> {
-    let reply = await this.send(method, params, options, extraHeaders);
-    if (reply.message.error?.code === -32022 && this.era === 'modern') {
-      // The server changed its versions under us: one retry with one it names (spec versioning.mdx L69-71),
-      // read by the same rule as the probe's.
-      const verdict = classifyProbe(reply, this.protocolVersion!, this.transport.kind);
-      if (verdict.kind === 'retry') {
-        this.settleModern(verdict.version);
-        reply = await this.send(method, params, options, extraHeaders);
-      }
-    }
-    return this.unwrap(reply, method, params);
+  request(method: string, params: JsonObject = {}, options: CallOptions = {}): Promise<JsonObject> {
+    return this.revalidating(() => this.connection.request(method, params, options));
   }
 
   async close(): Promise<void> {
-    await this.transport.close();
+    await this.wire.transport.close();
   }
 
-  // ---- era negotiation ----------------------------------------------------
-
-  private async probe(fallback: boolean): Promise<void> {
-    let version: string = MODERN_VERSIONS[0];
-    const timeoutMs = this.transport.kind === 'stdio' ? (this.options.probeTimeoutMs ?? 3000) : this.timeoutMs;
-    for (let attempt = 0; ; attempt++) {
-      const outcome = await this.send('server/discover', {}, { timeoutMs }, {}, version).catch((error: Error) => error);
-      const verdict = classifyProbe(outcome, version, this.transport.kind);
-      if (verdict.kind === 'modern') {
-        this.settleModern(verdict.version);
-        this.recordDiscover(verdict.result as unknown as DiscoverResult);
-        return;
-      }
-      if (verdict.kind === 'retry' && attempt === 0) {
-        version = verdict.version;
-        this.negotiation.retriedWith = version;
-        continue;
-      }
-      if (verdict.kind === 'legacy') {
-        if (!fallback) {
-          throw new ProtocolError(`the server did not answer as a modern server (${verdict.reason})`, 'the era is pinned to modern, so the client does not fall back; it probably speaks the legacy era');
-        }
-        this.negotiation.fellBack = verdict.reason;
-        if (this.transport.hasExited) this.transport = await openTransport(this.target, this.options);
-        return this.initialize(verdict.version ?? LEGACY_VERSIONS[0]);
-      }
-      const failed = verdict.kind === 'error' ? verdict.error : (outcome as Reply);
-      if (failed instanceof Error) throw failed;
-      throw this.errorFrom(failed, 'server/discover', {}, version);
-    }
+  private input(method: string, name: string, params: JsonObject, options: CallOptions): Promise<JsonObject> {
+    return this.revalidating(() => this.connection.input(method, name, params, options));
   }
 
-  private async initialize(version: string): Promise<void> {
-    const params = { protocolVersion: version, capabilities: this.legacyCapabilities(), clientInfo: this.clientInfo };
-    // No MCP-Protocol-Version on initialize: the header names an agreed version, and the SDK refuses
-    // an initialize that carries a modern one (-32020, curl L4 in sdk-2.4.0-wire.md).
-    const reply = await this.send('initialize', params, {}, {}, null);
-    const result = this.unwrap(reply, 'initialize', params);
-    const agreed = String(result.protocolVersion);
-    if (!(LEGACY_VERSIONS as readonly string[]).includes(agreed)) {
-      throw new ProtocolError(`the server wants protocol version ${agreed}, which byhand does not speak`, `byhand speaks ${[...MODERN_VERSIONS, ...LEGACY_VERSIONS].join(', ')}`);
-    }
-    this.era = 'legacy';
-    this.protocolVersion = agreed;
-    this.serverInfo = result.serverInfo as Implementation | undefined;
-    this.serverCapabilities = (result.capabilities ?? {}) as JsonObject;
-    this.instructions = result.instructions as string | undefined;
-    const deadline = new Deadline('notifications/initialized', this.timeoutMs, this.options.signal);
+  /**
+   * A cached modern verdict that the server now contradicts (a 400/404/405 with no modern error: it
+   * was replaced by a legacy server) is found again, once, and the request sent on the new era.
+   */
+  private async revalidating(work: () => Promise<JsonObject>): Promise<JsonObject> {
     try {
-      await this.transport.notify({ jsonrpc: '2.0', method: 'notifications/initialized' }, { deadline, headers: this.headersFor('notifications/initialized', undefined, agreed) });
-    } finally {
-      deadline.dispose();
+      return await work();
+    } catch (error) {
+      if (this.verdict.how !== 'cached' || this.era !== 'modern' || !(error instanceof HttpStatusError) || !contradicts(error)) throw error;
+      (this.options.verdicts ?? processVerdicts).delete(this.wire.transport.key);
+      await this.open();
+      this.verdict.revalidated = `the cached modern verdict was contradicted: ${error.message}`;
+      return work();
     }
-    eraCache.set(this.transport.key, { era: 'legacy', protocolVersion: agreed });
-    if (this.transport instanceof HttpTransport && this.transport.sessionId) {
-      this.transport.listen({
-        headers: { 'MCP-Protocol-Version': agreed },
-        onServerRequest: (request) => this.answerServerRequest(request, 'the event stream', {}, this.options.signal ?? new AbortController().signal),
-        onNotification: (notification) => this.options.onNotification?.(notification),
-      });
-    }
-  }
-
-  private settleModern(version: string): void {
-    this.era = 'modern';
-    this.protocolVersion = version;
-    eraCache.set(this.transport.key, { era: 'modern', protocolVersion: version });
   }
 
   private recordDiscover(result: DiscoverResult): void {
@@ -296,113 +278,30 @@ export class Client {
     this.serverInfo = (result._meta?.[META.serverInfo] ?? result.serverInfo) as Implementation | undefined;
   }
 
-  private legacyCapabilities(): ClientCapabilities {
-    const caps = { ...this.capabilities };
-    if (caps.roots) caps.roots = { listChanged: false };
-    return caps;
-  }
-
-  // ---- one request on the wire --------------------------------------------
-
-  private get timeoutMs(): number {
-    return this.options.timeoutMs ?? 30_000;
-  }
-
-  /**
-   * Sends one JSON-RPC request and returns its reply, error or not. `version` overrides the agreed
-   * protocol version; null sends none (the legacy handshake).
-   */
-  private async send(method: string, params: JsonObject, options: CallOptions, extraHeaders: Record<string, string>, version?: string | null): Promise<Reply> {
-    const protocolVersion = version === undefined ? this.protocolVersion : (version ?? undefined);
-    const modern = version === undefined ? this.era === 'modern' : version !== null && !(LEGACY_VERSIONS as readonly string[]).includes(version);
-    const progressToken = options.onProgress ? `byhand-${++ids}` : undefined;
-    const extraMeta = progressToken ? { ...(params._meta as JsonObject), progressToken } : (params._meta as JsonObject | undefined);
-    const body: JsonObject = modern
-      ? { ...params, _meta: envelope(protocolVersion!, this.capabilities, this.clientInfo, extraMeta) }
-      : extraMeta ? { ...params, _meta: extraMeta } : params;
-    const message: JsonRpcRequest = { jsonrpc: '2.0', id: ++ids, method, params: body };
-    const deadline = new Deadline(method, options.timeoutMs ?? this.timeoutMs, options.signal ?? this.options.signal);
-    const exchange: Exchange = {
-      deadline,
-      headers: { ...this.headersFor(method, body, protocolVersion), ...extraHeaders },
-      onServerRequest: (request) => this.answerServerRequest(request, method, body, deadline.signal),
-      onNotification: (notification) => {
-        const p = notification.params as JsonObject | undefined;
-        if (notification.method === 'notifications/progress' && progressToken !== undefined && p?.progressToken === progressToken) {
-          options.onProgress?.({ progress: Number(p.progress), total: p.total as number | undefined, message: p.message as string | undefined });
-        }
-        this.options.onNotification?.(notification);
-      },
-    };
-    try {
-      return await this.transport.request(message, exchange);
-    } finally {
-      deadline.dispose();
-    }
-  }
-
-  private headersFor(method: string, params: JsonObject | undefined, protocolVersion: string | undefined): Record<string, string> {
-    const headers = standardHeaders(method, params, protocolVersion ?? '');
-    if (!protocolVersion) delete headers['MCP-Protocol-Version'];
-    return headers;
-  }
-
   private paramHeadersFor(name: string, args: JsonObject): Record<string, string> {
     const params = this.toolHeaders?.get(name);
     return params ? paramHeaders(params, args) : {};
   }
 
-  private unwrap(reply: Reply, method: string, params: JsonObject): JsonObject {
-    if (reply.message.error) throw this.errorFrom(reply, method, params, this.protocolVersion);
-    const result = reply.message.result;
-    if (!result || typeof result !== 'object') {
-      throw new ProtocolError(`${method} got a response with neither result nor error`, 'this is a server bug: a JSON-RPC response carries one of them');
-    }
-    if (result.resultType === 'input_required' && !INPUT_METHODS.has(method)) throw inputRequiredMisplaced(method);
-    return result;
-  }
-
-  private errorFrom(reply: Reply, method: string, params: JsonObject, protocolVersion: string | undefined): RpcError {
-    const name = (params.name ?? params.uri) as string | undefined;
-    const headers = this.transport.kind === 'http' ? this.headersFor(method, params, protocolVersion) : undefined;
-    return new RpcError(reply.message.error!, { method, name, protocolVersion, headers }, reply.status);
-  }
-
-  private async withInput(method: string, name: string, params: JsonObject, send: (params: JsonObject) => Promise<JsonObject>, signal?: AbortSignal): Promise<JsonObject> {
-    if (this.era !== 'modern' || !INPUT_METHODS.has(method)) return send(params);
-    return withInputRounds(method, name, params, send, {
-      host: this.host,
-      maxRounds: this.options.maxRounds ?? DEFAULT_MAX_ROUNDS,
-      signal: signal ?? this.options.signal ?? new AbortController().signal,
-      onRound: this.options.onRound,
-    });
-  }
-
-  /** Legacy era: a server-to-client request on the response stream, answered through the same host. */
-  private legacyRounds = 0;
-  private async answerServerRequest(request: JsonRpcRequest, method: string, params: JsonObject, signal: AbortSignal): Promise<ServerRequestAnswer> {
-    if (request.method === 'ping') return { result: {} };
-    const name = String(params.name ?? params.uri ?? '');
-    const ctx = { key: String(request.id), method, name, round: ++this.legacyRounds, era: 'legacy' as const, signal };
-    try {
-      return { result: (await fulfil(this.host, request, ctx)) as unknown as JsonObject };
-    } catch (error) {
-      const code = error instanceof HostError ? -1 : error instanceof McpError && error.code === 'protocol' ? -32601 : -32603;
-      return { error: { code, message: (error as Error).message } };
-    }
-  }
-
+  /** Every page of a list, reused while the server's ttlMs says it may be (SEP-2549). */
   private async listAll<T>(method: string, key: string, options?: CallOptions): Promise<T[]> {
+    const cached = this.lists.get(method);
+    if (cached && cached.expires > this.now()) return cached.items as T[];
     const items: T[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
+    let ttlMs = Infinity;
     for (let page = 0; page < 1000; page++) {
       const result = await this.request(method, cursor ? { cursor } : {}, options);
       const list = result[key];
       if (!Array.isArray(list)) throw new ProtocolError(`${method} answered without a ${key} array`, 'this is a server bug, or the endpoint is not an MCP server');
       items.push(...(list as T[]));
+      ttlMs = Math.min(ttlMs, typeof result.ttlMs === 'number' && result.ttlMs >= 0 ? result.ttlMs : 0);
       const next = result.nextCursor;
-      if (typeof next !== 'string' || next === '') return items;
+      if (typeof next !== 'string' || next === '') {
+        if (ttlMs > 0) this.lists.set(method, { items, expires: this.now() + ttlMs });
+        return items;
+      }
       if (seen.has(next)) throw new ProtocolError(`${method} returned the cursor '${next}' twice`, 'the server paginates in a circle: this is a server bug');
       seen.add(next);
       cursor = next;
@@ -411,11 +310,31 @@ export class Client {
   }
 }
 
-/** HTTP needs nothing but fetch; stdio, and node:child_process with it, loads only when asked for, so the client imports on fetch-only runtimes. */
+/** A result missing what its caller reads (a tools/call answered with a tools/list result) is a server bug, said so. */
+function expectShape(result: JsonObject, method: string, name: string, field: string, what: string): JsonObject {
+  if (Array.isArray(result[field])) return result;
+  const has = Object.keys(result).filter((k) => k !== '_meta').join(', ') || 'nothing';
+  throw new ProtocolError(`${method} ${name} answered without ${what} (it has ${has})`, 'this is a server bug: the result does not have the shape the method promises');
+}
+
+/** HTTP needs nothing but a requester; stdio, and node:child_process with it, loads only when asked for, so the client imports on fetch-only runtimes. */
 async function openTransport(target: Target, options: ConnectOptions): Promise<Transport> {
-  const { fetch, auth, onTrace: trace } = options;
-  if (typeof target === 'string' || target instanceof URL) return new HttpTransport({ url: String(target), fetch, trace, auth });
-  if ('url' in target) return new HttpTransport({ url: target.url, headers: target.headers, fetch, trace, auth });
+  const { auth, onTrace: trace } = options;
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  if (typeof target === 'string' || target instanceof URL || 'url' in target) {
+    const url = typeof target === 'string' || target instanceof URL ? String(target) : target.url;
+    const headers = typeof target === 'object' && 'url' in target ? target.headers : undefined;
+    return new HttpTransport({ url, ...(headers ? { headers } : {}), requester: requesterFor(options), limits, ...(trace ? { trace } : {}), ...(auth ? { auth } : {}) });
+  }
   const { StdioTransport } = await import('./stdio.js');
-  return new StdioTransport({ ...target, trace });
+  return new StdioTransport({ ...target, limits, ...(trace ? { trace } : {}) });
+}
+
+function requesterFor(options: ConnectOptions): Requester {
+  const choice = options.fetch ? 'fetch' : (options.transport ?? 'auto');
+  if (choice === 'fetch') return fetchRequester(options.fetch);
+  if (choice === 'node' && defaultTransport !== 'node') {
+    throw new ProtocolError("transport: 'node' was asked for, but this runtime has no node:http", "leave transport at 'auto', or use 'fetch'");
+  }
+  return defaultRequester();
 }

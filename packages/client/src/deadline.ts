@@ -6,7 +6,7 @@ import { AbortedError, TimeoutError } from './errors.js';
 export class Deadline {
   readonly signal: AbortSignal;
   private readonly controller = new AbortController();
-  private timer: NodeJS.Timeout | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private remaining: number;
   private startedAt = 0;
   private paused = 0;
@@ -37,8 +37,10 @@ export class Deadline {
 
   private start(): void {
     this.startedAt = Date.now();
-    this.timer = setTimeout(() => this.controller.abort(new TimeoutError(this.method, this.ms)), this.remaining);
-    this.timer.unref?.();
+    // No timer for a request that may run as long as it is wanted (a subscription): only its signal ends it.
+    if (!Number.isFinite(this.remaining)) return;
+    this.timer = setTimeout(() => this.controller.abort(new TimeoutError(this.method, this.ms)), Math.min(this.remaining, 2 ** 31 - 1));
+    (this.timer as { unref?: () => void }).unref?.();
   }
 
   private stop(): void {

@@ -1,9 +1,10 @@
 // One class per failure, each with a hint a person can act on. Every failure byhand reports is an
 // McpError: `code` is the JSON-RPC code when the server sent one, otherwise a short transport word.
 
+import { redactText, redactUrl } from './redact.js';
 import type { JsonRpcError } from './types.js';
 
-export type FailureCode = number | 'http' | 'body' | 'closed' | 'timeout' | 'aborted' | 'network' | 'spawn' | 'protocol' | 'loop' | 'rounds' | 'host' | 'auth';
+export type FailureCode = number | 'http' | 'body' | 'closed' | 'timeout' | 'aborted' | 'network' | 'spawn' | 'protocol' | 'loop' | 'rounds' | 'host' | 'auth' | 'limit' | 'redirect';
 
 export class McpError extends Error {
   readonly code: FailureCode;
@@ -40,7 +41,7 @@ export class HttpStatusError extends McpError {
   readonly body: string;
   readonly headers: Headers;
   constructor(status: number, body: string, headers: Headers, url: string) {
-    super('http', `HTTP ${status} from ${url}${body ? `: ${truncate(body, 200)}` : ''}`, hintForStatus(status, headers), undefined);
+    super('http', `HTTP ${status} from ${redactUrl(url)}${body ? `: ${redactText(truncate(body, 200))}` : ''}`, hintForStatus(status, headers), undefined);
     this.name = 'HttpStatusError';
     this.status = status;
     this.body = body;
@@ -79,8 +80,33 @@ export class AbortedError extends McpError {
 export class NetworkError extends McpError {
   constructor(url: string, cause: unknown) {
     const why = cause instanceof Error ? ((cause.cause as Error | undefined)?.message ?? cause.message) : String(cause);
-    super('network', `cannot reach ${url}: ${why}`, 'nothing answered at that address: is the server running, and is the URL right?', undefined, { cause });
+    super('network', `cannot reach ${redactUrl(url)}: ${redactText(why)}`, 'nothing answered at that address: is the server running, and is the URL right?', undefined, { cause });
     this.name = 'NetworkError';
+  }
+}
+
+/** The server sent more than the client reads: a body, an event or a line past its limit. */
+export class LimitError extends McpError {
+  constructor(what: string, limit: number) {
+    super('limit', `${what} is larger than ${limit} bytes, so the client stopped reading it`, 'a server should not send that much in one message; if it is expected, raise limits.maxMessageBytes');
+    this.name = 'LimitError';
+  }
+}
+
+/** MCP traffic does not follow redirects: headers and the body would go where the user never named. */
+export class RedirectError extends McpError {
+  readonly status: number;
+  readonly location: string | undefined;
+  constructor(status: number, url: string, location: string | undefined) {
+    const where = location ? resolveUrl(location, url) : undefined;
+    super(
+      'redirect',
+      `${redactUrl(url)} answered HTTP ${status || 'redirect'}${where ? ` pointing to ${redactUrl(where)}` : ''}, and byhand does not follow redirects for MCP requests`,
+      where ? 'if the new address is the server you mean, use it directly: following a redirect would send your headers, credentials and the request to another place' : 'use the server\'s final URL directly',
+    );
+    this.name = 'RedirectError';
+    this.status = status;
+    this.location = where;
   }
 }
 
@@ -198,6 +224,14 @@ function hintForStatus(status: number, headers: Headers): string {
   if (status === 429) return 'the server is rate-limiting: wait and try again';
   if (status >= 500) return 'the server failed: this is an outage on its side, not a protocol mismatch';
   return 'the server answered with an HTTP error and no JSON-RPC message';
+}
+
+function resolveUrl(location: string, base: string): string {
+  try {
+    return new URL(location, base).href;
+  } catch {
+    return location;
+  }
 }
 
 export function truncate(text: string, max: number): string {

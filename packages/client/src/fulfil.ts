@@ -3,7 +3,22 @@
 // SDK's `{kind, result}` view (@modelcontextprotocol/server inputResponse(), an in-process reader).
 
 import { HostError, ProtocolError } from './errors.js';
-import type { CreateMessageParams, ElicitParams, ElicitResult, Host, InputContext, InputResponse, JsonObject } from './types.js';
+import type { ClientCapabilities, CreateMessageParams, ElicitParams, ElicitResult, Host, InputContext, InputResponse, JsonObject } from './types.js';
+
+/**
+ * What the client declares, derived from the host: a callback that is absent is a capability not
+ * declared, so the server must not ask for it (sampling is opt-in: that is the security control).
+ */
+export function capabilitiesFor(host: Host): ClientCapabilities {
+  const caps: ClientCapabilities = {};
+  if (host.sample) caps.sampling = host.samplingTools ? { tools: {} } : {};
+  if (host.elicit) {
+    const modes = host.elicitationModes ?? ['form'];
+    caps.elicitation = Object.fromEntries(modes.map((m) => [m, {}]));
+  }
+  if (host.roots) caps.roots = {};
+  return caps;
+}
 
 export async function fulfil(host: Host, request: { method?: unknown; params?: unknown }, ctx: InputContext): Promise<InputResponse> {
   const params = (request.params ?? {}) as JsonObject;

@@ -1,17 +1,24 @@
 // Streamable HTTP: every message is its own POST; the answer is one JSON body or an SSE stream that
 // may carry notifications and, on a legacy session, server-to-client requests before the response.
+// Era-agnostic but for the 2025 session header, which that era's transport defines. Nothing here
+// follows a redirect, and every read is bounded by `limits`.
 
+import { readText } from './bytes.js';
 import { Deadline } from './deadline.js';
-import { BodyError, HttpStatusError, NetworkError, StreamClosedError, truncate } from './errors.js';
-import { readSse } from './sse.js';
+import { BodyError, HttpStatusError, LimitError, McpError, NetworkError, RedirectError, StreamClosedError, truncate } from './errors.js';
+import type { Limits } from './limits.js';
+import { redactHeaders, redactUrl } from './redact.js';
+import { readSse, type SseEvent } from './sse.js';
 import type { Exchange, Reply, Trace, Transport } from './transport.js';
 import { isRequest, isResponse } from './transport.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from './types.js';
+import type { Requester, WireResponse } from './wire.js';
 
 export interface HttpOptions {
   url: string;
   headers?: Record<string, string>;
-  fetch?: typeof fetch;
+  requester: Requester;
+  limits: Limits;
   trace?: Trace;
   auth?: HttpAuth;
 }
@@ -36,10 +43,12 @@ const DEFAULT_RETRY_MS = 1000;
 export class HttpTransport implements Transport {
   readonly kind = 'http';
   readonly key: string;
+  /** The 2025 session the server issued at initialize, sent on every later request. */
   sessionId: string | undefined;
-  private readonly url: string;
+  readonly url: string;
   private readonly baseHeaders: Record<string, string>;
-  private readonly fetch: typeof fetch;
+  private readonly requester: Requester;
+  private readonly limits: Limits;
   private readonly trace: Trace | undefined;
   private readonly auth: HttpAuth | undefined;
   private listening: AbortController | undefined;
@@ -50,41 +59,43 @@ export class HttpTransport implements Transport {
     // Keyed by endpoint, stricter than the spec's "origin", so two servers behind one host stay apart.
     this.key = `${url.origin}${url.pathname}`;
     this.baseHeaders = options.headers ?? {};
-    this.fetch = options.fetch ?? fetch;
+    this.requester = options.requester;
+    this.limits = options.limits;
     this.trace = options.trace;
     this.auth = options.auth;
   }
 
   async request(message: JsonRpcRequest, exchange: Exchange): Promise<Reply> {
     const response = await this.post(message, exchange);
-    const reply = await this.read(response, message, exchange);
-    if (message.method === 'initialize') this.sessionId = response.headers.get('mcp-session-id') ?? undefined;
-    return reply;
+    try {
+      const reply = await this.read(response, message, exchange);
+      if (message.method === 'initialize') this.sessionId = response.header('mcp-session-id') ?? undefined;
+      return reply;
+    } catch (error) {
+      throw this.failure(error, exchange, `the answer to ${message.method} broke off`);
+    }
   }
 
   async notify(message: JsonRpcNotification, exchange: Exchange): Promise<void> {
     const response = await this.post(message, exchange);
-    await response.body?.cancel();
-    if (!response.ok) throw new HttpStatusError(response.status, '', response.headers, this.url);
+    await drain(response);
+    if (response.status >= 300) throw new HttpStatusError(response.status, '', response.headers(), this.url);
   }
 
   /**
    * Legacy sessions: the standalone GET stream, where a 2025 server pushes requests that belong to no
-   * POST (spec 2025-11-25 transports, "Listening for Messages from the Server"). A 405 means it offers none.
+   * POST (spec 2025-11-25 transports, "Listening for Messages from the Server"). A 405 means it offers
+   * none. The answer's headers must come within `timeoutMs`; the stream then lives until close().
    */
-  listen(exchange: Omit<Exchange, 'deadline'>): void {
+  listen(exchange: Omit<Exchange, 'deadline'>, timeoutMs: number): void {
     const controller = new AbortController();
     this.listening = controller;
-    // The stream lives as long as the session: its deadline is the close, not a timer.
-    const stream: Exchange = { ...exchange, deadline: new Deadline('the event stream', 2 ** 31 - 1, controller.signal) };
+    const stream: Exchange = { ...exchange, deadline: new Deadline('the event stream', timeoutMs, controller.signal) };
     void (async () => {
-      const headers: Record<string, string> = { ...(await this.signed(exchange.headers, controller.signal)), Accept: 'text/event-stream' };
-      delete headers['Content-Type'];
-      this.trace?.({ direction: 'send', transport: 'http', http: { method: 'GET', url: this.url, headers: redact(headers) } });
-      const response = await this.fetch(this.url, { method: 'GET', headers, signal: controller.signal });
-      this.trace?.({ direction: 'receive', transport: 'http', http: { status: response.status, headers: Object.fromEntries(response.headers) } });
-      if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) return void (await response.body?.cancel());
-      for await (const event of readSse(response.body!)) {
+      const response = await this.openStream(exchange.headers, stream.deadline);
+      stream.deadline.dispose();
+      if (response === undefined) return;
+      for await (const event of readSse(response.body, this.limits.maxMessageBytes)) {
         const message = parseJson(event.data) as JsonRpcMessage | undefined;
         if (!message || typeof message !== 'object') continue;
         this.trace?.({ direction: 'receive', transport: 'http', message });
@@ -96,15 +107,37 @@ export class HttpTransport implements Transport {
       .finally(() => stream.deadline.dispose());
   }
 
+  /**
+   * A GET for an event stream: the first event, when the endpoint answers one within `timeoutMs`.
+   * The 2024-11-05 HTTP+SSE transport announces itself this way, with an `endpoint` event.
+   */
+  async firstEvent(timeoutMs: number): Promise<SseEvent | undefined> {
+    const deadline = new Deadline('GET', timeoutMs);
+    try {
+      const response = await this.openStream({}, deadline);
+      if (response === undefined) return undefined;
+      const events = readSse(response.body, this.limits.maxMessageBytes);
+      const first = await events.next();
+      await events.return(undefined);
+      return first.done ? undefined : first.value;
+    } catch {
+      return undefined;
+    } finally {
+      deadline.dispose();
+    }
+  }
+
   async close(): Promise<void> {
     this.listening?.abort();
-    if (!this.sessionId) return;
-    const headers = { ...this.baseHeaders, ...(await this.auth?.headers(this.url, AbortSignal.timeout(2000)).catch(() => ({}))), 'Mcp-Session-Id': this.sessionId };
-    this.trace?.({ direction: 'send', transport: 'http', http: { method: 'DELETE', url: this.url, headers: redact(headers) } });
-    // Ending a legacy session is a courtesy: a server that cannot (405) or is gone has nothing to end.
-    const response = await this.fetch(this.url, { method: 'DELETE', headers, signal: AbortSignal.timeout(2000) }).catch(() => undefined);
-    await response?.body?.cancel();
-    this.sessionId = undefined;
+    if (this.sessionId) {
+      const headers = { ...this.baseHeaders, ...(await this.auth?.headers(this.url, AbortSignal.timeout(2000)).catch(() => ({}))), 'Mcp-Session-Id': this.sessionId };
+      this.traceHttp('send', { method: 'DELETE', url: this.url, headers });
+      // Ending a legacy session is a courtesy: a server that cannot (405) or is gone has nothing to end.
+      const response = await this.requester({ method: 'DELETE', url: this.url, headers, signal: AbortSignal.timeout(2000) }).catch(() => undefined);
+      if (response) await drain(response);
+      this.sessionId = undefined;
+    }
+    this.requester.close?.();
   }
 
   private headers(extra: Record<string, string>): Record<string, string> {
@@ -119,62 +152,57 @@ export class HttpTransport implements Transport {
   }
 
   private async signed(extra: Record<string, string>, signal: AbortSignal): Promise<Record<string, string>> {
-    return { ...this.headers(extra), ...(await this.auth?.headers(this.url, signal)) };
+    if (!this.auth) return this.headers(extra);
+    return { ...this.headers(extra), ...(await this.auth.headers(this.url, signal)) };
   }
 
-  private async post(message: JsonRpcMessage, exchange: Exchange): Promise<Response> {
+  private async post(message: JsonRpcMessage, exchange: Exchange): Promise<WireResponse> {
     const { signal } = exchange.deadline;
+    const body = JSON.stringify(message);
     for (let attempt = 1; ; attempt++) {
       const headers = await this.signed(exchange.headers, signal);
-      this.trace?.({ direction: 'send', transport: 'http', message, http: { method: 'POST', url: this.url, headers: redact(headers) } });
-      let response: Response;
+      if (this.trace) this.trace({ direction: 'send', transport: 'http', message, http: { method: 'POST', url: redactUrl(this.url), headers: redactHeaders(headers) } });
+      let response: WireResponse;
       try {
-        response = await this.fetch(this.url, { method: 'POST', headers, body: JSON.stringify(message), signal });
+        response = await this.requester({ method: 'POST', url: this.url, headers, body, signal });
       } catch (error) {
-        if (signal.aborted) throw exchange.deadline.failure();
-        throw new NetworkError(this.url, error);
+        throw this.failure(error, exchange, `cannot reach ${this.url}`);
       }
+      await this.refuseRedirect(response);
       if (!this.auth || attempt >= MAX_AUTH_ATTEMPTS || !isChallenge(response)) return response;
-      await response.body?.cancel();
-      this.trace?.({ direction: 'receive', transport: 'http', http: { status: response.status, headers: Object.fromEntries(response.headers) } });
-      if (!(await exchange.deadline.excluding(() => this.auth!.challenged({ status: response.status, headers: response.headers, url: this.url }, signal)))) {
+      await drain(response);
+      this.traceHttp('receive', { status: response.status, headers: Object.fromEntries(response.headers()) });
+      if (!(await exchange.deadline.excluding(() => this.auth!.challenged({ status: response.status, headers: response.headers(), url: this.url }, signal)))) {
         return response;
       }
     }
   }
 
-  private async read(response: Response, request: JsonRpcRequest, exchange: Exchange): Promise<Reply> {
-    const type = response.headers.get('content-type') ?? '';
-    const http = () => ({ status: response.status, headers: Object.fromEntries(response.headers) });
+  private async read(response: WireResponse, request: JsonRpcRequest, exchange: Exchange): Promise<Reply> {
+    const type = response.header('content-type') ?? '';
     if (type.includes('text/event-stream')) {
-      this.trace?.({ direction: 'receive', transport: 'http', http: http() });
+      this.traceHttp('receive', { status: response.status, headers: Object.fromEntries(response.headers()) });
       return { message: await this.readStream(response, request, exchange), status: response.status };
     }
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (error) {
-      if (exchange.deadline.signal.aborted) throw exchange.deadline.failure();
-      throw new StreamClosedError(`the answer to ${request.method} broke off: ${(error as Error).message}`);
-    }
+    const text = await readText(response.body, this.limits.maxMessageBytes, `the answer to ${request.method}`);
     const parsed = parseJson(text);
     const found = parsed === undefined ? undefined : pickResponse(parsed, request.id);
-    this.trace?.({ direction: 'receive', transport: 'http', http: http(), ...(found ? { message: found } : { raw: text }) });
+    if (this.trace) this.trace({ direction: 'receive', transport: 'http', http: { status: response.status, headers: Object.fromEntries(response.headers()) }, ...(found ? { message: found } : { raw: text }) });
     if (found) return { message: found, status: response.status };
-    if (!response.ok) throw new HttpStatusError(response.status, text, response.headers, this.url);
+    if (response.status >= 300) throw new HttpStatusError(response.status, text, response.headers(), this.url);
     if (parsed === undefined) {
       throw new BodyError(`${request.method} got a ${type || 'typeless'} answer that is not JSON: ${truncate(text, 120) || '(empty)'}`);
     }
     throw new BodyError(`${request.method} got JSON that is not a JSON-RPC response to id ${request.id}: ${truncate(text, 120)}`);
   }
 
-  private async readStream(first: Response, request: JsonRpcRequest, exchange: Exchange) {
+  private async readStream(first: WireResponse, request: JsonRpcRequest, exchange: Exchange) {
     let response = first;
     let lastEventId: string | undefined;
     let retryMs = DEFAULT_RETRY_MS;
     for (let resumes = 0; ; resumes++) {
       try {
-        for await (const event of readSse(response.body!)) {
+        for await (const event of readSse(response.body, this.limits.maxMessageBytes)) {
           if (event.id !== undefined) lastEventId = event.id;
           if (event.retry !== undefined) retryMs = event.retry;
           if (!event.data) continue;
@@ -186,37 +214,36 @@ export class HttpTransport implements Transport {
           else if ('method' in message) exchange.onNotification?.(message);
         }
       } catch (error) {
-        if (exchange.deadline.signal.aborted) throw exchange.deadline.failure();
-        if (error instanceof StreamClosedError) throw error;
-        if (!(error instanceof TypeError) && !(error as Error).message?.includes('terminated')) throw error;
+        // A stream that broke off may be resumed; anything else (a limit, our own abort) ends the request.
+        if (exchange.deadline.signal.aborted || error instanceof McpError) throw error;
       }
       if (lastEventId === undefined || resumes >= MAX_RESUMES) {
         throw new StreamClosedError(`the server closed the event stream before it answered ${request.method}`);
       }
-      await sleep(retryMs, exchange.deadline.signal).catch(() => {
-        throw exchange.deadline.failure();
-      });
-      response = await this.resume(lastEventId, exchange);
+      await sleep(retryMs, exchange.deadline.signal);
+      const resumed = await this.openStream({ ...exchange.headers, 'Last-Event-ID': lastEventId }, exchange.deadline, true);
+      if (resumed === undefined) throw new StreamClosedError(`the server closed the event stream before it answered ${request.method}, and would not resume it`);
+      response = resumed;
     }
   }
 
-  private async resume(lastEventId: string, exchange: Exchange): Promise<Response> {
-    const headers: Record<string, string> = { ...(await this.signed(exchange.headers, exchange.deadline.signal)), 'Last-Event-ID': lastEventId };
+  /** A GET that should answer an event stream; undefined when the server offers none (405, another type). */
+  private async openStream(extra: Record<string, string>, deadline: Deadline, strict = false): Promise<WireResponse | undefined> {
+    const headers: Record<string, string> = { ...(await this.signed(extra, deadline.signal)), Accept: 'text/event-stream' };
     delete headers['Content-Type'];
-    headers.Accept = 'text/event-stream';
-    this.trace?.({ direction: 'send', transport: 'http', http: { method: 'GET', url: this.url, headers: redact(headers) } });
-    let response: Response;
+    this.traceHttp('send', { method: 'GET', url: this.url, headers });
+    let response: WireResponse;
     try {
-      response = await this.fetch(this.url, { method: 'GET', headers, signal: exchange.deadline.signal });
+      response = await this.requester({ method: 'GET', url: this.url, headers, signal: deadline.signal });
     } catch (error) {
-      if (exchange.deadline.signal.aborted) throw exchange.deadline.failure();
-      throw new NetworkError(this.url, error);
+      throw this.failure(error, { deadline }, `cannot reach ${this.url}`);
     }
-    if (!response.ok || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
-      const text = await response.text().catch(() => '');
-      throw new HttpStatusError(response.status, text, response.headers, this.url);
-    }
-    return response;
+    this.traceHttp('receive', { status: response.status, headers: Object.fromEntries(response.headers()) });
+    await this.refuseRedirect(response);
+    if (response.status < 300 && (response.header('content-type') ?? '').includes('text/event-stream')) return response;
+    const text = strict ? await readText(response.body, 4096, 'an error body').catch(() => '') : (await drain(response), '');
+    if (strict) throw new HttpStatusError(response.status, text, response.headers(), this.url);
+    return undefined;
   }
 
   /** A legacy server-to-client request: fulfil it and POST the JSON-RPC response back. */
@@ -226,24 +253,41 @@ export class HttpTransport implements Transport {
       : { error: { code: -32601, message: `Method not found: the client does not take ${request.method} here` } };
     const message = { jsonrpc: '2.0' as const, id: request.id, ...answer };
     const version = exchange.headers['MCP-Protocol-Version'];
-    const headers = await this.signed(version ? { 'MCP-Protocol-Version': version } : {}, exchange.deadline.signal);
-    this.trace?.({ direction: 'send', transport: 'http', message, http: { method: 'POST', url: this.url, headers: redact(headers) } });
-    const response = await this.fetch(this.url, { method: 'POST', headers, body: JSON.stringify(message), signal: exchange.deadline.signal });
-    await response.body?.cancel();
-    if (!response.ok) throw new HttpStatusError(response.status, '', response.headers, this.url);
+    const response = await this.post(message, { ...exchange, headers: version ? { 'MCP-Protocol-Version': version } : {} });
+    await drain(response);
+    if (response.status >= 300) throw new HttpStatusError(response.status, '', response.headers(), this.url);
+  }
+
+  private async refuseRedirect(response: WireResponse): Promise<void> {
+    if (response.status < 300 || response.status >= 400 || response.status === 304) return;
+    await drain(response);
+    throw new RedirectError(response.status, this.url, response.header('location') ?? undefined);
+  }
+
+  /** What a failed exchange becomes: our deadline's timeout or the caller's abort, else the cause. */
+  private failure(error: unknown, exchange: Pick<Exchange, 'deadline'>, what: string): McpError {
+    if (exchange.deadline.signal.aborted) return exchange.deadline.failure();
+    if (error instanceof McpError) return error;
+    if (what.startsWith('cannot reach')) return new NetworkError(this.url, error);
+    return new StreamClosedError(`${what}: ${(error as Error).message}`);
+  }
+
+  private traceHttp(direction: 'send' | 'receive', http: { method?: string; url?: string; status?: number; headers: Record<string, string> }): void {
+    if (!this.trace) return;
+    this.trace({ direction, transport: 'http', http: { ...http, ...(http.url ? { url: redactUrl(http.url) } : {}), headers: redactHeaders(http.headers) } });
   }
 }
 
-function isChallenge(response: Response): boolean {
+function isChallenge(response: WireResponse): boolean {
   if (response.status === 401) return true;
-  return response.status === 403 && /insufficient_scope/i.test(response.headers.get('www-authenticate') ?? '');
+  return response.status === 403 && /insufficient_scope/i.test(response.header('www-authenticate') ?? '');
 }
 
-/** Credentials never reach a trace. */
-function redact(headers: Record<string, string>): Record<string, string> {
-  const out = { ...headers };
-  for (const key of Object.keys(out)) if (/^(authorization|cookie|x-api-key)$/i.test(key)) out[key] = '(redacted)';
-  return out;
+/** Reads a small body to its end, so a kept-alive connection can be reused; a large one is cut. */
+async function drain(response: WireResponse): Promise<void> {
+  await readText(response.body, 64 * 1024, 'a body').catch((error) => {
+    if (!(error instanceof LimitError)) return;
+  });
 }
 
 function parseJson(text: string): unknown {
@@ -265,6 +309,7 @@ function pickResponse(body: unknown, id: JsonRpcRequest['id']) {
   return undefined;
 }
 
+/** Waits `ms`, or rejects with the deadline's failure when its signal fires first. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);

@@ -1,9 +1,13 @@
 // byhand's MCP client: fetch and JSON, both eras, no runtime dependencies.
 export { connect, forgetEras, Client } from './client.js';
-export type { ConnectOptions, CallOptions, Negotiation, Target } from './client.js';
+export type { ConnectOptions, CallOptions, Target } from './client.js';
 export * from './errors.js';
-export type { RoundEvent } from './mrtr.js';
+export type { RoundEvent } from './modern.js';
 export type { TraceEntry, Trace } from './transport.js';
 export type { HttpAuth } from './http.js';
+export type { Limits } from './limits.js';
+export { DEFAULT_LIMITS } from './limits.js';
+export { VerdictCache, type EraVerdict } from './verdict.js';
+export { redactHeaders, redactUrl, redactText, isSecretName } from './redact.js';
 export { MODERN_VERSIONS, LEGACY_VERSIONS } from './versions.js';
 export type * from './types.js';

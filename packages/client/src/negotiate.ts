@@ -1,58 +1,155 @@
-// Era negotiation by trying (spec basic/versioning.mdx, basic/transports/streamable-http.mdx
-// "Backward Compatibility", basic/transports/stdio.mdx): a modern probe first; a result or a
-// recognised modern error means modern; anything else means legacy. The fallback is never keyed to
-// one error code, and outages (5xx, network, 401/403) are never taken as era evidence.
+// Era negotiation by trying: a modern probe (server/discover with the envelope) first; its answer is
+// read by verdict.ts, and only an answer that is no recognised modern evidence falls back to the
+// legacy handshake. A pin skips the probe (legacy) or the fallback (modern) and is never cached.
+//
+// On stdio a silent server is ambiguous: a legacy server ignores a request it does not know before
+// initialize, and a modern one may still be starting (npx may be downloading it). So the probe sends
+// `ping` after server/discover: a legacy server answers ping before initialize, a modern one answers
+// it -32601 (2026-07-28 removed ping); either answer proves the server is up and reading. Only then
+// does a silent server/discover count as legacy, after probeTimeoutMs more; a server that answers
+// nothing within timeoutMs of starting is a failure, not an era. The ping carries the modern envelope:
+// the SDK's dual-era serveStdio pins a connection to the era of the first message after the probe,
+// and an envelope-less ping would pin it legacy (@modelcontextprotocol/server dist/stdio.mjs,
+// serveStdio processMessage, the "legacy" case discards the probe instance).
 
-import { HttpStatusError, McpError, ProtocolError, StreamClosedError, TimeoutError } from './errors.js';
-import type { Reply } from './transport.js';
-import { isModernVersion, MODERN_VERSIONS, pickVersion } from './versions.js';
+import { HttpStatusError, McpError, ProtocolError, TimeoutError } from './errors.js';
+import { rpcErrorOf } from './exchange.js';
+import { HttpTransport } from './http.js';
+import { LegacyConnection, type LegacySettings } from './legacy.js';
+import { ModernConnection, standardHeaders, type ModernSettings } from './modern.js';
+import type { Reply, Transport } from './transport.js';
+import type { DiscoverResult, Era } from './types.js';
+import { classifyProbe, type EraVerdict, type ProbeVerdict, type VerdictCache } from './verdict.js';
+import { LEGACY_VERSIONS, MODERN_VERSIONS } from './versions.js';
 
-/** The codes only a modern server sends (spec basic/index.mdx "Error Codes"). */
-export const MODERN_ERROR_CODES = new Set([-32020, -32021, -32022]);
+export type Connection = ModernConnection | LegacyConnection;
 
-export type ProbeVerdict =
-  | { kind: 'modern'; version: string; result: Record<string, unknown> }
-  | { kind: 'retry'; version: string }
-  | { kind: 'legacy'; reason: string; version?: string }
-  | { kind: 'error'; error: McpError | Reply };
-// An 'error' Reply always carries a JSON-RPC error: the caller turns it into an RpcError.
+export interface Negotiated {
+  connection: Connection;
+  verdict: EraVerdict;
+  /** The probe's server/discover result, when the server is modern and was probed now. */
+  discovered?: DiscoverResult;
+}
 
-/** Reads the answer to a `server/discover` probe sent with `version`. */
-export function classifyProbe(outcome: Reply | Error, version: string, transport: 'http' | 'stdio'): ProbeVerdict {
-  if (outcome instanceof Error) {
-    if (outcome instanceof HttpStatusError) {
-      if ([400, 404, 405].includes(outcome.status)) return { kind: 'legacy', reason: `HTTP ${outcome.status} without a modern error` };
-      return { kind: 'error', error: outcome };
+export interface NegotiateOptions {
+  mode: 'auto' | Era;
+  settings: ModernSettings & LegacySettings;
+  cache: VerdictCache;
+  /** stdio: how long server/discover may stay unanswered once the server answered ping. */
+  probeTimeoutMs: number;
+  /** A fresh transport, for a stdio server that exited on the probe. */
+  reopen: () => Promise<Transport>;
+  now: () => number;
+}
+
+export async function negotiate(options: NegotiateOptions): Promise<Negotiated> {
+  const { mode, settings, cache, now } = options;
+  const key = settings.wire.transport.key;
+  if (mode === 'legacy') {
+    const connection = await openLegacy(options, LEGACY_VERSIONS[0]);
+    return { connection, verdict: { era: 'legacy', version: connection.protocolVersion, how: 'pinned', evidence: 'pinned by the caller', at: now() } };
+  }
+  const cached = mode === 'auto' ? cache.get(key) : undefined;
+  if (cached?.era === 'modern') return { connection: new ModernConnection(settings, cached.version), verdict: { ...cached, how: 'cached' } };
+  if (cached?.era === 'legacy') {
+    try {
+      const connection = await openLegacy(options, cached.version);
+      return { connection, verdict: { ...cached, how: 'cached', version: connection.protocolVersion } };
+    } catch (error) {
+      if (!contradicts(error)) throw error;
+      cache.delete(key);
+      const found = await probe(options, true);
+      found.verdict.revalidated = `the cached legacy verdict failed: ${(error as McpError).message}`;
+      cache.set(key, found.verdict);
+      return found;
     }
-    // A stdio server may ignore an unknown pre-initialize request, or exit on it (spec stdio.mdx L121-147).
-    if (transport === 'stdio' && (outcome instanceof TimeoutError || outcome instanceof StreamClosedError)) {
-      return { kind: 'legacy', reason: outcome instanceof TimeoutError ? 'no answer to server/discover' : 'the process exited on server/discover' };
+  }
+  const found = await probe(options, mode === 'auto');
+  if (mode === 'modern') found.verdict.how = 'pinned';
+  else cache.set(key, found.verdict);
+  return found;
+}
+
+/** An answer that says a cached verdict is stale rather than that the server is down. */
+export function contradicts(error: unknown): boolean {
+  if (error instanceof HttpStatusError) return [400, 404, 405].includes(error.status);
+  return error instanceof McpError && typeof error.code === 'number';
+}
+
+async function probe(options: NegotiateOptions, fallback: boolean): Promise<Negotiated> {
+  const { settings, now } = options;
+  const modern = new ModernConnection(settings, MODERN_VERSIONS[0]);
+  let version: string = MODERN_VERSIONS[0];
+  let retriedWith: string | undefined;
+  for (let attempt = 0; ; attempt++) {
+    const outcome = await discover(options, modern, version);
+    const verdict: ProbeVerdict = 'silent' in outcome ? { kind: 'legacy', reason: outcome.silent } : classifyProbe(outcome, version, settings.wire.transport.kind);
+    if (verdict.kind === 'modern') {
+      modern.protocolVersion = verdict.version;
+      const evidence = retriedWith ? `-32022, then server/discover answered with ${verdict.version}` : 'server/discover answered';
+      return {
+        connection: modern,
+        discovered: verdict.result as unknown as DiscoverResult,
+        verdict: { era: 'modern', version: verdict.version, how: 'probe', evidence, at: now(), ...(retriedWith ? { retriedWith } : {}) },
+      };
     }
-    return { kind: 'error', error: outcome instanceof McpError ? outcome : new McpError('protocol', outcome.message, 'unexpected failure while probing the era') };
+    if (verdict.kind === 'retry' && attempt === 0) {
+      version = retriedWith = verdict.version;
+      continue;
+    }
+    if (verdict.kind === 'legacy') {
+      if (!fallback) {
+        throw new ProtocolError(`the server did not answer as a modern server (${verdict.reason})`, 'the era is pinned to modern, so the client does not fall back; it probably speaks the legacy era');
+      }
+      if (settings.wire.transport.hasExited) settings.wire.transport = await options.reopen();
+      const connection = await openLegacy(options, verdict.version ?? LEGACY_VERSIONS[0]);
+      return { connection, verdict: { era: 'legacy', version: connection.protocolVersion, how: 'probe', evidence: verdict.reason, at: now() } };
+    }
+    const failed = verdict.kind === 'error' ? verdict.error : (outcome as Reply);
+    if (failed instanceof Error) throw failed;
+    throw rpcErrorOf(failed, 'server/discover', {}, version, () => standardHeaders('server/discover', {}, version));
   }
-  const { message } = outcome;
-  if (message.result) {
-    // A result that is no DiscoverResult is not era evidence: old mocks answer any method generically.
-    if (!Array.isArray(message.result.supportedVersions)) return { kind: 'legacy', reason: 'server/discover answered without supportedVersions' };
-    const offered: unknown[] = message.result.supportedVersions;
-    if (offered.includes(version)) return { kind: 'modern', version, result: message.result };
-    const modern = pickVersion(offered.filter((v) => typeof v === 'string' && isModernVersion(v)));
-    if (modern) return { kind: 'modern', version: modern, result: message.result };
-    const legacy = pickVersion(offered);
-    if (legacy) return { kind: 'legacy', reason: `server/discover offers only ${legacy}`, version: legacy };
-    return { kind: 'error', error: new ProtocolError(`the server speaks ${offered.join(', ')}, and byhand none of them`, 'no protocol version is shared: upgrade one side') };
+}
+
+/** The probe's answer: a reply, an error, or (stdio) a server alive but silent on server/discover. */
+async function discover(options: NegotiateOptions, modern: ModernConnection, version: string): Promise<Reply | Error | { silent: string }> {
+  const { wire } = options.settings;
+  if (wire.transport.kind !== 'stdio') return modern.send('server/discover', {}, {}, version).catch((error: Error) => error);
+
+  const stop = new AbortController();
+  const signal = wire.signal ? AbortSignal.any([wire.signal, stop.signal]) : stop.signal;
+  const answer = modern.send('server/discover', {}, { signal }, version).catch((error: Error) => error);
+  const alive = modern.send('ping', {}, { signal }, version).then(() => true, () => false);
+  try {
+    const first = await Promise.race([answer, alive]);
+    if (first !== true) {
+      const outcome = first === false ? await answer : first;
+      if (!(outcome instanceof TimeoutError)) return outcome;
+      return new McpError('timeout', `the server answered neither server/discover nor ping within ${wire.timeoutMs} ms of starting`, 'it may still be starting (a first npx run downloads the package): raise the timeout, or check the command');
+    }
+    const grace = new Promise<undefined>((resolve) => setTimeout(resolve, options.probeTimeoutMs, undefined).unref?.());
+    const late = await Promise.race([answer, grace]);
+    return late ?? { silent: `the server answered ping but not server/discover within ${options.probeTimeoutMs} ms` };
+  } finally {
+    stop.abort();
   }
-  const error = message.error!;
-  if (error.code === -32022) {
-    const data = (error.data ?? {}) as { supported?: unknown };
-    const supported = Array.isArray(data.supported) ? data.supported : [];
-    const modern = pickVersion(supported.filter((v) => MODERN_VERSIONS.includes(v)));
-    if (modern) return { kind: 'retry', version: modern };
-    const legacy = pickVersion(supported);
-    // A dual-era server that lists only a legacy version asks for the handshake (spec versioning.mdx).
-    if (legacy) return { kind: 'legacy', reason: `the server supports ${legacy}`, version: legacy };
-    return { kind: 'error', error: outcome };
+}
+
+/**
+ * The handshake, and on HTTP one more look when it finds no endpoint: the 2024-11-05 HTTP+SSE transport
+ * answers a GET with an `endpoint` event, and deserves to be named rather than called a wrong URL.
+ */
+async function openLegacy(options: NegotiateOptions, version: string): Promise<LegacyConnection> {
+  try {
+    return await LegacyConnection.open(options.settings, version);
+  } catch (error) {
+    const { transport } = options.settings.wire;
+    if (!(transport instanceof HttpTransport) || !(error instanceof HttpStatusError) || ![404, 405].includes(error.status)) throw error;
+    const event = await transport.firstEvent(Math.min(options.settings.wire.timeoutMs, 3000));
+    if (event?.event !== 'endpoint') throw error;
+    throw new ProtocolError(
+      `${transport.url} speaks the old HTTP+SSE transport of 2024-11-05 (a GET opens an event stream that names its POST endpoint: ${event.data.slice(0, 200)})`,
+      'byhand speaks Streamable HTTP (2025-03-26 and later); use the server\'s Streamable HTTP URL (often /mcp), or upgrade the server',
+    );
   }
-  if (MODERN_ERROR_CODES.has(error.code)) return { kind: 'error', error: outcome };
-  return { kind: 'legacy', reason: `server/discover answered ${error.code} ${error.message}` };
 }

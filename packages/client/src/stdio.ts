@@ -1,9 +1,13 @@
 // stdio: the server is a child process speaking newline-delimited JSON-RPC on stdin/stdout
 // (spec basic/transports/stdio.mdx). stderr is the server's log: kept, bounded, for diagnoses.
+// The child gets an allow-listed environment, not ours (API keys, tokens and BYHAND_STATE_SECRET stay
+// here), runs in a process group of its own so close() ends the whole tree (npx/uvx start the real
+// server as a grandchild), and a stdout line larger than limits.maxMessageBytes is refused, not held.
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { McpError, StreamClosedError, truncate } from './errors.js';
+import { LimitError, McpError, StreamClosedError, truncate } from './errors.js';
+import type { Limits } from './limits.js';
+import { redactText } from './redact.js';
 import type { Exchange, Reply, Trace, Transport } from './transport.js';
 import { isRequest, isResponse } from './transport.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './types.js';
@@ -11,12 +15,31 @@ import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcRespon
 export interface StdioOptions {
   command: string;
   args?: string[];
+  /** Added to the inherited allow-list (inheritedEnvironment()); these win. */
   env?: Record<string, string>;
   cwd?: string;
   trace?: Trace;
+  limits: Limits;
 }
 
 const STDERR_KEEP = 8192;
+
+// What a desktop host passes to a server it starts (the official SDK client's DEFAULT_INHERITED_ENV_VARS,
+// @modelcontextprotocol/client dist/stdio.mjs), plus the locale and the temporary directory.
+const INHERITED = process.platform === 'win32'
+  ? ['APPDATA', 'COMSPEC', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PATH', 'PATHEXT', 'PROCESSOR_ARCHITECTURE', 'PROGRAMDATA', 'PROGRAMFILES', 'PROGRAMFILES(X86)', 'PROGRAMW6432', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'TMP', 'USERNAME', 'USERPROFILE', 'WINDIR']
+  : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TMPDIR'];
+
+/** The part of our environment a server inherits: the allow-list above, nothing else. */
+export function inheritedEnvironment(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of INHERITED) {
+    const value = env[key];
+    // A value starting with "()" is an exported shell function, which a child shell would run.
+    if (value !== undefined && !value.startsWith('()')) out[key] = value;
+  }
+  return out;
+}
 
 interface Pending {
   resolve: (message: JsonRpcResponse) => void;
@@ -27,9 +50,12 @@ interface Pending {
 export class StdioTransport implements Transport {
   readonly kind = 'stdio';
   readonly key: string;
+  /** Settles at the server's first output on stdout or stderr, or its exit: proof that it started. */
+  readonly started: Promise<'stdout' | 'stderr' | 'exit'>;
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly pending = new Map<JsonRpcRequest['id'], Pending>();
   private readonly trace: Trace | undefined;
+  private readonly maxLine: number;
   private stderrTail = '';
   private strayLines: string[] = [];
   private exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -38,28 +64,38 @@ export class StdioTransport implements Transport {
   constructor(options: StdioOptions) {
     this.key = [options.command, ...(options.args ?? [])].join(' ');
     this.trace = options.trace;
+    this.maxLine = options.limits.maxMessageBytes;
     this.child = spawn(options.command, options.args ?? [], {
       cwd: options.cwd,
-      env: { ...process.env, ...options.env },
+      env: { ...inheritedEnvironment(), ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
+      // A process group of its own, so close() can end the server's children too (POSIX).
+      detached: process.platform !== 'win32',
+      windowsHide: true,
     });
+    let signal: (how: 'stdout' | 'stderr' | 'exit') => void = () => {};
+    this.started = new Promise((resolve) => (signal = resolve));
     this.exitPromise = new Promise((resolve) => {
       this.child.on('error', (error) => {
         this.exited = { code: null, signal: null };
+        signal('exit');
         this.failAll(new McpError('spawn', `cannot start '${options.command}': ${error.message}`, 'check the command and that it is installed and on PATH'));
         resolve();
       });
-      this.child.on('exit', (code, signal) => {
-        this.exited = { code, signal };
-        this.failAll(new StreamClosedError(`the server process exited (${signal ?? `code ${code}`})${this.stderrSummary()}`, 'the server stopped before it answered: its stderr above says why'));
+      this.child.on('exit', (code, exitSignal) => {
+        this.exited = { code, signal: exitSignal };
+        signal('exit');
+        const said = this.stderrTail.trim() ? 'its stderr, quoted in this message, says why' : 'it wrote nothing to stderr';
+        this.failAll(new StreamClosedError(`the server process exited (${exitSignal ?? `code ${code}`})${this.stderrSummary()}`, `the server stopped before it answered: ${said}`));
         resolve();
       });
     });
     this.child.stdin.on('error', () => undefined);
     this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      signal('stderr');
       this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_KEEP);
     });
-    createInterface({ input: this.child.stdout }).on('line', (line) => this.receive(line));
+    this.readLines((line) => this.receive(line), () => signal('stdout'));
   }
 
   /** The server's recent stderr, for error messages. */
@@ -82,7 +118,7 @@ export class StdioTransport implements Transport {
       if (signal.aborted) return reject(exchange.deadline.failure());
       const onAbort = () => {
         this.pending.delete(message.id);
-        // On stdio the client MUST say it gave up (spec basic/patterns/cancellation.mdx).
+        // On stdio the client MUST say it gave up (spec basic/patterns/cancellation.mdx), in both eras.
         this.write({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: message.id, reason: 'client gave up' } });
         reject(exchange.deadline.failure());
       };
@@ -107,14 +143,35 @@ export class StdioTransport implements Transport {
   }
 
   async close(): Promise<void> {
-    if (this.exited) return;
+    if (this.exited) return this.release();
     this.child.stdin.end();
     const gone = (ms: number) => Promise.race([this.exitPromise.then(() => true), new Promise<boolean>((r) => setTimeout(r, ms, false).unref())]);
-    if (await gone(500)) return;
-    this.child.kill('SIGTERM');
-    if (await gone(1500)) return;
-    this.child.kill('SIGKILL');
-    await this.exitPromise;
+    if (!(await gone(500))) {
+      this.kill('SIGTERM');
+      if (!(await gone(1500))) {
+        this.kill('SIGKILL');
+        await this.exitPromise;
+      }
+    }
+    this.release();
+  }
+
+  /** The server's whole process group: what npx or a shell script started goes with it. */
+  private kill(signal: NodeJS.Signals): void {
+    try {
+      if (process.platform !== 'win32' && this.child.pid !== undefined) process.kill(-this.child.pid, signal);
+      else this.child.kill(signal);
+    } catch {
+      // Already gone.
+    }
+  }
+
+  /** A grandchild may still hold the pipes after the child exits: end the group and stop reading. */
+  private release(): void {
+    this.kill('SIGTERM');
+    this.child.stdout.destroy();
+    this.child.stderr.destroy();
+    this.child.stdin.destroy();
   }
 
   private write(message: JsonRpcMessage): boolean {
@@ -124,16 +181,53 @@ export class StdioTransport implements Transport {
     return true;
   }
 
+  /** Splits stdout into lines in linear time; a line past the limit is dropped and fails what waits. */
+  private readLines(onLine: (line: string) => void, onFirst: () => void): void {
+    let pieces: Buffer[] = [];
+    let size = 0;
+    let skipping = false;
+    this.child.stdout.on('data', (chunk: Buffer) => {
+      onFirst();
+      let start = 0;
+      for (let end = chunk.indexOf(0x0a); end >= 0; end = chunk.indexOf(0x0a, start)) {
+        const piece = chunk.subarray(start, end);
+        start = end + 1;
+        if (skipping || size + piece.length > this.maxLine) {
+          if (!skipping) this.failAll(new LimitError('a line the server wrote on stdout', this.maxLine));
+          skipping = false;
+          pieces = [];
+          size = 0;
+          continue;
+        }
+        const line = pieces.length === 0 ? piece : Buffer.concat([...pieces, piece]);
+        pieces = [];
+        size = 0;
+        onLine(line.toString('utf8'));
+      }
+      if (start >= chunk.length || skipping) return;
+      size += chunk.length - start;
+      if (size > this.maxLine) {
+        pieces = [];
+        size = 0;
+        skipping = true;
+        this.failAll(new LimitError('a line the server wrote on stdout', this.maxLine));
+        return;
+      }
+      pieces.push(chunk.subarray(start));
+    });
+  }
+
   private receive(line: string): void {
     if (!line.trim()) return;
     let message: JsonRpcMessage;
     try {
       message = JSON.parse(line) as JsonRpcMessage;
     } catch {
-      if (this.strayLines.length < 20) this.strayLines.push(line);
-      this.trace?.({ direction: 'receive', transport: 'stdio', raw: line });
+      if (this.strayLines.length < 20) this.strayLines.push(truncate(line, 500));
+      this.trace?.({ direction: 'receive', transport: 'stdio', raw: truncate(line, 2000) });
       return;
     }
+    if (!message || typeof message !== 'object') return;
     this.trace?.({ direction: 'receive', transport: 'stdio', message });
     if (isResponse(message)) {
       const pending = this.pending.get(message.id!);
@@ -162,7 +256,7 @@ export class StdioTransport implements Transport {
   }
 
   private stderrSummary(): string {
-    const tail = truncate(this.stderrTail.split('\n').filter(Boolean).slice(-3).join(' | '), 300);
+    const tail = truncate(redactText(this.stderrTail.split('\n').filter(Boolean).slice(-3).join(' | ')), 300);
     return tail ? `; its stderr said: ${tail}` : '';
   }
 }

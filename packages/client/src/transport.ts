@@ -40,9 +40,10 @@ export interface Transport {
   notify(message: JsonRpcNotification, exchange: Exchange): Promise<void>;
   /** Legacy HTTP sessions: the Mcp-Session-Id the server issued, if any. */
   readonly sessionId?: string | undefined;
-  /** stdio: the server's recent stderr, and whether its process is gone. */
+  /** stdio: the server's recent stderr, whether its process is gone, and its first sign of life. */
   readonly stderr?: string;
   readonly hasExited?: boolean;
+  readonly started?: Promise<'stdout' | 'stderr' | 'exit'>;
   close(): Promise<void>;
 }
 
@@ -52,4 +53,11 @@ export function isResponse(message: JsonRpcMessage): message is JsonRpcResponse 
 
 export function isRequest(message: JsonRpcMessage): message is JsonRpcRequest {
   return 'method' in message && 'id' in message && message.id !== undefined && message.id !== null;
+}
+
+let lastId = 0;
+
+/** Request ids: unique for the life of the process, so a reply can never answer the wrong request. */
+export function nextId(): number {
+  return ++lastId;
 }

@@ -20,6 +20,9 @@ export interface ClientCapabilities {
 
 export type Era = 'modern' | 'legacy';
 
+/** RFC 5424 severities, as MCP logging names them. */
+export type LoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
 export interface JsonRpcError {
   code: number;
   message: string;
@@ -88,6 +91,11 @@ export interface GetPromptResult {
   messages: { role: 'user' | 'assistant'; content: ContentBlock }[];
   _meta?: JsonObject;
   [key: string]: unknown;
+}
+
+export interface CompleteResult {
+  completion: { values: string[]; total?: number; hasMore?: boolean };
+  _meta?: JsonObject;
 }
 
 export interface DiscoverResult {

@@ -91,8 +91,9 @@ function unknownName(kind: string, name: string, server: string, names: string[]
 }
 
 function eraLine(client: Client): string {
-  const how = client.negotiation;
-  const detail = how.how === 'pinned' ? ', pinned by --era' : how.fellBack ? `, after the modern probe failed (${how.fellBack})` : '';
+  const { verdict } = client;
+  const fellBack = verdict.era === 'legacy' && verdict.how === 'probe';
+  const detail = verdict.how === 'pinned' ? ', pinned by --era' : fellBack ? `, after the modern probe failed (${verdict.evidence})` : '';
   return `${client.era} era, ${client.protocolVersion}${detail}`;
 }
 

@@ -63,7 +63,8 @@ export async function probeServer(entry: ServerEntry, options: ProbeOptions): Pr
     const reach: Reach = client.era === 'modern' ? 'modern' : held ? 'session' : 'per-request';
     const info = client.serverInfo;
     const about = info?.description ?? (info?.title && info.title !== base.name ? info.title : undefined);
-    const negotiation = client.negotiation.fellBack ? 'fell back' : client.negotiation.retriedWith ? 'retried' : undefined;
+    const { verdict } = client;
+    const negotiation = verdict.era === 'legacy' && verdict.how === 'probe' ? 'fell back' : verdict.retriedWith ? 'retried' : undefined;
     return {
       ...base,
       ok: true,

@@ -1,0 +1,84 @@
+// One request on the wire, the same in both eras: a JSON-RPC message with a deadline, its reply read
+// into a result or an RpcError. What differs between the eras (the envelope and headers, or the
+// session and server-to-client requests) is given by the caller.
+
+import { Deadline } from './deadline.js';
+import { ProtocolError, RpcError } from './errors.js';
+import type { Reply, ServerRequestAnswer, Transport } from './transport.js';
+import { nextId } from './transport.js';
+import type { JsonObject, JsonRpcNotification, JsonRpcRequest } from './types.js';
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Per request, excluding time the host spends on input. Infinity for a subscription. */
+  timeoutMs?: number;
+  /** Extra HTTP headers for this request (Mcp-Param-* mirrors). */
+  headers?: Record<string, string>;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** Notifications that arrive while this request runs (logs, progress, a subscription's updates). */
+  onNotification?: (notification: JsonRpcNotification) => void;
+}
+
+export interface Wire {
+  transport: Transport;
+  timeoutMs: number;
+  signal: AbortSignal | undefined;
+  /** Notifications for the whole client. */
+  onNotification: ((notification: JsonRpcNotification) => void) | undefined;
+}
+
+/** What an era adds to an exchange. */
+export interface EraHooks {
+  headers: Record<string, string>;
+  /** Answers a legacy server's pushes (sampling, elicitation, roots) while the request runs. */
+  onServerRequest?: (request: JsonRpcRequest, signal: AbortSignal) => Promise<ServerRequestAnswer>;
+  /** The request was given up (timeout or abort): the era says so on the wire if it must. */
+  onAbandon?: (id: JsonRpcRequest['id'], reason: string) => void;
+}
+
+/** Sends one request and returns its reply, error or not. A progress token is added to `_meta` when progress is wanted. */
+export async function exchange(wire: Wire, method: string, params: JsonObject, options: RequestOptions, era: EraHooks): Promise<Reply> {
+  const id = nextId();
+  const progressToken = options.onProgress ? `byhand-${id}` : undefined;
+  const body = progressToken ? { ...params, _meta: { ...(params._meta as JsonObject | undefined), progressToken } } : params;
+  const request: JsonRpcRequest = { jsonrpc: '2.0', id, method, params: body };
+  const deadline = new Deadline(method, options.timeoutMs ?? wire.timeoutMs, options.signal ?? wire.signal);
+  const { onServerRequest } = era;
+  try {
+    return await wire.transport.request(request, {
+      deadline,
+      headers: options.headers ? { ...era.headers, ...options.headers } : era.headers,
+      ...(onServerRequest ? { onServerRequest: (pushed: JsonRpcRequest) => onServerRequest(pushed, deadline.signal) } : {}),
+      onNotification: (notification) => {
+        const p = notification.params as JsonObject | undefined;
+        if (progressToken !== undefined && notification.method === 'notifications/progress' && p?.progressToken === progressToken) {
+          options.onProgress!({ progress: Number(p.progress), total: p.total as number | undefined, message: p.message as string | undefined });
+        }
+        options.onNotification?.(notification);
+        wire.onNotification?.(notification);
+      },
+    });
+  } catch (error) {
+    if (deadline.signal.aborted) era.onAbandon?.(id, (error as Error).message);
+    throw error;
+  } finally {
+    deadline.dispose();
+  }
+}
+
+/** The result of a reply, or the RpcError it carries; `protocolVersion` and `headers` feed the error's hint. */
+export function resultOf(reply: Reply, method: string, params: JsonObject, protocolVersion: string | undefined, headers?: () => Record<string, string>): JsonObject {
+  if (reply.message.error) throw rpcErrorOf(reply, method, params, protocolVersion, headers);
+  const { result } = reply.message;
+  if (!result || typeof result !== 'object' || Array.isArray(result)) {
+    throw new ProtocolError(`${method} got a response with neither result nor error`, 'this is a server bug: a JSON-RPC response carries one of them');
+  }
+  return result;
+}
+
+/** A reply's JSON-RPC error as an RpcError, with what the hint needs to name the field at fault. */
+export function rpcErrorOf(reply: Reply, method: string, params: JsonObject, protocolVersion: string | undefined, headers?: () => Record<string, string>): RpcError {
+  const name = (params.name ?? params.uri) as string | undefined;
+  const context = { method, ...(name !== undefined ? { name } : {}), ...(protocolVersion ? { protocolVersion } : {}), ...(headers ? { headers: headers() } : {}) };
+  return new RpcError(reply.message.error!, context, reply.status);
+}

@@ -1,0 +1,132 @@
+// The legacy era (2025-11-25 and older). An initialize handshake agrees on a version and, over HTTP,
+// opens a session (Mcp-Session-Id). The server may push requests (sampling, elicitation, roots) down a
+// POST's response stream, the standalone GET stream or stdout, and the client answers each through the
+// same host. A request given up is announced with notifications/cancelled (2025 spec, cancellation:
+// the client SHOULD send it; the server otherwise keeps running the tool).
+
+import { Deadline } from './deadline.js';
+import { HostError, McpError, ProtocolError } from './errors.js';
+import { exchange, resultOf, type RequestOptions, type Wire } from './exchange.js';
+import { fulfil } from './fulfil.js';
+import { HttpTransport } from './http.js';
+import type { ServerRequestAnswer } from './transport.js';
+import type { ClientCapabilities, Host, Implementation, JsonObject, JsonRpcRequest, LoggingLevel } from './types.js';
+import { LEGACY_VERSIONS, MODERN_VERSIONS } from './versions.js';
+
+export interface LegacySettings {
+  wire: Wire;
+  capabilities: ClientCapabilities;
+  clientInfo: Implementation;
+  host: Host;
+  logLevel: LoggingLevel | undefined;
+}
+
+export class LegacyConnection {
+  readonly era = 'legacy';
+  protocolVersion = '';
+  serverInfo: Implementation | undefined;
+  serverCapabilities: JsonObject = {};
+  instructions: string | undefined;
+  private pushes = 0;
+
+  private constructor(private readonly settings: LegacySettings) {}
+
+  /** Runs the handshake with `version`; the server may agree on another it names. */
+  static async open(settings: LegacySettings, version: string): Promise<LegacyConnection> {
+    const connection = new LegacyConnection(settings);
+    await connection.initialize(version);
+    return connection;
+  }
+
+  async request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {
+    const reply = await exchange(this.settings.wire, method, params, options, this.hooks(method, params));
+    return resultOf(reply, method, params, this.protocolVersion);
+  }
+
+  /** The legacy era has no MRTR: input arrives as pushes during the request, answered by the host. */
+  input(method: string, _name: string, params: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
+    return this.request(method, params, options);
+  }
+
+  private async initialize(version: string): Promise<void> {
+    const { wire, clientInfo, logLevel } = this.settings;
+    const params = { protocolVersion: version, capabilities: this.capabilities(), clientInfo };
+    // No MCP-Protocol-Version on initialize: the header names an agreed version, and the SDK refuses
+    // an initialize that carries a modern one (-32020, curl L4 in sdk-2.4.0-wire.md).
+    const reply = await exchange(wire, 'initialize', params, {}, { headers: {} });
+    const result = resultOf(reply, 'initialize', params, undefined);
+    const agreed = String(result.protocolVersion);
+    if (!(LEGACY_VERSIONS as readonly string[]).includes(agreed)) {
+      throw new ProtocolError(`the server wants protocol version ${agreed}, which byhand does not speak`, `byhand speaks ${[...MODERN_VERSIONS, ...LEGACY_VERSIONS].join(', ')}`);
+    }
+    this.protocolVersion = agreed;
+    this.serverInfo = result.serverInfo as Implementation | undefined;
+    this.serverCapabilities = (result.capabilities ?? {}) as JsonObject;
+    this.instructions = result.instructions as string | undefined;
+    const deadline = new Deadline('notifications/initialized', wire.timeoutMs, wire.signal);
+    try {
+      await wire.transport.notify({ jsonrpc: '2.0', method: 'notifications/initialized' }, { deadline, headers: this.headers() });
+    } finally {
+      deadline.dispose();
+    }
+    const { transport } = wire;
+    if (transport instanceof HttpTransport && transport.sessionId) {
+      transport.listen(
+        {
+          headers: this.headers(),
+          onServerRequest: (request) => this.answer(request, 'the event stream', {}, wire.signal ?? new AbortController().signal),
+          onNotification: (notification) => wire.onNotification?.(notification),
+        },
+        wire.timeoutMs,
+      );
+    }
+    // The legacy way to ask for logs: once for the session (the modern era asks per request).
+    if (logLevel && this.serverCapabilities.logging) await this.request('logging/setLevel', { level: logLevel });
+  }
+
+  private headers(): Record<string, string> {
+    return { 'MCP-Protocol-Version': this.protocolVersion };
+  }
+
+  private hooks(method: string, params: JsonObject) {
+    const { transport } = this.settings.wire;
+    return {
+      headers: this.headers(),
+      onServerRequest: (request: JsonRpcRequest, signal: AbortSignal) => this.answer(request, method, params, signal),
+      // stdio says so itself, in both eras; over HTTP the 2025 session needs to be told.
+      ...(transport instanceof HttpTransport ? { onAbandon: (id: JsonRpcRequest['id'], reason: string) => void this.cancel(id, reason) } : {}),
+    };
+  }
+
+  private async cancel(requestId: JsonRpcRequest['id'], reason: string): Promise<void> {
+    const deadline = new Deadline('notifications/cancelled', 2000);
+    try {
+      const message = { jsonrpc: '2.0' as const, method: 'notifications/cancelled', params: { requestId, reason } };
+      await this.settings.wire.transport.notify(message, { deadline, headers: this.headers() });
+    } catch {
+      // A courtesy to the server: if it cannot be told, the request is abandoned all the same.
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /** The 2025 shape of the same capabilities: roots may say listChanged, and byhand never sends that notification. */
+  private capabilities(): ClientCapabilities {
+    const caps = { ...this.settings.capabilities };
+    if (caps.roots) caps.roots = { listChanged: false };
+    return caps;
+  }
+
+  /** A server-to-client request, answered through the host as its MRTR twin would be. */
+  private async answer(request: JsonRpcRequest, method: string, params: JsonObject, signal: AbortSignal): Promise<ServerRequestAnswer> {
+    if (request.method === 'ping') return { result: {} };
+    const name = String(params.name ?? params.uri ?? '');
+    const ctx = { key: String(request.id), method, name, round: ++this.pushes, era: 'legacy' as const, signal };
+    try {
+      return { result: (await fulfil(this.settings.host, request, ctx)) as unknown as JsonObject };
+    } catch (error) {
+      const code = error instanceof HostError ? -1 : error instanceof McpError && error.code === 'protocol' ? -32601 : -32603;
+      return { error: { code, message: (error as Error).message } };
+    }
+  }
+}

@@ -1,0 +1,143 @@
+// The modern era (2026-07-28), the part a reader comes for. There is no handshake and no session:
+// every request is one exchange that carries who the client is and what it can do in `params._meta`
+// (the envelope), and over HTTP the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers repeat the
+// body (SEP-2243) so that anything in between can route without reading JSON. The protocol is just
+// JSON: this file is the whole of it but for the transport underneath.
+//
+// When a server needs the host to think (sampling), to ask the user (elicitation) or to list roots,
+// it answers tools/call, resources/read or prompts/get with `resultType: "input_required"`, its
+// `inputRequests` and an opaque `requestState`. The client fulfils every request and calls the same
+// method again, with a new id, carrying `inputResponses` (bare results) and `requestState` (byte for
+// byte) as TOP-LEVEL members of params, not in _meta (SEP-2322, spec basic/patterns/mrtr.mdx).
+
+import { InputLoopError, ProtocolError, RoundLimitError } from './errors.js';
+import { exchange, resultOf, type RequestOptions, type Wire } from './exchange.js';
+import { fulfil } from './fulfil.js';
+import { classifyProbe } from './verdict.js';
+import { encodeHeaderValue } from './headers.js';
+import type { Reply } from './transport.js';
+import type { ClientCapabilities, Host, Implementation, InputResponse, JsonObject, LoggingLevel } from './types.js';
+
+export const META = {
+  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
+  clientInfo: 'io.modelcontextprotocol/clientInfo',
+  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  logLevel: 'io.modelcontextprotocol/logLevel',
+  serverInfo: 'io.modelcontextprotocol/serverInfo',
+} as const;
+
+export const INPUT_METHODS = new Set(['tools/call', 'resources/read', 'prompts/get']);
+export const DEFAULT_MAX_ROUNDS = 10;
+
+/**
+ * The per-request envelope (spec basic/index.mdx L365-392): protocolVersion and clientCapabilities are
+ * required, clientInfo is a SHOULD, and logs flow only when a logLevel asks for them (SEP-2575).
+ */
+export function envelope(version: string, capabilities: ClientCapabilities, clientInfo: Implementation | undefined, logLevel?: LoggingLevel, extra?: JsonObject): JsonObject {
+  const meta: JsonObject = { ...extra, [META.protocolVersion]: version, [META.clientCapabilities]: capabilities };
+  if (clientInfo) meta[META.clientInfo] = clientInfo;
+  if (logLevel) meta[META.logLevel] = logLevel;
+  return meta;
+}
+
+/** The headers that mirror the body; a server refuses the request (-32020) when they disagree. */
+export function standardHeaders(method: string, params: JsonObject | undefined, protocolVersion: string): Record<string, string> {
+  const headers: Record<string, string> = { 'MCP-Protocol-Version': protocolVersion, 'Mcp-Method': method };
+  const name = INPUT_METHODS.has(method) ? (params?.name ?? params?.uri) : undefined;
+  if (typeof name === 'string') headers['Mcp-Name'] = encodeHeaderValue(name);
+  return headers;
+}
+
+export type RoundEvent =
+  | { phase: 'asked'; round: number; method: string; name: string; inputRequests: JsonObject; requestState?: string }
+  | { phase: 'answered'; round: number; method: string; name: string; inputResponses: Record<string, InputResponse> };
+
+export interface ModernSettings {
+  wire: Wire;
+  capabilities: ClientCapabilities;
+  clientInfo: Implementation | undefined;
+  host: Host;
+  maxRounds: number;
+  logLevel: LoggingLevel | undefined;
+  onRound: ((event: RoundEvent) => void) | undefined;
+}
+
+export class ModernConnection {
+  readonly era = 'modern';
+
+  constructor(private readonly settings: ModernSettings, public protocolVersion: string) {}
+
+  /** One exchange with the envelope and the headers; the reply, error or not. `version` overrides ours (the probe). */
+  send(method: string, params: JsonObject, options: RequestOptions = {}, version = this.protocolVersion): Promise<Reply> {
+    const { wire, capabilities, clientInfo, logLevel } = this.settings;
+    const body = { ...params, _meta: envelope(version, capabilities, clientInfo, logLevel, params._meta as JsonObject | undefined) };
+    return exchange(wire, method, body, options, { headers: standardHeaders(method, body, version) });
+  }
+
+  /** A request whose JSON-RPC error becomes an RpcError. An input_required answer outside MRTR is a server bug. */
+  async request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {
+    let reply = await this.send(method, params, options);
+    if (reply.message.error?.code === -32022) {
+      // The server changed its versions under us: one retry with one it names (spec versioning.mdx L69-71),
+      // read by the same rule as the probe's.
+      const verdict = classifyProbe(reply, this.protocolVersion, this.settings.wire.transport.kind);
+      if (verdict.kind === 'retry') {
+        this.protocolVersion = verdict.version;
+        reply = await this.send(method, params, options);
+      }
+    }
+    const result = resultOf(reply, method, params, this.protocolVersion, () => standardHeaders(method, params, this.protocolVersion));
+    if (result.resultType === 'input_required' && !INPUT_METHODS.has(method)) throw inputRequiredMisplaced(method);
+    return result;
+  }
+
+  /** tools/call, resources/read or prompts/get: sends `params`, then answers input requests until the result is complete. */
+  async input(method: string, name: string, params: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
+    const { host, maxRounds, onRound } = this.settings;
+    const signal = options.signal ?? this.settings.wire.signal ?? new AbortController().signal;
+    let answered = new Map<string, string>();
+    let next = params;
+    for (let round = 1; ; round++) {
+      const result = await this.request(method, next, options);
+      const type = result.resultType;
+      if (type === undefined || type === 'complete') return result;
+      if (type !== 'input_required') {
+        throw new ProtocolError(`${method} ${name} answered with resultType '${String(type)}', which byhand does not know`, 'the server may need an extension (such as tasks) that the client did not ask for');
+      }
+      if (round > maxRounds) throw new RoundLimitError(method, name, maxRounds);
+      const { inputRequests: requests, requestState: state } = result;
+      if (requests !== undefined && (typeof requests !== 'object' || requests === null || Array.isArray(requests))) {
+        throw new ProtocolError(`${method} ${name}: inputRequests is not an object`, 'this is a server bug: inputRequests maps keys to requests');
+      }
+      if (state !== undefined && typeof state !== 'string') {
+        throw new ProtocolError(`${method} ${name}: requestState is not a string`, 'this is a server bug: requestState is an opaque string');
+      }
+      if (requests === undefined && state === undefined) {
+        throw new ProtocolError(`${method} ${name} asked for input but sent neither inputRequests nor requestState`, 'this is a server bug (spec: at least one of them MUST be present)');
+      }
+      const entries = Object.entries((requests ?? {}) as JsonObject);
+      const again = entries.filter(([key, request]) => answered.get(key) === JSON.stringify(request)).map(([key]) => key);
+      if (again.length > 0) throw new InputLoopError(method, name, again, round);
+      onRound?.({ phase: 'asked', round, method, name, inputRequests: (requests ?? {}) as JsonObject, ...(state !== undefined ? { requestState: state } : {}) });
+
+      const responses = Object.fromEntries(
+        await Promise.all(
+          entries.map(async ([key, request]) => {
+            const ctx = { key, method, name, round, era: 'modern' as const, signal };
+            return [key, await fulfil(host, request as JsonObject, ctx)] as const;
+          }),
+        ),
+      );
+      if (entries.length > 0) onRound?.({ phase: 'answered', round, method, name, inputResponses: responses });
+      answered = new Map(entries.map(([key, request]) => [key, JSON.stringify(request)]));
+      // A new request, not a continuation: the original params, this round's answers, the state as sent.
+      next = { ...params };
+      if (entries.length > 0) next.inputResponses = responses;
+      if (state !== undefined) next.requestState = state;
+    }
+  }
+}
+
+export function inputRequiredMisplaced(method: string): ProtocolError {
+  return new ProtocolError(`${method} answered input_required, which only tools/call, resources/read and prompts/get may`, 'this is a server bug (spec basic/patterns/mrtr.mdx)');
+}

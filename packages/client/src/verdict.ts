@@ -1,0 +1,101 @@
+// Reading era evidence (spec basic/versioning.mdx, basic/transports/streamable-http.mdx "Backward
+// Compatibility", basic/transports/stdio.mdx): a result or a recognised modern error means modern;
+// anything else means legacy. The fallback is never keyed to one error code, and outages (5xx,
+// network, 401/403) are never taken as era evidence. A verdict is an object that says what was found,
+// how and when; verdicts found by probing are cached per endpoint, pins never are.
+
+import { HttpStatusError, McpError, ProtocolError, StreamClosedError, TimeoutError } from './errors.js';
+import type { Reply } from './transport.js';
+import type { Era } from './types.js';
+import { isModernVersion, MODERN_VERSIONS, pickVersion } from './versions.js';
+
+/** The codes only a modern server sends (spec basic/index.mdx "Error Codes"). */
+export const MODERN_ERROR_CODES = new Set([-32020, -32021, -32022]);
+
+export type ProbeVerdict =
+  | { kind: 'modern'; version: string; result: Record<string, unknown> }
+  | { kind: 'retry'; version: string }
+  | { kind: 'legacy'; reason: string; version?: string }
+  | { kind: 'error'; error: McpError | Reply };
+// An 'error' Reply always carries a JSON-RPC error: the caller turns it into an RpcError.
+
+/** Reads the answer to a `server/discover` probe sent with `version`. */
+export function classifyProbe(outcome: Reply | Error, version: string, transport: 'http' | 'stdio'): ProbeVerdict {
+  if (outcome instanceof Error) {
+    if (outcome instanceof HttpStatusError) {
+      if ([400, 404, 405].includes(outcome.status)) return { kind: 'legacy', reason: `HTTP ${outcome.status} without a modern error` };
+      return { kind: 'error', error: outcome };
+    }
+    // A stdio server may ignore an unknown pre-initialize request, or exit on it (spec stdio.mdx L121-147).
+    if (transport === 'stdio' && (outcome instanceof TimeoutError || outcome instanceof StreamClosedError)) {
+      return { kind: 'legacy', reason: outcome instanceof TimeoutError ? 'no answer to server/discover' : 'the process exited on server/discover' };
+    }
+    return { kind: 'error', error: outcome instanceof McpError ? outcome : new McpError('protocol', outcome.message, 'unexpected failure while probing the era') };
+  }
+  const { message } = outcome;
+  if (message.result) {
+    // A result that is no DiscoverResult is not era evidence: old mocks answer any method generically.
+    if (!Array.isArray(message.result.supportedVersions)) return { kind: 'legacy', reason: 'server/discover answered without supportedVersions' };
+    const offered: unknown[] = message.result.supportedVersions;
+    if (offered.includes(version)) return { kind: 'modern', version, result: message.result };
+    const modern = pickVersion(offered.filter((v) => typeof v === 'string' && isModernVersion(v)));
+    if (modern) return { kind: 'modern', version: modern, result: message.result };
+    const legacy = pickVersion(offered);
+    if (legacy) return { kind: 'legacy', reason: `server/discover offers only ${legacy}`, version: legacy };
+    return { kind: 'error', error: new ProtocolError(`the server speaks ${offered.join(', ')}, and byhand none of them`, 'no protocol version is shared: upgrade one side') };
+  }
+  const error = message.error!;
+  if (error.code === -32022) {
+    const data = (error.data ?? {}) as { supported?: unknown };
+    const supported = Array.isArray(data.supported) ? data.supported : [];
+    const modern = pickVersion(supported.filter((v) => MODERN_VERSIONS.includes(v)));
+    if (modern) return { kind: 'retry', version: modern };
+    const legacy = pickVersion(supported);
+    // A dual-era server that lists only a legacy version asks for the handshake (spec versioning.mdx).
+    if (legacy) return { kind: 'legacy', reason: `the server supports ${legacy}`, version: legacy };
+    return { kind: 'error', error: outcome };
+  }
+  if (MODERN_ERROR_CODES.has(error.code)) return { kind: 'error', error: outcome };
+  return { kind: 'legacy', reason: `server/discover answered ${error.code} ${error.message}` };
+}
+
+/** What the client decided about a server's era, and why. */
+export interface EraVerdict {
+  era: Era;
+  /** The protocol version in use: '2026-07-28', or what initialize agreed. */
+  version: string;
+  /** probe: found by trying now; cached: an earlier probe's verdict, reused; pinned: the caller chose. */
+  how: 'probe' | 'cached' | 'pinned';
+  /** The evidence, in words: what the server answered. */
+  evidence: string;
+  /** When the verdict was reached (ms since the epoch); for a cached one, when it was first reached. */
+  at: number;
+  /** Set when a -32022 made the client retry with another version. */
+  retriedWith?: string;
+  /** Set when a cached verdict was contradicted and the era found again. */
+  revalidated?: string;
+}
+
+/** Probed verdicts per endpoint (URL, or command line). One process-wide cache serves every client unless another is given. */
+export class VerdictCache {
+  private readonly verdicts = new Map<string, EraVerdict>();
+
+  get(key: string): EraVerdict | undefined {
+    return this.verdicts.get(key);
+  }
+
+  set(key: string, verdict: EraVerdict): void {
+    if (verdict.how === 'pinned') return;
+    this.verdicts.set(key, { ...verdict, how: 'probe' });
+  }
+
+  delete(key: string): void {
+    this.verdicts.delete(key);
+  }
+
+  clear(): void {
+    this.verdicts.clear();
+  }
+}
+
+export const processVerdicts = new VerdictCache();
