@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
+import { memoryStore } from '../packages/servers/src/jar/memory-store.js';
+import { createCookieJar } from '../packages/servers/src/registry.js';
 import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
 import { connectHost, modernRpc, textOf } from './servers-support.js';
 
@@ -52,7 +54,7 @@ for (const era of ['modern', 'legacy'] as const) {
         let listed = await host.client.callTool({ name: 'list_notes', arguments: {} });
         assert.match(textOf(listed), new RegExp(`#${id} "buy ${era} oat milk"`));
         const jar = await host.client.readResource({ uri: 'jar://notes' });
-        assert.ok(JSON.parse((jar.contents[0] as { text: string }).text).some((n: { text: string }) => n.text === `call ${era} grandma`));
+        assert.ok(JSON.parse((jar.contents[0] as { text: string }).text).notes.some((n: { text: string }) => n.text === `call ${era} grandma`));
         const recall = await host.client.getPrompt({ name: 'recall', arguments: { topic: 'shopping' } });
         assert.match(JSON.stringify(recall.messages), /about shopping/);
         assert.match(JSON.stringify(recall.messages), new RegExp(`buy ${era} oat milk`));
@@ -141,13 +143,15 @@ describe('The Cookie Jar on disk', () => {
     const writers = 4;
     const each = 40;
     const registry = new URL('../packages/servers/src/registry.ts', import.meta.url).href;
+    const sqlite = new URL('../packages/servers/src/jar/sqlite-store.ts', import.meta.url).href;
     const script = join(scratch, 'writer.mts');
     // Each child is a whole Cookie Jar toolbox (its own SQLite connection) driven through its fetch handler.
     writeFileSync(
       script,
       `import { createCookieJar } from ${JSON.stringify(registry)};
+import { sqliteStore } from ${JSON.stringify(sqlite)};
 const [dbPath, writer, count] = process.argv.slice(2);
-const jar = createCookieJar({ dbPath });
+const jar = createCookieJar({ jar: sqliteStore(dbPath) });
 const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 await Promise.all(Array.from({ length: Number(count) }, async (_, i) => {
   const body = { jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'put_note', arguments: { text: 'w' + writer + '-' + i, ttl_seconds: 3600 }, _meta: meta } };
@@ -171,12 +175,76 @@ await jar.close();
 
     const server = await startServer({ port: 0, toolboxes: ['cookie-jar'], dbPath });
     try {
-      const listed = await modernRpc(server.urls['cookie-jar']!, 'tools/call', { name: 'list_notes', arguments: {} });
-      const notes = (listed.body?.result?.structuredContent?.notes ?? []) as Array<{ text: string }>;
+      const notes: Array<{ text: string }> = [];
+      for (let after = 0, pages = 0; pages < 10; pages++) {
+        const listed = await modernRpc(server.urls['cookie-jar']!, 'tools/call', { name: 'list_notes', arguments: { after, limit: 100 } });
+        const page = listed.body?.result?.structuredContent as { notes: Array<{ text: string }>; next?: number };
+        notes.push(...page.notes);
+        if (page.next === undefined) break;
+        after = page.next;
+      }
       const expected = Array.from({ length: writers }, (_, w) => Array.from({ length: each }, (_, i) => `w${w}-${i}`)).flat().sort();
       assert.deepEqual(notes.map((n) => n.text).sort(), expected);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('The Cookie Jar is bounded', () => {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+  let id = 0;
+  /** Straight through the fetch handler: the bound belongs to the toolbox, whatever serves it. */
+  async function rpc(jar: ReturnType<typeof createCookieJar>, method: string, params: Record<string, unknown>) {
+    const name = (params.name ?? params.uri) as string | undefined;
+    const response = await jar.fetch(
+      new Request('http://127.0.0.1/api/cookie-jar', {
+        method: 'POST',
+        body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params: { ...params, _meta: meta } }),
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          host: '127.0.0.1',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': method,
+          ...(name !== undefined ? { 'mcp-name': name } : {}),
+        },
+      }),
+    );
+    return (await response.json()) as { result?: any; error?: any };
+  }
+
+  test('a full jar refuses a note plainly; listings, the resource and the prompt return a page, not the jar', { timeout: 30_000 }, async () => {
+    const jar = createCookieJar({ jar: memoryStore({ maxNotes: 120 }) });
+    try {
+      for (let i = 0; i < 120; i++) {
+        const put = await rpc(jar, 'tools/call', { name: 'put_note', arguments: { text: `note ${i}` } });
+        assert.equal(put.result?.isError, undefined, JSON.stringify(put));
+      }
+      const full = await rpc(jar, 'tools/call', { name: 'put_note', arguments: { text: 'one too many' } });
+      assert.equal(full.result?.isError, true);
+      assert.match(full.result?.content?.[0]?.text, /jar is full: it remembers at most 120 notes/);
+
+      const first = await rpc(jar, 'tools/call', { name: 'list_notes', arguments: {} });
+      assert.equal(first.result.structuredContent.notes.length, 50);
+      assert.match(first.result.content[0].text, /call list_notes with after=\d+/);
+      const rest = await rpc(jar, 'tools/call', { name: 'list_notes', arguments: { after: first.result.structuredContent.next, limit: 100 } });
+      assert.equal(rest.result.structuredContent.notes.length, 70);
+      assert.equal(rest.result.structuredContent.next, undefined);
+      const tooMany = await rpc(jar, 'tools/call', { name: 'list_notes', arguments: { limit: 1000 } });
+      assert.ok(tooMany.error !== undefined || tooMany.result?.isError === true, 'a page larger than 100 is refused');
+
+      const resource = await rpc(jar, 'resources/read', { uri: 'jar://notes' });
+      const listed = JSON.parse(resource.result.contents[0].text);
+      assert.equal(listed.notes.length, 100);
+      assert.equal(listed.more, true);
+
+      const prompt = await rpc(jar, 'prompts/get', { name: 'recall', arguments: {} });
+      const text = prompt.result.messages[0].content.text as string;
+      assert.equal(text.split('\n').filter((line) => line.startsWith('- ')).length, 50);
+      assert.match(text, /only the oldest 50 notes/);
+    } finally {
+      await jar.close();
     }
   });
 });

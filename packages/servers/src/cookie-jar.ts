@@ -4,7 +4,8 @@
 
 import { inputRequired, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { JarStore, MAX_NOTE_LENGTH, MAX_TTL_SECONDS, type Note } from './jar-store.js';
+import { memoryStore } from './jar/memory-store.js';
+import { JarFullError, MAX_NOTE_LENGTH, MAX_PAGE, MAX_TTL_SECONDS, type JarStorage, type Note } from './jar/storage.js';
 import { elicitOutcome, text } from './mrtr.js';
 import type { BuildContext, ToolboxSpec } from './toolbox.js';
 
@@ -18,6 +19,8 @@ export const COOKIE_JAR_INFO = {
 } as const;
 
 export const JAR_URI = 'jar://notes';
+/** Notes per list page and per prompt: a model gets a page, never the whole jar. */
+const PAGE = 50;
 
 interface ForgetState {
   asked: number;
@@ -27,7 +30,7 @@ function describe(note: Note): string {
   return `#${note.id} "${note.text}" (forgets itself at ${note.expiresAt})`;
 }
 
-function registerJar(server: McpServer, ctx: BuildContext, store: JarStore): void {
+function registerJar(server: McpServer, ctx: BuildContext, store: JarStorage): void {
   server.registerTool(
     'put_note',
     {
@@ -39,8 +42,13 @@ function registerJar(server: McpServer, ctx: BuildContext, store: JarStore): voi
       }),
     },
     async ({ text: note, ttl_seconds }) => {
-      const stored = store.put(note, ttl_seconds);
-      return { ...text(`Put ${describe(stored)}`), structuredContent: { note: stored } };
+      try {
+        const stored = await store.put(note, ttl_seconds);
+        return { ...text(`Put ${describe(stored)}`), structuredContent: { note: stored } };
+      } catch (error) {
+        if (error instanceof JarFullError) return text(error.message, true);
+        throw error;
+      }
     },
   );
 
@@ -48,14 +56,19 @@ function registerJar(server: McpServer, ctx: BuildContext, store: JarStore): voi
     'list_notes',
     {
       title: 'List the notes',
-      description: 'Lists the notes the jar still remembers.',
+      description: `Lists the notes the jar still remembers, oldest first, ${PAGE} at a time; pass \`after\` (the \`next\` of the previous page) for more.`,
+      inputSchema: z.object({
+        after: z.number().int().min(0).default(0).describe('list notes after this id (the previous page\'s next)'),
+        limit: z.number().int().min(1).max(MAX_PAGE).default(PAGE).describe(`at most this many notes (up to ${MAX_PAGE})`),
+      }),
       annotations: { readOnlyHint: true },
     },
-    async () => {
-      const notes = store.list();
+    async ({ after, limit }) => {
+      const { notes, next } = await store.page(after, limit);
+      const more = next === undefined ? '' : `\n(more: call list_notes with after=${next})`;
       return {
-        ...text(notes.length === 0 ? 'The jar is empty.' : notes.map(describe).join('\n')),
-        structuredContent: { notes },
+        ...text(notes.length === 0 ? (after === 0 ? 'The jar is empty.' : 'No more notes.') : notes.map(describe).join('\n') + more),
+        structuredContent: { notes, ...(next !== undefined ? { next } : {}) },
       };
     },
   );
@@ -69,7 +82,7 @@ function registerJar(server: McpServer, ctx: BuildContext, store: JarStore): voi
       annotations: { destructiveHint: true },
     },
     async ({ id }, call) => {
-      const note = store.get(id);
+      const note = await store.get(id);
       if (note === undefined) return text(`There is no note #${id} in the jar (it may already have been forgotten).`, true);
       const asked = ctx.state.read<ForgetState>(call)?.asked === id;
       const answer = elicitOutcome(call, 'confirm');
@@ -78,7 +91,7 @@ function registerJar(server: McpServer, ctx: BuildContext, store: JarStore): voi
       }
       if (asked && answer.kind === 'accept') {
         if (answer.content.confirm !== true) return text(`Kept ${describe(note)}: not confirmed.`);
-        const gone = store.forget(id);
+        const gone = await store.forget(id);
         return gone ? text(`Forgot note #${id}.`) : text(`Note #${id} was already gone.`);
       }
       return inputRequired({
@@ -100,8 +113,16 @@ function registerJar(server: McpServer, ctx: BuildContext, store: JarStore): voi
   server.registerResource(
     'notes',
     JAR_URI,
-    { title: "The jar's contents", description: 'Every note still remembered', mimeType: 'application/json', cacheHint: { ttlMs: 0, cacheScope: 'private' } },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(store.list(), null, 2) }] }),
+    {
+      title: "The jar's contents",
+      description: `The oldest ${MAX_PAGE} notes still remembered (list_notes pages through the rest)`,
+      mimeType: 'application/json',
+      cacheHint: { ttlMs: 0, cacheScope: 'private' },
+    },
+    async (uri) => {
+      const { notes, next } = await store.page(0, MAX_PAGE);
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ notes, more: next !== undefined }, null, 2) }] };
+    },
   );
 
   server.registerPrompt(
@@ -111,9 +132,13 @@ function registerJar(server: McpServer, ctx: BuildContext, store: JarStore): voi
       description: 'Asks the model to recall what the jar remembers, optionally about one topic.',
       argsSchema: z.object({ topic: z.string().optional().describe('only notes about this') }),
     },
-    ({ topic }) => {
-      const notes = store.list();
-      const listing = notes.length === 0 ? '(the jar is empty)' : notes.map((n) => `- ${n.text} (until ${n.expiresAt})`).join('\n');
+    async ({ topic }) => {
+      // A prompt goes to a model whole: a page, not the jar, however full it is.
+      const { notes, next } = await store.page(0, PAGE);
+      const listing =
+        notes.length === 0
+          ? '(the jar is empty)'
+          : notes.map((n) => `- ${n.text} (until ${n.expiresAt})`).join('\n') + (next !== undefined ? `\n(only the oldest ${PAGE} notes)` : '');
       return {
         messages: [
           {
@@ -130,17 +155,18 @@ function registerJar(server: McpServer, ctx: BuildContext, store: JarStore): voi
 }
 
 export interface CookieJarOptions {
-  /** SQLite file; `:memory:` keeps nothing. */
-  dbPath?: string;
+  /** Where the notes live (memory by default; SQLite and PostgreSQL stores are in `@byhand/servers/node`). The toolbox closes it. */
+  jar?: JarStorage;
   now?: () => number;
 }
 
 export function cookieJarSpec(options: CookieJarOptions = {}): ToolboxSpec {
-  const store = new JarStore(options.dbPath ?? ':memory:', options.now !== undefined ? { now: options.now } : {});
+  const store = options.jar ?? memoryStore(options.now !== undefined ? { now: options.now } : {});
   return {
     info: COOKIE_JAR_INFO,
     instructions: 'A jar of short notes. Each note forgets itself after its TTL; forget_note forgets one early, after you confirm.',
     register: (server, ctx) => registerJar(server, ctx, store),
+    ready: () => store.ready(),
     dispose: () => store.close(),
   };
 }

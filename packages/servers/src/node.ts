@@ -5,3 +5,6 @@ export * from './index.js';
 export { startServer, serveCommand, parseServeArgs } from './serve.js';
 export type { StartServerOptions, RunningServer } from './serve.js';
 export { toWebRequest, writeWebResponse, type FetchHandler } from './node-adapter.js';
+export { openJarStorage } from './jar/open.js';
+export { sqliteStore } from './jar/sqlite-store.js';
+export { postgresStore } from './jar/postgres-store.js';

@@ -4,7 +4,7 @@ import { COOKIE_JAR_INFO, cookieJarSpec, type CookieJarOptions } from './cookie-
 import { EVERYTHING_INFO, everythingSpec } from './everything.js';
 import { KITCHEN_INFO, kitchenSpec } from './kitchen.js';
 import { PROBE_INFO, probeSpec } from './probe.js';
-import { deriveStateKey } from './state.js';
+import { defaultStateKey, stateKeyFromSecret, type StateKeySource } from './state.js';
 import { mountToolbox, type EdgeOptions, type LegacyMode, type ToolboxHandler, type ToolboxInfo, type ToolboxSpec } from './toolbox.js';
 
 export type ToolboxName = 'kitchen' | 'cookie-jar' | 'probe' | 'everything';
@@ -24,11 +24,13 @@ export const TOOLBOXES: readonly ToolboxEntry[] = [
 ];
 
 export interface ToolboxOptions extends Partial<Omit<EdgeOptions, 'legacy' | 'stateKey'>> {
-  stateKey?: Uint8Array;
+  stateKey?: StateKeySource;
+  /** The requestState secret (32+ bytes), e.g. a Worker's `env.BYHAND_STATE_SECRET`; else $BYHAND_STATE_SECRET, else a per-process key. */
+  stateSecret?: string;
   /** Per-toolbox override of the legacy posture. */
   legacy?: LegacyMode;
-  /** Cookie Jar database file (`:memory:` by default). */
-  dbPath?: string;
+  /** The Cookie Jar's storage (memory by default). */
+  jar?: CookieJarOptions['jar'];
   now?: CookieJarOptions['now'];
 }
 
@@ -38,7 +40,7 @@ function specFor(name: ToolboxName, options: ToolboxOptions): ToolboxSpec {
       return kitchenSpec();
     case 'cookie-jar':
       return cookieJarSpec({
-        ...(options.dbPath !== undefined ? { dbPath: options.dbPath } : {}),
+        ...(options.jar !== undefined ? { jar: options.jar } : {}),
         ...(options.now !== undefined ? { now: options.now } : {}),
       });
     case 'probe':
@@ -50,8 +52,9 @@ function specFor(name: ToolboxName, options: ToolboxOptions): ToolboxSpec {
 
 /** A toolbox as a plain fetch handler: `handler.fetch(request)` on any runtime with web Request/Response. */
 export function createToolbox(name: ToolboxName, options: ToolboxOptions = {}): ToolboxHandler {
-  const { stateKey, dbPath: _dbPath, now: _now, ...edge } = options;
-  return mountToolbox(specFor(name, options), { ...edge, stateKey: stateKey ?? deriveStateKey() });
+  const { stateKey, stateSecret, jar: _jar, now: _now, ...edge } = options;
+  const key = stateKey ?? (stateSecret !== undefined ? stateKeyFromSecret(stateSecret) : defaultStateKey());
+  return mountToolbox(specFor(name, options), { ...edge, stateKey: key });
 }
 
 export const createKitchen = (options?: ToolboxOptions) => createToolbox('kitchen', options);

@@ -3,7 +3,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createToolbox, TOOLBOXES, type ToolboxName, type ToolboxOptions } from './registry.js';
-import { deriveStateKey } from './state.js';
+import { openJarStorage } from './jar/open.js';
+import { defaultStateKey } from './state.js';
 import { LOOPBACK_HOSTS, type LegacyMode, type ToolboxHandler } from './toolbox.js';
 import { toWebRequest, writeWebResponse } from './node-adapter.js';
 
@@ -12,7 +13,7 @@ export interface StartServerOptions {
   port?: number;
   /** Defaults to 127.0.0.1: a toolbox that asks your model to think is not for the whole network. */
   host?: string;
-  /** Cookie Jar database file; `:memory:` (the default) forgets everything on close. */
+  /** Cookie Jar database: a SQLite file or a postgres:// URL; `:memory:` (the default) forgets everything on close. */
   dbPath?: string;
   /** requestState HMAC secret; defaults to $BYHAND_STATE_SECRET, else a per-process random key. */
   stateSecret?: string;
@@ -51,7 +52,7 @@ function notFound(path: string): Response {
 
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
-  const stateKey = deriveStateKey(options.stateSecret);
+  const stateKey = defaultStateKey(options.stateSecret ?? globalThis.process?.env?.BYHAND_STATE_SECRET);
   const bindName = host.replace(/^\[|\]$/g, '');
   const allowedHosts = [...(options.allowedHosts ?? [])];
   if (!LOOPBACK_HOSTS.includes(bindName) && bindName !== '0.0.0.0' && bindName !== '::') allowedHosts.push(hostForUrl(bindName));
@@ -66,11 +67,17 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
       ...(options.legacy?.[entry.name] !== undefined ? { legacy: options.legacy[entry.name] } : {}),
       ...(options.sessionIdleMs !== undefined ? { sessionIdleMs: options.sessionIdleMs } : {}),
-      ...(options.dbPath !== undefined ? { dbPath: options.dbPath } : {}),
+      ...(entry.name === 'cookie-jar' ? { jar: openJarStorage(options.dbPath, options.now !== undefined ? { now: options.now } : {}) } : {}),
       ...(options.now !== undefined ? { now: options.now } : {}),
       ...(options.onerror !== undefined ? { onerror: options.onerror } : {}),
     };
     mounted.set(entry.path, createToolbox(entry.name, toolboxOptions));
+  }
+  try {
+    await Promise.all([...mounted.values()].map((toolbox) => toolbox.ready()));
+  } catch (error) {
+    await Promise.all([...mounted.values()].map((toolbox) => toolbox.close().catch(() => {})));
+    throw error;
   }
 
   let origin = 'http://127.0.0.1';
@@ -174,7 +181,7 @@ export async function serveCommand(args: string[]): Promise<number> {
       },
     });
   } catch (error) {
-    process.stderr.write(`byhand serve: cannot listen on ${parsed.host}:${parsed.port}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`byhand serve: cannot start on ${parsed.host}:${parsed.port}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
   process.stdout.write(`byhand serve: listening on ${running.url}\n`);
@@ -182,7 +189,7 @@ export async function serveCommand(args: string[]): Promise<number> {
     const url = running.urls[entry.name];
     if (url !== undefined) process.stdout.write(`  ${entry.title.padEnd(24)} ${url}  (${entry.description}; 2025 clients: ${entry.legacy})\n`);
   }
-  if (parsed.dbPath === undefined) process.stdout.write('  Cookie Jar notes are in memory (use --db FILE to keep them)\n');
+  if (parsed.dbPath === undefined) process.stdout.write('  Cookie Jar notes are in memory (use --db FILE or --db postgres://… to keep them)\n');
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

@@ -1,7 +1,6 @@
 // requestState integrity: the SDK's HMAC codec (signature + expiry), bound to the toolbox, the method, the target
 // (tool/prompt name or resource uri) and a digest of the arguments, so a state minted for one call is refused on any other.
 
-import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createRequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
 
 /** The JSON-RPC body each inbound Request carried, recorded by the edge before the SDK consumes the stream. */
@@ -9,13 +8,6 @@ const bodies = new WeakMap<Request, unknown>();
 
 export function rememberBody(request: Request, body: unknown): void {
   bodies.set(request, body);
-}
-
-export interface StateOptions {
-  /** Any non-empty string; a 32-byte key is derived from it. Defaults to $BYHAND_STATE_SECRET, else a per-process random key. */
-  secret?: string;
-  /** Seconds a minted requestState stays valid. */
-  ttlSeconds?: number;
 }
 
 export interface StateKit {
@@ -27,16 +19,36 @@ export interface StateKit {
   verify(state: string, ctx: ServerContext): Promise<unknown>;
 }
 
+/** A key, or a function that makes one on first use (Workers refuse random values at module scope). */
+export type StateKeySource = Uint8Array | (() => Uint8Array);
+
 export const DEFAULT_STATE_TTL_SECONDS = 600;
 
+export const MIN_STATE_SECRET_BYTES = 32;
+
 /**
- * The key is derived rather than used raw because the codec wants >= 32 bytes and people type short secrets.
- * Without BYHAND_STATE_SECRET each process has its own key, so a multi-instance deployment (where round 2 may hit
- * another instance) must set the variable.
+ * The secret's own bytes are the HMAC key, so it must carry the codec's 32 bytes of strength itself: a short typed
+ * secret could be recovered offline from one signed state, so it is refused rather than stretched.
  */
-export function deriveStateKey(secret: string | undefined = process.env.BYHAND_STATE_SECRET): Uint8Array {
-  const material = secret !== undefined && secret.length > 0 ? secret : randomBytes(32).toString('hex');
-  return new Uint8Array(createHmac('sha256', 'byhand requestState v1').update(material).digest());
+export function stateKeyFromSecret(secret: string): Uint8Array {
+  const bytes = new TextEncoder().encode(secret);
+  if (bytes.byteLength < MIN_STATE_SECRET_BYTES) {
+    throw new RangeError(
+      `BYHAND_STATE_SECRET is ${bytes.byteLength} bytes; it must be at least ${MIN_STATE_SECRET_BYTES} ` +
+        '(a shorter secret can be guessed offline from one signed requestState). Generate one with `openssl rand -base64 32`.',
+    );
+  }
+  return bytes;
+}
+
+/**
+ * $BYHAND_STATE_SECRET when set, else a random key made on first use. Without the variable each process has its own
+ * key, so a multi-instance deployment (where round 2 may hit another instance) must set it.
+ */
+export function defaultStateKey(secret = globalThis.process?.env?.BYHAND_STATE_SECRET): StateKeySource {
+  if (secret !== undefined && secret !== '') return stateKeyFromSecret(secret);
+  let key: Uint8Array | undefined;
+  return () => (key ??= crypto.getRandomValues(new Uint8Array(32)));
 }
 
 function stableStringify(value: unknown): string {
@@ -63,15 +75,21 @@ export function callBinding(toolbox: string, ctx: ServerContext): string {
       : undefined;
   if (params === undefined) return `${toolbox}\0${ctx.mcpReq.method}`;
   const target = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : '';
-  const digest = createHash('sha256').update(stableStringify(params.arguments ?? {})).digest('base64url');
-  return `${toolbox}\0${ctx.mcpReq.method}\0${target}\0${digest}`;
+  // No digest needed: the codec HMACs the whole bind value (createRequestStateCodec's bindTag, dist/index.mjs).
+  return `${toolbox}\0${ctx.mcpReq.method}\0${target}\0${stableStringify(params.arguments ?? {})}`;
 }
 
-export function createStateKit(toolbox: string, key: Uint8Array, ttlSeconds = DEFAULT_STATE_TTL_SECONDS): StateKit {
-  const codec = createRequestStateCodec<unknown>({ key, ttlSeconds, bind: (ctx) => callBinding(toolbox, ctx) });
+export function createStateKit(toolbox: string, key: StateKeySource, ttlSeconds = DEFAULT_STATE_TTL_SECONDS): StateKit {
+  let codec: ReturnType<typeof createRequestStateCodec<unknown>> | undefined;
+  const codecNow = () =>
+    (codec ??= createRequestStateCodec<unknown>({
+      key: typeof key === 'function' ? key() : key,
+      ttlSeconds,
+      bind: (ctx) => callBinding(toolbox, ctx),
+    }));
   return {
-    mint: (payload, ctx) => codec.mint(payload, ctx),
+    mint: (payload, ctx) => codecNow().mint(payload, ctx),
     read: <T>(ctx: ServerContext) => ctx.mcpReq.requestState<T>(),
-    verify: (state, ctx) => codec.verify(state, ctx),
+    verify: (state, ctx) => codecNow().verify(state, ctx),
   };
 }

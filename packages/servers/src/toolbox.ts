@@ -17,7 +17,7 @@ import {
   type ServerNotifier,
 } from '@modelcontextprotocol/server';
 import { LegacySessions } from './sessions.js';
-import { createStateKit, rememberBody, type StateKit } from './state.js';
+import { createStateKit, rememberBody, type StateKeySource, type StateKit } from './state.js';
 
 export const SERVER_VERSION = '0.1.0';
 
@@ -53,6 +53,8 @@ export interface ToolboxSpec {
   /** Per-operation cache hints for the cacheable 2026-07-28 results. */
   cacheHints?: McpServerOptions['cacheHints'];
   register(server: McpServer, ctx: BuildContext): void;
+  /** Resolves once what the registrations need (e.g. a database) is reachable. */
+  ready?: () => Promise<void>;
   /** Releases resources the spec's registrations hold (e.g. a database). */
   dispose?: () => Promise<void> | void;
 }
@@ -64,7 +66,7 @@ export interface EdgeOptions {
   maxBodyBytes?: number;
   /** Overrides the toolbox's default legacy posture. */
   legacy?: LegacyMode;
-  stateKey: Uint8Array;
+  stateKey: StateKeySource;
   stateTtlSeconds?: number;
   /** Idle timeout for 2025 sessions. */
   sessionIdleMs?: number;
@@ -76,6 +78,8 @@ export interface ToolboxHandler {
   /** The legacy posture in effect. */
   readonly legacy: LegacyMode;
   fetch(request: Request): Promise<Response>;
+  /** Resolves once the toolbox's storage is reachable (servers call it to fail at start, not on a first request). */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -179,6 +183,7 @@ export function mountToolbox(spec: ToolboxSpec, options: EdgeOptions): ToolboxHa
     info,
     legacy: legacyMode,
     fetch,
+    ready: async () => spec.ready?.(),
     async close() {
       await modern.close();
       await sessions?.close();

@@ -1,0 +1,106 @@
+// Notes in a SQLite file, so they outlive the process but not their TTL. WAL + busy_timeout because several
+// processes may write one file: a writer that finds the database locked waits instead of failing.
+// The driver loads only when a file is asked for: better-sqlite3 when installed (an optional peer: it is a
+// native build), else node:sqlite where the runtime has it (Node >= 22.5). Both expose prepare().run/get/all.
+
+import { DEFAULT_MAX_NOTES, JarFullError, pageOf, toNote, type JarStorage, type NoteRow, type StorageOptions } from './storage.js';
+
+interface Statement {
+  run(...params: unknown[]): { changes: number | bigint };
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+}
+
+interface SqliteDatabase {
+  prepare(sql: string): Statement;
+  exec(sql: string): void;
+  close(): void;
+}
+
+async function openDatabase(path: string): Promise<SqliteDatabase> {
+  const reasons: string[] = [];
+  try {
+    const { default: Database } = (await import('better-sqlite3')) as { default: new (path: string) => SqliteDatabase };
+    return new Database(path);
+  } catch (error) {
+    reasons.push(`better-sqlite3: ${(error as Error).message.split('\n')[0]}`);
+  }
+  try {
+    const { DatabaseSync } = (await import('node:sqlite' as string)) as { DatabaseSync: new (path: string) => SqliteDatabase };
+    return new DatabaseSync(path);
+  } catch (error) {
+    reasons.push(`node:sqlite: ${(error as Error).message.split('\n')[0]}`);
+  }
+  throw new Error(
+    `Cannot open the Cookie Jar's SQLite file ${path}: no SQLite driver (${reasons.join('; ')}). ` +
+      'Install better-sqlite3 (npm install better-sqlite3) or run on Node 22.5 or later.',
+  );
+}
+
+export interface SqliteOptions extends StorageOptions {
+  busyTimeoutMs?: number;
+}
+
+export function sqliteStore(path: string, options: SqliteOptions = {}): JarStorage {
+  const now = options.now ?? Date.now;
+  const maxNotes = options.maxNotes ?? DEFAULT_MAX_NOTES;
+  let closed = false;
+  const opening = openDatabase(path).then((db) => {
+    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 10_000))}`);
+    if (path !== ':memory:') db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = NORMAL');
+    db.exec(`CREATE TABLE IF NOT EXISTS notes (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      text TEXT NOT NULL,
+      created_ms INTEGER NOT NULL,
+      expires_ms INTEGER NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS notes_expiry ON notes(expires_ms);`);
+    return db;
+  });
+  opening.catch(() => {});
+  const db = async () => {
+    if (closed) throw new Error('The Cookie Jar is closed.');
+    return opening;
+  };
+  const columns = 'id, text, created_ms, expires_ms';
+
+  return {
+    async put(text, ttlSeconds) {
+      const created = now();
+      // One statement, so the cap holds against writers in other processes too (SQLite serialises writes).
+      const row = (await db())
+        .prepare(
+          `INSERT INTO notes (text, created_ms, expires_ms) SELECT ?, ?, ?
+           WHERE (SELECT count(*) FROM notes WHERE expires_ms > ?) < ? RETURNING ${columns}`,
+        )
+        .get(text, created, created + Math.round(ttlSeconds * 1000), created, maxNotes) as NoteRow | undefined;
+      if (row === undefined) throw new JarFullError(maxNotes);
+      return toNote(row);
+    },
+    async page(after, limit) {
+      const handle = await db();
+      const t = now();
+      handle.prepare('DELETE FROM notes WHERE expires_ms <= ?').run(t);
+      const rows = handle
+        .prepare(`SELECT ${columns} FROM notes WHERE id > ? AND expires_ms > ? ORDER BY id LIMIT ?`)
+        .all(after, t, limit + 1) as NoteRow[];
+      return pageOf(rows, limit);
+    },
+    async get(id) {
+      const row = (await db()).prepare(`SELECT ${columns} FROM notes WHERE id = ? AND expires_ms > ?`).get(id, now()) as NoteRow | undefined;
+      return row === undefined ? undefined : toNote(row);
+    },
+    async forget(id) {
+      return Number((await db()).prepare('DELETE FROM notes WHERE id = ? AND expires_ms > ?').run(id, now()).changes) > 0;
+    },
+    async ready() {
+      await db();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await opening.then((handle) => handle.close(), () => {});
+    },
+  };
+}
