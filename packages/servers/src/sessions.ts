@@ -1,7 +1,6 @@
 // Sessionful 2025-era serving: the one place a connection outlives a request. Only legacy clients get here, and
 // only because 2025 sampling/elicitation are server-to-client requests that need a session to come back on.
 
-import { randomUUID } from 'node:crypto';
 import {
   isInitializeRequest,
   WebStandardStreamableHTTPServerTransport,
@@ -59,14 +58,13 @@ function createEventStore(limit = 2000): EventStore {
 
 export class LegacySessions {
   private readonly sessions = new Map<string, Session>();
-  private readonly sweeper: NodeJS.Timeout;
+  private sweeper: ReturnType<typeof setInterval> | undefined;
   private readonly idleMs: number;
   private readonly maxSessions: number;
 
   constructor(private readonly options: LegacySessionOptions) {
     this.idleMs = options.idleMs ?? 30 * 60_000;
     this.maxSessions = options.maxSessions ?? 500;
-    this.sweeper = setInterval(() => this.sweep(), Math.min(60_000, this.idleMs)).unref();
   }
 
   get size(): number {
@@ -88,11 +86,17 @@ export class LegacySessions {
   }
 
   private async open(request: Request, parsedBody: unknown): Promise<Response> {
+    // Started with the first session, not in the constructor: Workers refuse timers at module scope, and a toolbox
+    // built there would otherwise fail to load.
+    if (this.sweeper === undefined) {
+      this.sweeper = setInterval(() => this.sweep(), Math.min(60_000, this.idleMs));
+      (this.sweeper as { unref?: () => void }).unref?.();
+    }
     if (this.sessions.size >= this.maxSessions) this.evictOldest();
     const server = this.options.createServer();
     const resumable = this.options.resumable === true;
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: () => crypto.randomUUID(),
       maxRequestBodySize: this.options.maxRequestBodySize,
       ...(resumable ? { eventStore: createEventStore(), retryInterval: 1000 } : {}),
       onsessioninitialized: (id) => {
@@ -129,7 +133,7 @@ export class LegacySessions {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.sweeper);
+    if (this.sweeper !== undefined) clearInterval(this.sweeper);
     const closing = [...this.sessions.values()].map((s) => s.server.close().catch(() => {}));
     this.sessions.clear();
     await Promise.all(closing);
