@@ -75,8 +75,15 @@ export class LegacySessions {
     const sessionId = request.headers.get('mcp-session-id');
     if (sessionId !== null) {
       const session = this.sessions.get(sessionId);
-      // 2025-11-25 transports: an unknown or expired session id is a 404 so the client knows to re-initialize.
-      if (session === undefined) return jsonRpcError(404, -32001, 'Session not found');
+      // 2025-11-25 transports: an unknown or expired session id is a 404 so the client knows to re-initialize. Behind a
+      // load balancer the usual cause is another instance holding the session, so the message says so.
+      if (session === undefined) {
+        return jsonRpcError(
+          404,
+          -32001,
+          'Session not found: it expired, or another instance holds it (2025 sessions live in one instance\'s memory; route each Mcp-Session-Id to one instance with sticky routing)',
+        );
+      }
       session.lastSeen = Date.now();
       return session.transport.handleRequest(request, parsedBody === undefined ? {} : { parsedBody });
     }
