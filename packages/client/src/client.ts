@@ -326,7 +326,7 @@ async function openTransport(target: Target, options: ConnectOptions): Promise<T
     const headers = typeof target === 'object' && 'url' in target ? target.headers : undefined;
     return new HttpTransport({ url, ...(headers ? { headers } : {}), requester: requesterFor(options), limits, ...(trace ? { trace } : {}), ...(auth ? { auth } : {}) });
   }
-  const { StdioTransport } = await import('./stdio.js');
+  const { StdioTransport } = await import('#stdio');
   return new StdioTransport({ ...target, limits, ...(trace ? { trace } : {}) });
 }
 
