@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+// `npm run install-cost`: what each byhand package costs an npm user (packages, MB on disk, native builds, install
+// time), installed from freshly packed tarballs, next to the official SDK client's. Needs the npm registry for the
+// dependencies; prints a Markdown table for the README.
+
+import { installInto, measure, packAll } from './packaging.mjs';
+
+const packs = await packAll();
+const rows = [
+  ['@byhand/client', [packs['@byhand/client'].path]],
+  ['@byhand/host', [packs['@byhand/client'].path, packs['@byhand/host'].path]],
+  ['@byhand/servers', [packs['@byhand/servers'].path]],
+  ['byhand (CLI, all of the above)', Object.values(packs).map((p) => p.path)],
+  ['@modelcontextprotocol/client 2.4.0 (the SDK client)', ['@modelcontextprotocol/client@2.4.0']],
+];
+
+process.stdout.write('| install | packages | on disk | native builds | install time |\n|---|---:|---:|---|---:|\n');
+for (const [name, specs] of rows) {
+  const { dir, seconds } = await installInto(specs);
+  const m = measure(dir);
+  const mb = m.bytes / 1e6;
+  process.stdout.write(`| ${name} | ${m.packages.length} | ${mb < 1 ? `${Math.round(m.bytes / 1e3)} KB` : `${mb.toFixed(1)} MB`} | ${m.native.length === 0 ? 'none' : m.native.join(', ')} | ${seconds.toFixed(1)} s |\n`);
+}
