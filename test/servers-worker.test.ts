@@ -23,7 +23,7 @@ after(() => worker?.dispose(), { timeout: 30_000 });
 /** node:http, because fetch may not set Host. */
 function rawPost(url: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+    const req = httpRequest(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
       res.resume();
       resolve(res.statusCode ?? 0);
     });
