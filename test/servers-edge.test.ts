@@ -3,7 +3,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { parseServeArgs, serveCommand, startServer, type RunningServer } from '../packages/servers/src/serve.js';
+import { parseServeArgs, serveCommand } from '../packages/servers/src/serve-command.js';
+import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
 import { TOOLBOXES } from '../packages/servers/src/registry.js';
 import { initializeParams, legacyRpc, modernRpc } from './servers-support.js';
 
@@ -239,8 +240,8 @@ describe('the edge', () => {
 
 describe('byhand serve flags', () => {
   test('parses --port, --host, --db in both spellings', () => {
-    assert.deepEqual(parseServeArgs(['--port', '0', '--host=::1', '--db', 'jar.db']), { port: 0, host: '::1', dbPath: 'jar.db' });
-    assert.deepEqual(parseServeArgs([]), { port: 3000, host: '127.0.0.1', dbPath: undefined });
+    assert.deepEqual(parseServeArgs(['--port', '0', '--host=::1', '--db', 'jar.db']), { port: 0, host: '::1', dbPath: 'jar.db', allowHosts: [] });
+    assert.deepEqual(parseServeArgs([]), { port: 3000, host: '127.0.0.1', dbPath: undefined, allowHosts: [] });
   });
 
   test('bad flags exit 2 with a clear message', async () => {

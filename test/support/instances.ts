@@ -9,7 +9,10 @@ import { fileURLToPath } from 'node:url';
 const BIN = fileURLToPath(new URL('../../packages/byhand/bin/byhand.js', import.meta.url));
 
 export interface ServeProcess {
+  /** http://127.0.0.1:PORT, the URL to use from this machine. */
   url: string;
+  /** What serve printed up to its toolbox list. */
+  banner: string;
   child: ChildProcess;
   stop(): Promise<void>;
 }
@@ -29,8 +32,8 @@ export async function startServe(args: string[], env: Record<string, string>): P
     const timer = setTimeout(() => reject(new Error(`byhand serve did not start within 20 s: ${err}`)), 20_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      const found = /listening on (http:\/\/\S+)/.exec(out);
-      if (found !== null) {
+      const found = /listening on (?:\S+ \(reachable from the network; from this machine: )?(http:\/\/[^\s)]+)/.exec(out);
+      if (found !== null && /Cookie Jar|\/api\/probe/.test(out)) {
         clearTimeout(timer);
         resolve(found[1]!);
       }
@@ -43,7 +46,7 @@ export async function startServe(args: string[], env: Record<string, string>): P
     await stop();
     throw error;
   });
-  return { url, child, stop };
+  return { url, banner: out, child, stop };
 }
 
 export interface RoundRobin {

@@ -2,30 +2,67 @@
 // Everything behind it is a plain `(req: Request) => Promise<Response>` that runs unchanged on a serverless platform.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
+
+/** Thrown for a request the web Request/URL constructors refuse (a forbidden method such as TRACE, a bad target). */
+export class UnconvertibleRequestError extends Error {
+  override name = 'UnconvertibleRequestError';
+}
+
+/**
+ * The request body as a web stream. Not `Readable.toWeb`: its cancel destroys the socket, and a handler that stops
+ * reading early (a 413) would then lose its own answer to a reset. Here a cancel discards the rest of the body and
+ * marks the connection to close once the answer is written.
+ */
+function bodyStream(req: IncomingMessage, res: ServerResponse): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.on('data', (chunk: Buffer) => {
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 0) <= 0) req.pause();
+      });
+      req.once('end', () => controller.close());
+      req.once('error', (error) => controller.error(error));
+      req.once('aborted', () => controller.error(new Error('the client aborted the request')));
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      req.removeAllListeners('data');
+      req.resume();
+      if (!res.headersSent) res.setHeader('connection', 'close');
+    },
+  });
+}
 
 /** Builds a web Request from a node request. The body is streamed, so size caps downstream still see it arrive. */
 export function toWebRequest(req: IncomingMessage, res: ServerResponse, origin: string): Request {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.set(name, value);
-  }
   const method = (req.method ?? 'GET').toUpperCase();
-  const controller = new AbortController();
-  // 'close' on the response (not the request or a kept-alive socket) is what fires when the client hangs up mid-stream.
-  res.once('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal: controller.signal };
-  if (method !== 'GET' && method !== 'HEAD') {
-    init.body = Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>;
-    init.duplex = 'half';
+  try {
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === undefined) continue;
+      if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+      else headers.set(name, value);
+    }
+    const url = new URL(req.url ?? '/', origin);
+    if (url.origin !== origin) throw new Error(`the target ${req.url} names another origin`);
+    const controller = new AbortController();
+    // 'close' on the response (not the request or a kept-alive socket) is what fires when the client hangs up mid-stream.
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    const init: RequestInit & { duplex?: 'half' } = { method, headers, signal: controller.signal };
+    if (method !== 'GET' && method !== 'HEAD') {
+      init.body = bodyStream(req, res);
+      init.duplex = 'half';
+    }
+    return new Request(url, init);
+  } catch (error) {
+    throw new UnconvertibleRequestError(`${method} ${req.url ?? ''}: ${(error as Error).message}`);
   }
-  return new Request(new URL(req.url ?? '/', origin), init);
 }
 
 /** Writes a web Response to a node response, streaming SSE bodies frame by frame. */

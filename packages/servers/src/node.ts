@@ -2,8 +2,9 @@
 // web-standard handlers. Everything else in this package runs wherever web Request/Response exist.
 
 export * from './index.js';
-export { startServer, serveCommand, parseServeArgs } from './serve.js';
-export type { StartServerOptions, RunningServer } from './serve.js';
+export { startServer, DEFAULT_SERVER_LIMITS } from './serve.js';
+export type { StartServerOptions, RunningServer, ServerLimits } from './serve.js';
+export { serveCommand, parseServeArgs, banner } from './serve-command.js';
 export { toWebRequest, writeWebResponse, type FetchHandler } from './node-adapter.js';
 export { openJarStorage } from './jar/open.js';
 export { sqliteStore } from './jar/sqlite-store.js';

@@ -6,7 +6,7 @@ import { createToolbox, TOOLBOXES, type ToolboxName, type ToolboxOptions } from 
 import { openJarStorage } from './jar/open.js';
 import { defaultStateKey } from './state.js';
 import { LOOPBACK_HOSTS, type LegacyMode, type ToolboxHandler } from './toolbox.js';
-import { toWebRequest, writeWebResponse } from './node-adapter.js';
+import { toWebRequest, UnconvertibleRequestError, writeWebResponse } from './node-adapter.js';
 
 export interface StartServerOptions {
   /** 0 (the default) picks a free port. */
@@ -26,15 +26,41 @@ export interface StartServerOptions {
   /** Only mount these. */
   toolboxes?: ToolboxName[];
   sessionIdleMs?: number;
+  /** Bounds on what one client can hold open: see DEFAULT_SERVER_LIMITS. */
+  limits?: Partial<ServerLimits>;
   now?: () => number;
   onerror?: (error: Error) => void;
 }
+
+export interface ServerLimits {
+  /** A request (headers and body) must arrive within this; a body dripped byte by byte is cut off with 408. */
+  requestTimeoutMs: number;
+  /** The headers must arrive within this. */
+  headersTimeoutMs: number;
+  /** Open connections at once; more are refused at accept, so a flood cannot take every descriptor. */
+  maxConnections: number;
+  /** How often node checks the two timeouts (its granularity). */
+  timeoutCheckMs: number;
+}
+
+export const DEFAULT_SERVER_LIMITS: ServerLimits = {
+  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+  maxConnections: 256,
+  timeoutCheckMs: 1_000,
+};
 
 export interface RunningServer {
   /** Base URL, e.g. http://127.0.0.1:3000 (toolboxes live under /api/...). */
   url: string;
   /** Full URL of each mounted toolbox. */
   urls: Record<string, string>;
+  /** The address actually bound, e.g. `0.0.0.0:3000`: what the network sees, which `url` (for this machine) may not say. */
+  bound: string;
+  /** True when the bind address is not loopback, so other machines can connect. */
+  exposed: boolean;
+  /** Host names accepted in Host and Origin besides the loopback names. */
+  allowedHosts: string[];
   close(): Promise<void>;
 }
 
@@ -80,23 +106,43 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     throw error;
   }
 
+  const limits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
+  const report = (error: unknown) => options.onerror?.(error instanceof Error ? error : new Error(String(error)));
   let origin = 'http://127.0.0.1';
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
-    const toolbox = mounted.get(path);
-    const request = toWebRequest(req, res, origin);
-    const answer = toolbox === undefined ? Promise.resolve(notFound(path)) : toolbox.fetch(request);
-    answer
-      .catch((error: unknown) => {
-        options.onerror?.(error instanceof Error ? error : new Error(String(error)));
-        return Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }, { status: 500 });
-      })
-      .then((response) => writeWebResponse(response, res))
-      .catch(() => res.destroy());
+  // Everything a request can throw, synchronously or not, ends as an answer on that request: one bad request must
+  // never end the process that serves everyone else.
+  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    let response: Response;
+    try {
+      const path = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
+      const toolbox = mounted.get(path);
+      const request = toWebRequest(req, res, origin);
+      response = toolbox === undefined ? notFound(path) : await toolbox.fetch(request);
+    } catch (error) {
+      if (error instanceof UnconvertibleRequestError) {
+        res.setHeader('connection', 'close');
+        response = Response.json({ jsonrpc: '2.0', error: { code: -32600, message: `Bad request: ${error.message}` }, id: null }, { status: 400 });
+      } else {
+        report(error);
+        response = Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }, { status: 500 });
+      }
+    }
+    await writeWebResponse(response, res);
+  };
+  const server = createServer({ connectionsCheckingInterval: limits.timeoutCheckMs }, (req: IncomingMessage, res: ServerResponse) => {
+    serve(req, res).catch((error: unknown) => {
+      report(error);
+      res.destroy();
+    });
   });
-  // SSE streams are long-lived by design; node's default request timeout would cut them.
-  server.requestTimeout = 0;
-  server.headersTimeout = 30_000;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.headersTimeout = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
+  server.maxConnections = limits.maxConnections;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return;
+    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -112,9 +158,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   for (const [path, toolbox] of mounted) urls[toolbox.info.name] = `${url}${path}`;
 
   let closing: Promise<void> | undefined;
+  const boundHost = address.address.includes(':') ? `[${address.address}]` : address.address;
   return {
     url,
     urls,
+    bound: `${boundHost}:${address.port}`,
+    exposed: !['127.0.0.1', '::1', 'localhost'].includes(address.address) && !address.address.startsWith('127.'),
+    allowedHosts,
     close() {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -125,80 +175,4 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       return closing;
     },
   };
-}
-
-const USAGE = `usage: byhand serve [--port N] [--host H] [--db FILE]
-
-  --port N    port to listen on (default 3000; 0 picks a free one)
-  --host H    address to bind (default 127.0.0.1)
-  --db FILE   Cookie Jar database (default :memory:, forgotten on exit)
-
-Environment: BYHAND_STATE_SECRET signs requestState (set it when several instances serve one URL).`;
-
-interface ServeFlags {
-  port: number;
-  host: string;
-  dbPath: string | undefined;
-}
-
-export function parseServeArgs(args: string[]): ServeFlags | { error: string } | { help: true } {
-  const flags: ServeFlags = { port: 3000, host: '127.0.0.1', dbPath: undefined };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    if (name === '--help' || name === '-h') return { help: true };
-    if (name !== '--port' && name !== '--host' && name !== '--db') return { error: `unknown option ${arg}` };
-    const value = inline ?? args[++i];
-    if (value === undefined || value === '' || (inline === undefined && value.startsWith('--'))) return { error: `${name} needs a value` };
-    if (name === '--port') {
-      if (!/^\d+$/.test(value) || Number(value) > 65535) return { error: `--port must be a number from 0 to 65535, not ${JSON.stringify(value)}` };
-      flags.port = Number(value);
-    } else if (name === '--host') flags.host = value;
-    else flags.dbPath = value;
-  }
-  return flags;
-}
-
-/** `byhand serve`: resolves with the exit code once SIGINT/SIGTERM has shut the server down. */
-export async function serveCommand(args: string[]): Promise<number> {
-  const parsed = parseServeArgs(args);
-  if ('help' in parsed) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-  if ('error' in parsed) {
-    process.stderr.write(`byhand serve: ${parsed.error}\n${USAGE}\n`);
-    return 2;
-  }
-  let running: RunningServer;
-  try {
-    running = await startServer({
-      port: parsed.port,
-      host: parsed.host,
-      ...(parsed.dbPath !== undefined ? { dbPath: parsed.dbPath } : {}),
-      onerror: (error) => {
-        if (process.env.BYHAND_DEBUG) process.stderr.write(`byhand serve: ${error.message}\n`);
-      },
-    });
-  } catch (error) {
-    process.stderr.write(`byhand serve: cannot start on ${parsed.host}:${parsed.port}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
-  }
-  process.stdout.write(`byhand serve: listening on ${running.url}\n`);
-  for (const entry of TOOLBOXES) {
-    const url = running.urls[entry.name];
-    if (url !== undefined) process.stdout.write(`  ${entry.title.padEnd(24)} ${url}  (${entry.description}; 2025 clients: ${entry.legacy})\n`);
-  }
-  if (parsed.dbPath === undefined) process.stdout.write('  Cookie Jar notes are in memory (use --db FILE or --db postgres://… to keep them)\n');
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-  await running.close();
-  return 0;
 }

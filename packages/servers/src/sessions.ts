@@ -26,21 +26,39 @@ interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   server: McpServer;
   lastSeen: number;
+  /** Requests after the handshake: a session never used is the first to go when the table is full. */
+  used: number;
 }
 
 function jsonRpcError(status: number, code: number, message: string): Response {
   return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
 }
 
+/** Per session: what a client may replay after a lost stream is bounded in events and in bytes. */
+export const EVENT_STORE_LIMITS = { events: 1_000, bytes: 256 * 1024 };
+
 /** A bounded in-memory event store: enough for a client to resume a stream it just lost, not an archive. */
-function createEventStore(limit = 2000): EventStore {
-  const events = new Map<string, { streamId: string; message: JSONRPCMessage }>();
+export function createEventStore(limits = EVENT_STORE_LIMITS): EventStore & { readonly bytes: number } {
+  const events = new Map<string, { streamId: string; message: JSONRPCMessage; size: number }>();
   let counter = 0;
+  let bytes = 0;
+  const dropOldest = () => {
+    const [eventId, event] = events.entries().next().value as [string, { size: number }];
+    events.delete(eventId);
+    bytes -= event.size;
+  };
   return {
+    get bytes() {
+      return bytes;
+    },
     async storeEvent(streamId, message) {
       const eventId = `${streamId}::${String(++counter).padStart(12, '0')}`;
-      events.set(eventId, { streamId, message });
-      if (events.size > limit) events.delete(events.keys().next().value as string);
+      const size = JSON.stringify(message).length;
+      // An event bigger than the whole budget is not kept: a resume will miss it, which beats holding it.
+      if (size > limits.bytes) return eventId;
+      events.set(eventId, { streamId, message, size });
+      bytes += size;
+      while (events.size > limits.events || bytes > limits.bytes) dropOldest();
       return eventId;
     },
     async getStreamIdForEventId(eventId) {
@@ -54,6 +72,12 @@ function createEventStore(limit = 2000): EventStore {
       return streamId;
     },
   };
+}
+
+/** The handshake's own traffic, which does not make a session "used". */
+function isHandshake(body: unknown): boolean {
+  const method = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { method?: unknown }).method : undefined;
+  return method === 'notifications/initialized' || method === 'initialize';
 }
 
 export class LegacySessions {
@@ -85,6 +109,7 @@ export class LegacySessions {
         );
       }
       session.lastSeen = Date.now();
+      if (!isHandshake(parsedBody)) session.used++;
       return session.transport.handleRequest(request, parsedBody === undefined ? {} : { parsedBody });
     }
     if (request.method === 'POST' && isInitializeRequest(parsedBody)) return this.open(request, parsedBody);
@@ -99,7 +124,7 @@ export class LegacySessions {
       this.sweeper = setInterval(() => this.sweep(), Math.min(60_000, this.idleMs));
       (this.sweeper as { unref?: () => void }).unref?.();
     }
-    if (this.sessions.size >= this.maxSessions) this.evictOldest();
+    if (this.sessions.size >= this.maxSessions) this.evictOne();
     const server = this.options.createServer();
     const resumable = this.options.resumable === true;
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
@@ -107,7 +132,7 @@ export class LegacySessions {
       maxRequestBodySize: this.options.maxRequestBodySize,
       ...(resumable ? { eventStore: createEventStore(), retryInterval: 1000 } : {}),
       onsessioninitialized: (id) => {
-        this.sessions.set(id, { transport, server, lastSeen: Date.now() });
+        this.sessions.set(id, { transport, server, lastSeen: Date.now(), used: 0 });
       },
       onsessionclosed: (id) => {
         this.drop(id);
@@ -128,10 +153,21 @@ export class LegacySessions {
     session.server.close().catch(() => {});
   }
 
-  private evictOldest(): void {
-    let oldest: [string, Session] | undefined;
-    for (const entry of this.sessions) if (oldest === undefined || entry[1].lastSeen < oldest[1].lastSeen) oldest = entry;
-    if (oldest !== undefined) this.drop(oldest[0]);
+  /**
+   * Fair eviction: the least recently seen session that was never used after its handshake goes first, so a flood of
+   * bare `initialize` calls evicts its own sessions, not a client that is working; only when every session is in use
+   * does the least recently seen one go.
+   */
+  private evictOne(): void {
+    let victim: [string, Session] | undefined;
+    for (const entry of this.sessions) {
+      const [, session] = entry;
+      if (victim === undefined) victim = entry;
+      else if ((session.used === 0) !== (victim[1].used === 0)) {
+        if (session.used === 0) victim = entry;
+      } else if (session.lastSeen < victim[1].lastSeen) victim = entry;
+    }
+    if (victim !== undefined) this.drop(victim[0]);
   }
 
   private sweep(): void {

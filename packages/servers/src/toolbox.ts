@@ -70,6 +70,8 @@ export interface EdgeOptions {
   stateTtlSeconds?: number;
   /** Idle timeout for 2025 sessions. */
   sessionIdleMs?: number;
+  /** 2025 sessions held at once (500 by default); a full table evicts a never-used session first. */
+  maxSessions?: number;
   onerror?: (error: Error) => void;
 }
 
@@ -87,6 +89,46 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
 export const DEFAULT_LIST_CACHE: CacheHint = { ttlMs: 60_000, cacheScope: 'public' };
+
+/** Arguments nested deeper than this are refused at the edge: no tool needs them, and recursive code after the edge
+ * (binding requestState, schema validation) must not meet a million-level array. */
+export const MAX_JSON_DEPTH = 64;
+
+function rpcError(status: number, code: number, message: string): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
+}
+
+/** Depth of a parsed JSON value, without recursion (the value may be as deep as the body is long). */
+function depthExceeds(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(node)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
+ * What the edge refuses before the era is decided: the SDK would otherwise answer these with a session error. A
+ * posted response can only answer a request a 2025 session sent, so without a session id it answers nothing.
+ */
+function malformed(body: unknown, sessionId: string | null): Response | undefined {
+  if (body === undefined) return rpcError(400, -32700, 'Parse error: the body is empty or not JSON');
+  if (depthExceeds(body, MAX_JSON_DEPTH)) return rpcError(400, -32600, `Invalid Request: JSON nested deeper than ${MAX_JSON_DEPTH} levels`);
+  const messages = Array.isArray(body) ? body : [body];
+  if (messages.length === 0) return rpcError(400, -32600, 'Invalid Request: an empty batch');
+  for (const message of messages) {
+    if (message === null || typeof message !== 'object' || Array.isArray(message) || (message as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
+      return rpcError(400, -32600, 'Invalid Request: not a JSON-RPC 2.0 message');
+    }
+  }
+  if (sessionId === null && messages.every((m) => !('method' in (m as object)))) {
+    return rpcError(400, -32600, 'Invalid Request: a JSON-RPC response can only answer a request of a 2025 session, and this POST names none');
+  }
+  return undefined;
+}
 
 function tooLarge(limit: number): Response {
   return Response.json(
@@ -140,6 +182,7 @@ export function mountToolbox(spec: ToolboxSpec, options: EdgeOptions): ToolboxHa
           maxRequestBodySize: maxBodyBytes,
           resumable: true,
           ...(options.sessionIdleMs !== undefined ? { idleMs: options.sessionIdleMs } : {}),
+          ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
           ...(onerror !== undefined ? { onerror } : {}),
         })
       : undefined;
@@ -155,14 +198,16 @@ export function mountToolbox(spec: ToolboxSpec, options: EdgeOptions): ToolboxHa
     if (incoming.method === 'POST') {
       const read = await readRequestBody(incoming, maxBodyBytes).catch(() => undefined);
       if (read === undefined) {
-        return Response.json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: unreadable body' }, id: null }, { status: 400 });
+        return rpcError(400, -32700, 'Parse error: unreadable body');
       }
       if (read.tooLarge) return tooLarge(maxBodyBytes);
       try {
-        parsedBody = JSON.parse(read.text);
+        parsedBody = read.text.trim() === '' ? undefined : JSON.parse(read.text);
       } catch {
         parsedBody = undefined;
       }
+      const refused = malformed(parsedBody, incoming.headers.get('mcp-session-id'));
+      if (refused !== undefined) return refused;
       request = new Request(incoming.url, {
         method: 'POST',
         headers: incoming.headers,
