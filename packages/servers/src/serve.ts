@@ -135,6 +135,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       res.destroy();
     });
   });
+  // requestTimeout covers receiving the request only (node docs, http.Server.requestTimeout), so a slow body is cut
+  // off with 408 while a long SSE answer is not.
   server.requestTimeout = limits.requestTimeoutMs;
   server.headersTimeout = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
   server.maxConnections = limits.maxConnections;
