@@ -52,6 +52,24 @@ const JSON_SCHEMA_2020_12 = {
   additionalProperties: false,
 } as unknown as JsonSchemaType;
 
+/**
+ * fromJsonSchema compiles an ajv validator on every call (@modelcontextprotocol/server dist/src-*.mjs fromJsonSchema
+ * -> validator.getValidator), and the modern era builds a server per request: compiled per request, it was half the
+ * toolbox's CPU. Compiled on first use instead (not at module scope: loading stays cheap).
+ */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+const customHeaderSchema = once(() =>
+  fromJsonSchema({
+    type: 'object',
+    properties: { region: { type: 'string', 'x-mcp-header': 'Region', description: 'a region name' } },
+    required: ['region'],
+  } as unknown as JsonSchemaType),
+);
+const schema2020 = once(() => fromJsonSchema(JSON_SCHEMA_2020_12));
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const nameRequest = () =>
@@ -109,17 +127,13 @@ function registerContentFixtures(server: McpServer): void {
     'test_custom_header',
     {
       description: 'Tool whose region argument is mirrored in the Mcp-Param-Region header (SEP-2243)',
-      inputSchema: fromJsonSchema({
-        type: 'object',
-        properties: { region: { type: 'string', 'x-mcp-header': 'Region', description: 'a region name' } },
-        required: ['region'],
-      } as unknown as JsonSchemaType),
+      inputSchema: customHeaderSchema(),
     },
     async (args) => text(`region=${String((args as { region?: unknown }).region)}`),
   );
   server.registerTool(
     'json_schema_2020_12_tool',
-    { description: 'Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)', inputSchema: fromJsonSchema(JSON_SCHEMA_2020_12) },
+    { description: 'Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)', inputSchema: schema2020() },
     async (args) => text(`JSON Schema 2020-12 tool called with: ${JSON.stringify(args)}`),
   );
 }
