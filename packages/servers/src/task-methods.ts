@@ -48,22 +48,24 @@ export async function runAsTask(ctx: ServerContext, store: TaskStore, work: Task
 
 const taskParams = z.object({ taskId: z.string() });
 
-type StoredHandler = (request: unknown, ctx: ServerContext) => Promise<Record<string, unknown>>;
+type StoredHandler = (request: { params?: { name?: unknown } }, ctx: ServerContext) => Promise<unknown>;
 
 /**
  * Makes tools/call answer -32021 for a task-only tool when the request does not declare the extension. A tool cannot
  * throw that itself: McpServer turns whatever a tool throws into an `isError` result
- * (node_modules/@modelcontextprotocol/server/dist/mcp-oHn3ureC.mjs:1615), so the gate wraps McpServer's tools/call
- * handler, reached through the SDK's protected `_getRequestHandler` (dist/mcp-BCJHyo7l.d.mts:2388).
+ * (node_modules/@modelcontextprotocol/server/dist/mcp-oHn3ureC.mjs:1615). Nor can the gate be registered with
+ * setRequestHandler: that wraps it in the MRTR seam a second time, and the inner seam then rejects the already
+ * verified requestState (mcp-oHn3ureC.mjs:1031). So the gate replaces the stored, already wrapped handler in the
+ * SDK's handler map (dist/src-DdvbAHrR.mjs:6212), and says so loudly if that map ever changes shape.
  */
 export function gateTaskOnlyTools(server: McpServer, names: ReadonlySet<string>): void {
-  const protocol = server.server as unknown as { _getRequestHandler(method: string): StoredHandler | undefined };
-  const inner = protocol._getRequestHandler('tools/call');
-  if (inner === undefined) throw new Error('gateTaskOnlyTools: register the tools first');
-  server.server.removeRequestHandler('tools/call');
-  server.server.setRequestHandler('tools/call', async (request, ctx) => {
-    if (names.has(request.params.name)) assertTasksDeclared(ctx, `The tool ${request.params.name}`);
-    return (await inner(request, ctx)) as never;
+  const handlers = (server.server as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  const inner = handlers instanceof Map ? (handlers.get('tools/call') as StoredHandler | undefined) : undefined;
+  if (!(handlers instanceof Map) || inner === undefined) throw new Error('gateTaskOnlyTools: the SDK no longer keeps a tools/call handler where 2.4.0 did');
+  handlers.set('tools/call', async (request: Parameters<StoredHandler>[0], ctx: ServerContext) => {
+    const name = request.params?.name;
+    if (typeof name === 'string' && names.has(name)) assertTasksDeclared(ctx, `The tool ${name}`);
+    return inner(request, ctx);
   });
 }
 
