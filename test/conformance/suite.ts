@@ -31,6 +31,8 @@ export interface ScenarioResult {
   counts: Record<string, number>;
   /** SUCCESS checks other than the harness's own `wire-schema-valid`: zero means the scenario exercised nothing. */
   exercised: number;
+  /** The ids of the WARNING checks. */
+  warnings: string[];
   failures: string[];
 }
 
@@ -120,7 +122,8 @@ export function collect(dir: string, suite: string, scored: (scenario: string) =
     for (const c of checks) counts[c.status] = (counts[c.status] ?? 0) + 1;
     const failures = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').map((c) => `${c.id}: ${c.errorMessage ?? c.status}`);
     const exercised = checks.filter((c) => c.status === 'SUCCESS' && c.id !== 'wire-schema-valid').length;
-    results.set(scenario, { suite, scenario, scored: scored(scenario), counts, exercised, failures });
+    const warnings = checks.filter((c) => c.status === 'WARNING').map((c) => c.id);
+    results.set(scenario, { suite, scenario, scored: scored(scenario), counts, exercised, warnings, failures });
   }
   return results;
 }
