@@ -15,6 +15,10 @@ const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as {
 
 // auth/* scenarios: the mock authorization server answers GET /authorize with a 302 to the redirect
 // URI; nothing listens there, so the "browser" reads the Location header instead of following it.
+// By default the client has no Client ID Metadata Document URL (a client must host one itself, so there is no
+// default to give: CIMD needs a URL the authorization server can fetch); BYHAND_CONFORMANCE_CIMD=1 gives it one,
+// which is how auth/basic-cimd is also measured configured.
+const cimd = process.env.BYHAND_CONFORMANCE_CIMD === '1';
 const auth = scenario.startsWith('auth/')
   ? createOAuth({
       redirectUri: 'http://127.0.0.1:3000/callback',
@@ -25,7 +29,7 @@ const auth = scenario.startsWith('auth/')
         if (!location) throw new Error(`the authorization endpoint answered ${response.status} without a redirect`);
         return new URL(location, url);
       },
-      clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
+      ...(cimd ? { clientMetadataUrl: 'https://conformance-test.local/client-metadata.json' } : {}),
       ...(context.client_id ? { clientId: context.client_id } : {}),
       ...(context.client_secret ? { clientSecret: context.client_secret } : {}),
     })
@@ -82,6 +86,12 @@ try {
     case 'sse-retry':
       await client.callTool('test_reconnection');
       break;
+    case 'json-schema-2020-12-preservation': {
+      // Echo the focal tool's inputSchema back as given, so the scenario can see what the client kept.
+      const focal = tools.find((t) => t.name === 'json_schema_2020_12_tool');
+      if (focal) await client.callTool('json_schema_echo', { schema: focal.inputSchema });
+      break;
+    }
     default:
       // request-metadata, http-invalid-tool-headers and the rest: call every tool the client kept.
       for (const tool of tools) await client.callTool(tool.name, {});

@@ -4,6 +4,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { outOfScope, type Scope } from './scope.js';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -25,15 +26,27 @@ export interface ScenarioResult {
   suite: string;
   scenario: string;
   scored: boolean;
+  /** Why an unscored scenario is run: extension, pending, added-after-release, ... */
+  category?: string;
   counts: Record<string, number>;
+  /** SUCCESS checks other than the harness's own `wire-schema-valid`: zero means the scenario exercised nothing. */
+  exercised: number;
+  /** The ids of the WARNING checks. */
+  warnings: string[];
   failures: string[];
 }
 
-export const passed = (r: ScenarioResult) => (r.counts.FAILURE ?? 0) === 0;
+/** No FAILURE, and at least one SUCCESS of its own: a scenario whose checks were all skipped has not passed. */
+export const passed = (r: ScenarioResult) => (r.counts.FAILURE ?? 0) === 0 && r.exercised > 0;
 
-export async function conformance(suite: string, args: string[]): Promise<string> {
+export async function conformance(suite: string, args: string[], env?: Record<string, string>): Promise<string> {
   try {
-    const { stdout } = await run(node22, [suite, ...args], { cwd: repoRoot, timeout: 90_000, maxBuffer: 32 * 1024 * 1024 });
+    const { stdout } = await run(node22, [suite, ...args], {
+      cwd: repoRoot,
+      timeout: 90_000,
+      maxBuffer: 32 * 1024 * 1024,
+      ...(env ? { env: { ...process.env, ...env } } : {}),
+    });
     return stdout;
   } catch (error) {
     // The suite exits 1 whenever any scenario (scored or not) has a FAILURE; the checks files are what we judge by.
@@ -41,6 +54,46 @@ export async function conformance(suite: string, args: string[]): Promise<string
     if (failed.killed === true || failed.stdout === undefined) throw error;
     return failed.stdout;
   }
+}
+
+/** Runs `work` over `items`, at most `limit` at a time (the machine has two cores, and timing scenarios such as sse-retry suffer under load). */
+export async function bounded<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
+}
+
+/** What `list --requirements REV` prints: the scored scenarios by side, and the unscored ones with their category. */
+export interface RequirementSet {
+  server: string[];
+  client: string[];
+  unscored: { name: string; side: 'client' | 'server'; category: string }[];
+}
+
+export function requirementSet(output: string): RequirementSet {
+  const set: RequirementSet = { server: listed(output, 'Server scenarios'), client: listed(output, 'Client scenarios'), unscored: [] };
+  const lines = output.split('\n');
+  const start = lines.findIndex((l) => l.startsWith('Run and reported, but never scored'));
+  let category = '';
+  for (const line of start < 0 ? [] : lines.slice(start + 1)) {
+    const heading = /^\s+([\w-]+) \(\d+\):/.exec(line);
+    if (heading) category = heading[1]!;
+    const entry = /^\s+- ([\w/.-]+) \[(client|server)\]/.exec(line);
+    if (entry) set.unscored.push({ name: entry[1]!, side: entry[2] as 'client' | 'server', category });
+  }
+  return set;
+}
+
+/** `list --client|--server` without a requirement set: every scenario with the tag in its brackets (versions, `extension`, `draft`). */
+export function tagged(output: string): { name: string; tag: string }[] {
+  return [...output.matchAll(/^\s+- ([\w/.-]+) \[([^\]]+)\]/gm)].map((m) => ({ name: m[1]!, tag: m[2]! }));
 }
 
 /** `list` prints sections of `  - name [...]` lines; returns the names under the heading that starts with `heading`. */
@@ -68,27 +121,40 @@ export function collect(dir: string, suite: string, scored: (scenario: string) =
     const counts: Record<string, number> = {};
     for (const c of checks) counts[c.status] = (counts[c.status] ?? 0) + 1;
     const failures = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').map((c) => `${c.id}: ${c.errorMessage ?? c.status}`);
-    results.set(scenario, { suite, scenario, scored: scored(scenario), counts, failures });
+    const exercised = checks.filter((c) => c.status === 'SUCCESS' && c.id !== 'wire-schema-valid').length;
+    const warnings = checks.filter((c) => c.status === 'WARNING').map((c) => c.id);
+    results.set(scenario, { suite, scenario, scored: scored(scenario), counts, exercised, warnings, failures });
   }
   return results;
 }
 
 /** A markdown table of the results, one row a scenario, for the README. */
-export function writeReport(file: string, title: string, intro: string[], results: ScenarioResult[], ok: (r: ScenarioResult) => boolean = passed): void {
+export function writeReport(
+  file: string,
+  title: string,
+  intro: string[],
+  results: ScenarioResult[],
+  ok: (r: ScenarioResult) => boolean = passed,
+  scope: Scope = {},
+): void {
   const row = (r: ScenarioResult) => {
     const c = r.counts;
     const tally = ['SUCCESS', 'FAILURE', 'WARNING', 'SKIPPED'].map((k) => c[k] ?? 0).join(' / ');
     const note = r.failures.length > 0 ? r.failures[0]!.replace(/\|/g, '\\|').replace(/\s+/g, ' ').slice(0, 160) : '';
-    return `| ${r.suite} | ${r.scenario} | ${r.scored ? 'required' : 'reported'} | ${ok(r) ? 'PASS' : 'FAIL'} | ${tally} | ${note} |`;
+    const reason = outOfScope(scope, r.suite, r.scenario);
+    const verdict = ok(r) ? 'PASS' : reason !== undefined ? 'out of scope' : 'FAIL';
+    const status = r.scored ? 'required' : `unscored (${r.category ?? 'reported'})`;
+    const why = (reason ?? note).replace(/\|/g, '\\|');
+    return `| ${r.suite} | ${r.scenario} | ${status} | ${verdict} | ${tally} | ${why} |`;
   };
   const text = [
     `# ${title}`,
     '',
     ...intro,
     '',
-    'Checks are SUCCESS / FAILURE / WARNING / SKIPPED. "reported" scenarios (pending, extension) are run but not scored.',
+    'Checks are SUCCESS / FAILURE / WARNING / SKIPPED. Unscored scenarios (extension, pending, added after release) are run and asserted like the rest, unless listed out of scope with the reason shown.',
     '',
-    '| suite | scenario | status | result | checks | first failure or warning |',
+    '| suite | scenario | status | result | checks | first failure or warning, or why out of scope |',
     '|---|---|---|---|---|---|',
     ...results.map(row),
     '',

@@ -217,10 +217,13 @@ export class HttpTransport implements Transport {
         // A stream that broke off may be resumed; anything else (a limit, our own abort) ends the request.
         if (exchange.deadline.signal.aborted || error instanceof McpError) throw error;
       }
+      // The server's `retry` counts from the moment the stream ended: time spent since then comes off the wait,
+      // so a busy event loop does not push the reconnect past it (conformance sse-retry allows 200 ms late).
+      const endedAt = performance.now();
       if (lastEventId === undefined || resumes >= MAX_RESUMES) {
         throw new StreamClosedError(`the server closed the event stream before it answered ${request.method}`);
       }
-      await sleep(retryMs, exchange.deadline.signal);
+      await sleep(Math.max(0, retryMs - (performance.now() - endedAt)), exchange.deadline.signal);
       const resumed = await this.openStream({ ...exchange.headers, 'Last-Event-ID': lastEventId }, exchange.deadline, true);
       if (resumed === undefined) throw new StreamClosedError(`the server closed the event stream before it answered ${request.method}, and would not resume it`);
       response = resumed;

@@ -17,7 +17,9 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { registerTaskFixtures } from './everything-tasks.js';
 import { elicitOutcome, samplingText, text } from './mrtr.js';
+import { TASKS_EXTENSION, TaskStore } from './tasks.js';
 import type { BuildContext, ToolboxSpec } from './toolbox.js';
 
 export const EVERYTHING_INFO = {
@@ -524,6 +526,8 @@ function registerPrompts(server: McpServer): void {
 }
 
 export function everythingSpec(): ToolboxSpec {
+  // One store per toolbox: the modern era builds a server per request, and a task outlives the request that started it.
+  const tasks = new TaskStore();
   return {
     info: EVERYTHING_INFO,
     instructions: 'Conformance fixtures. Not a useful toolbox.',
@@ -533,6 +537,7 @@ export function everythingSpec(): ToolboxSpec {
       prompts: { listChanged: true },
       logging: {},
       completions: {},
+      extensions: { [TASKS_EXTENSION]: {} },
     },
     cacheHints: { 'resources/read': { ttlMs: 300_000, cacheScope: 'private' } },
     register(server, ctx) {
@@ -541,6 +546,8 @@ export function everythingSpec(): ToolboxSpec {
       registerAskingFixtures(server, ctx);
       registerResources(server, ctx);
       registerPrompts(server);
+      registerTaskFixtures(server, ctx, tasks);
     },
+    dispose: () => tasks.close(),
   };
 }

@@ -1,0 +1,117 @@
+// The Everything toolbox's tasks-extension fixtures, named and shaped as the conformance suite's tasks-* scenarios
+// require (conformance-2026 dist/index.js, each scenario's "Required server fixtures"): greet (sync only),
+// slow_compute (optional task), failing_job and protocol_error_job (required task), confirm_delete and multi_input
+// (tasks that park for input), test_tool_with_task (MRTR rounds, then a task).
+
+import { acceptedContent, inputRequired, type InputRequest, type McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { elicitOutcome, text } from './mrtr.js';
+import { gateTaskOnlyTools, registerTaskMethods, runAsTask } from './task-methods.js';
+import { TaskProtocolError, type InputRequestMap, type TaskStore } from './tasks.js';
+import type { BuildContext } from './toolbox.js';
+
+/** Longest slow_compute sleep, so no caller can hold a task (or a request) for long. */
+const MAX_SECONDS = 300;
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+}
+
+const ask = (message: string, properties: Record<string, unknown>): InputRequest =>
+  inputRequired.elicit({ message, requestedSchema: { type: 'object', properties: properties as never } });
+
+function accepted(answer: unknown): Record<string, unknown> | undefined {
+  return acceptedContent({ answer } as Record<string, unknown>, 'answer');
+}
+
+/** The tools that run only as tasks: a request that does not declare the extension gets -32021. */
+const TASK_ONLY = new Set(['failing_job', 'protocol_error_job', 'confirm_delete', 'multi_input', 'test_tool_with_task']);
+
+export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store: TaskStore): void {
+
+  server.registerTool('greet', { description: 'Sync only: says hello', inputSchema: z.object({ name: z.string() }) }, async ({ name }) =>
+    text(`Hello, ${name}!`),
+  );
+
+  server.registerTool(
+    'slow_compute',
+    {
+      description: 'Sleeps `seconds` then answers; a task when the client declares the tasks extension',
+      inputSchema: z.object({ seconds: z.number().min(0).max(MAX_SECONDS), label: z.string().optional() }),
+    },
+    async ({ seconds, label }, call) => {
+      const answer = () => text(`Computed ${label ?? 'result'} after ${seconds}s`);
+      return runAsTask(
+        call,
+        store,
+        async (run) => {
+          await sleep(seconds * 1000, run.signal);
+          return answer();
+        },
+        async () => {
+          await sleep(seconds * 1000, call.mcpReq.signal);
+          return answer();
+        },
+      ) as never;
+    },
+  );
+
+  server.registerTool('failing_job', { description: 'Task only: reports a tool error after a moment' }, async (call) =>
+    runAsTask(call, store, async (run) => {
+      await sleep(300, run.signal);
+      return text('The job failed, as it always does', true);
+    }) as never,
+  );
+
+  server.registerTool('protocol_error_job', { description: 'Task only: fails with a protocol error' }, async (call) =>
+    runAsTask(call, store, async (run) => {
+      await sleep(100, run.signal);
+      throw new TaskProtocolError(-32603, 'protocol_error_job fails on purpose');
+    }) as never,
+  );
+
+  server.registerTool(
+    'confirm_delete',
+    { description: 'Task only: asks for confirmation, then "deletes" the file', inputSchema: z.object({ filename: z.string() }) },
+    async ({ filename }, call) =>
+      runAsTask(call, store, async (run) => {
+        const answers = await run.ask({ confirm: ask(`Delete ${filename}?`, { confirm: { type: 'boolean' } }) } as InputRequestMap);
+        return text(accepted(answers.confirm)?.confirm === true ? `Deleted ${filename}` : `Kept ${filename}`);
+      }) as never,
+  );
+
+  server.registerTool('multi_input', { description: 'Task only: asks two questions at once' }, async (call) =>
+    runAsTask(call, store, async (run) => {
+      const answers = await run.ask({
+        name: ask('Your name?', { name: { type: 'string' } }),
+        confirm: ask('Go ahead?', { confirm: { type: 'boolean' } }),
+      } as InputRequestMap);
+      return text(`Thanks, ${String(accepted(answers.name)?.name ?? 'stranger')}`);
+    }) as never,
+  );
+
+  server.registerTool('test_tool_with_task', { description: 'MRTR for the name, then a task that greets' }, async (call) => {
+    const answer = elicitOutcome(call, 'user_name');
+    if (answer.kind === 'missing') {
+      return inputRequired({ inputRequests: { user_name: ask('What is your name?', { name: { type: 'string' } }) } });
+    }
+    const name = answer.kind === 'accept' && typeof answer.content.name === 'string' ? answer.content.name : 'stranger';
+    return runAsTask(call, store, async () => text(`Hello, ${name}!`)) as never;
+  });
+
+  if (ctx.era === 'modern') {
+    registerTaskMethods(server, store);
+    gateTaskOnlyTools(server, TASK_ONLY);
+  }
+}

@@ -1,0 +1,99 @@
+// tasks/get, tasks/update and tasks/cancel on a modern-era server, and the tools/call side of the tasks extension
+// (SEP-2663): whether this request may get a CreateTaskResult, and the -32021 answer when a tool needs one and the
+// client did not declare the extension. tasks/result and tasks/list are gone in SEP-2663; the SDK already answers
+// them -32601 on the 2026-07-28 era (node_modules/@modelcontextprotocol/server/dist/src-DdvbAHrR.mjs, `_onrequest`).
+
+import { ProtocolError, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { TASKS_EXTENSION, TaskStoreFullError, type TaskStore, type TaskWork } from './tasks.js';
+
+const MISSING_CAPABILITY = -32021;
+const INVALID_PARAMS = -32602;
+
+const requiredCapabilities = { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } };
+
+/** True when this request's envelope declares the tasks extension (SEP-2575: capabilities travel with each request). */
+export function declaresTasks(ctx: ServerContext): boolean {
+  // RequestMetaEnvelope is typed `{}` in 2.4.0 (dist/mcp-BCJHyo7l.d.mts:378), hence the cast.
+  const envelope = ctx.mcpReq.envelope as Record<string, { extensions?: Record<string, unknown> } | undefined> | undefined;
+  const extensions = envelope?.['io.modelcontextprotocol/clientCapabilities']?.extensions;
+  return extensions !== undefined && extensions !== null && typeof extensions === 'object' && Object.hasOwn(extensions, TASKS_EXTENSION);
+}
+
+function missingExtension(what: string): ProtocolError {
+  return new ProtocolError(MISSING_CAPABILITY, `${what} needs the ${TASKS_EXTENSION} extension, which this request's clientCapabilities do not declare`, requiredCapabilities);
+}
+
+export function assertTasksDeclared(ctx: ServerContext, what: string): void {
+  if (!declaresTasks(ctx)) throw missingExtension(what);
+}
+
+/**
+ * For a tool that runs as a task: a CreateTaskResult when the request declares the extension, otherwise the
+ * synchronous answer, or for a task-only tool (no `sync`) a tool error; on the modern era gateTaskOnlyTools has
+ * already answered -32021 before such a request gets here.
+ */
+export async function runAsTask(ctx: ServerContext, store: TaskStore, work: TaskWork, sync?: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
+  if (!declaresTasks(ctx)) {
+    if (sync !== undefined) return sync();
+    return { content: [{ type: 'text', text: `This tool runs only as a task, which needs the ${TASKS_EXTENSION} extension` }], isError: true };
+  }
+  try {
+    return store.start(work);
+  } catch (error) {
+    if (error instanceof TaskStoreFullError) throw new ProtocolError(-32603, error.message);
+    throw error;
+  }
+}
+
+const taskParams = z.object({ taskId: z.string() });
+
+type StoredHandler = (request: { params?: { name?: unknown } }, ctx: ServerContext) => Promise<unknown>;
+
+/**
+ * Makes tools/call answer -32021 for a task-only tool when the request does not declare the extension. A tool cannot
+ * throw that itself: McpServer turns whatever a tool throws into an `isError` result
+ * (node_modules/@modelcontextprotocol/server/dist/mcp-oHn3ureC.mjs:1615). Nor can the gate be registered with
+ * setRequestHandler: that wraps it in the MRTR seam a second time, and the inner seam then rejects the already
+ * verified requestState (mcp-oHn3ureC.mjs:1031). So the gate replaces the stored, already wrapped handler in the
+ * SDK's handler map (dist/src-DdvbAHrR.mjs:6212), and says so loudly if that map ever changes shape.
+ */
+export function gateTaskOnlyTools(server: McpServer, names: ReadonlySet<string>): void {
+  const handlers = (server.server as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  const inner = handlers instanceof Map ? (handlers.get('tools/call') as StoredHandler | undefined) : undefined;
+  if (!(handlers instanceof Map) || inner === undefined) throw new Error('gateTaskOnlyTools: the SDK no longer keeps a tools/call handler where 2.4.0 did');
+  handlers.set('tools/call', async (request: Parameters<StoredHandler>[0], ctx: ServerContext) => {
+    const name = request.params?.name;
+    if (typeof name === 'string' && names.has(name)) assertTasksDeclared(ctx, `The tool ${name}`);
+    return inner(request, ctx);
+  });
+}
+
+function unknownTask(taskId: string): ProtocolError {
+  return new ProtocolError(INVALID_PARAMS, `No task ${JSON.stringify(taskId)} here (it never existed, or its ttl ran out)`);
+}
+
+/** Registers the three task methods on a server built for one modern-era request. */
+export function registerTaskMethods(server: McpServer, store: TaskStore): void {
+  server.server.setRequestHandler('tasks/get', { params: taskParams }, async ({ taskId }, ctx) => {
+    assertTasksDeclared(ctx, 'tasks/get');
+    const task = store.get(taskId);
+    if (task === undefined) throw unknownTask(taskId);
+    return { resultType: 'complete', ...task };
+  });
+  // The SDK lifts `inputResponses` out of params into ctx.mcpReq.inputResponses, as it does for every MRTR retry.
+  server.server.setRequestHandler('tasks/update', { params: taskParams }, async ({ taskId }, ctx) => {
+    assertTasksDeclared(ctx, 'tasks/update');
+    const responses: unknown = ctx.mcpReq.inputResponses;
+    if (responses === null || typeof responses !== 'object' || Array.isArray(responses)) {
+      throw new ProtocolError(INVALID_PARAMS, 'tasks/update needs inputResponses, an object keyed by the ids tasks/get listed');
+    }
+    if (!store.update(taskId, responses as Record<string, unknown>)) throw unknownTask(taskId);
+    return { resultType: 'complete' };
+  });
+  server.server.setRequestHandler('tasks/cancel', { params: taskParams }, async ({ taskId }, ctx) => {
+    assertTasksDeclared(ctx, 'tasks/cancel');
+    if (!store.cancel(taskId)) throw unknownTask(taskId);
+    return { resultType: 'complete' };
+  });
+}
