@@ -13,10 +13,6 @@ const ALGORITHMS: Record<JwsAlgorithm, { import: EcKeyImportParams | RsaHashedIm
   PS256: { import: { name: 'RSA-PSS', hash: 'SHA-256' }, sign: { name: 'RSA-PSS', saltLength: 32 } },
 };
 
-export function isJwsAlgorithm(value: string): value is JwsAlgorithm {
-  return value in ALGORITHMS;
-}
-
 /** A PKCS#8 PEM ("-----BEGIN PRIVATE KEY-----") as a non-extractable signing key. */
 export async function importPrivateKey(pem: string, alg: JwsAlgorithm): Promise<CryptoKey> {
   const match = /-----BEGIN PRIVATE KEY-----([\s\S]+?)-----END PRIVATE KEY-----/.exec(pem);
@@ -25,7 +21,7 @@ export async function importPrivateKey(pem: string, alg: JwsAlgorithm): Promise<
   return globalThis.crypto.subtle.importKey('pkcs8', der, ALGORITHMS[alg].import, false, ['sign']);
 }
 
-export function encodeJson(value: unknown): string {
+function encodeJson(value: unknown): string {
   return base64url(new TextEncoder().encode(JSON.stringify(value)));
 }
 
