@@ -196,3 +196,31 @@ test('2025-03-26: no resource metadata, so the origin\'s authorization server me
   assert.equal(bare.at('https://mcp.example/token')[0]!.body.get('resource'), MCP);
   assert.deepEqual(await second.headers(MCP, signal), { Authorization: 'Bearer legacy' });
 });
+
+test('DPoP across processes: the key made by one provider is stored with its bound token and signs the next provider\'s proofs; a given key is never stored', { timeout: 10_000 }, async () => {
+  const routes = {
+    ...discovery({ dpop_signing_alg_values_supported: ['ES256'] }),
+    [`${AS}/token`]: { access_token: 'bound', token_type: 'DPoP' },
+  };
+  const store = memoryStore();
+  await createOAuth({ store, fetch: fakeFetch(routes).fetch, grant: { type: 'client_credentials' }, clientId: 'svc' }).challenged(challenge('DPoP'), signal);
+  const stored = (await store.read()).servers[serverKey(MCP)]!.tokens[AS]!;
+  assert.equal(stored.token_type, 'DPoP');
+  assert.equal(typeof stored.dpop_key?.d, 'string');
+  const publicKey = await subtle.importKey('jwk', { kty: 'EC', crv: 'P-256', x: stored.dpop_key!.x, y: stored.dpop_key!.y }, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
+  const later = await createOAuth({ store }).headers(MCP, signal);
+  assert.equal(later.Authorization, 'DPoP bound');
+  const [h, c, s] = later.DPoP!.split('.');
+  assert.equal(await subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, publicKey, Buffer.from(s!, 'base64url'), new TextEncoder().encode(`${h}.${c}`)), true);
+
+  const own = await subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
+  const keptOut = memoryStore();
+  await createOAuth({ store: keptOut, fetch: fakeFetch(routes).fetch, grant: { type: 'client_credentials' }, clientId: 'svc', dpopKey: own }).challenged(challenge('DPoP'), signal);
+  const bound = (await keptOut.read()).servers[serverKey(MCP)]!.tokens[AS]!;
+  assert.equal(bound.dpop_key, undefined);
+  // Another provider cannot present it: not sent, and a challenge asks for a login rather than resending it.
+  const stranger = createOAuth({ store: keptOut, fetch: fakeFetch(routes).fetch });
+  assert.deepEqual(await stranger.headers(MCP, signal), {});
+  const error = await refused(stranger.challenged(challenge('DPoP'), signal), /no stored token is usable/);
+  assert.equal(error.reason, 'login-required');
+});

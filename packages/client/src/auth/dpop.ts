@@ -21,18 +21,20 @@ export interface Dpop {
   proof(request: DpopProofRequest): Promise<string>;
   /** Remember the DPoP-Nonce of a response; true when it is new (a use_dpop_nonce answer is then worth one retry). */
   observe(url: string, headers: Headers): boolean;
+  /** The private key as a JWK, to keep with the tokens bound to it; undefined for a key given from outside. */
+  privateJwk(): Promise<JsonWebKey | undefined>;
 }
 
 /**
- * A DPoP signer. Without `keys` a non-extractable ES256 pair is made on first use: it lives as long
- * as the provider, so tokens bound to it are not usable by another process (pass `keys` to keep one).
+ * A DPoP signer. Without `keys` an ES256 pair is made on first use, extractable so that the tokens
+ * bound to it can be stored with it (another process can then present them). Signers that share
+ * `nonces` share what the servers asked for.
  */
-export function createDpop(keys?: CryptoKeyPair, now: () => number = Date.now): Dpop {
+export function createDpop(keys?: CryptoKeyPair, now: () => number = Date.now, nonces = new Map<string, string>()): Dpop {
   let pair: Promise<{ keys: CryptoKeyPair; jwk: JsonWebKey }> | undefined;
-  const nonces = new Map<string, string>();
   const ready = () => {
     pair ??= (async () => {
-      const made = keys ?? (await globalThis.crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']));
+      const made = keys ?? (await globalThis.crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']));
       const full = await globalThis.crypto.subtle.exportKey('jwk', made.publicKey);
       // Only the public members: a stray private or usage member must never reach the header.
       return { keys: made, jwk: { kty: full.kty, crv: full.crv, x: full.x, y: full.y } };
@@ -63,5 +65,14 @@ export function createDpop(keys?: CryptoKeyPair, now: () => number = Date.now): 
       nonces.set(origin, nonce);
       return fresh;
     },
+    privateJwk: async () => (keys ? undefined : globalThis.crypto.subtle.exportKey('jwk', (await ready()).keys.privateKey)),
   };
+}
+
+/** A stored private JWK (ES256) back as a key pair for createDpop. */
+export async function importDpopKey(jwk: JsonWebKey): Promise<CryptoKeyPair> {
+  const algorithm = { name: 'ECDSA', namedCurve: 'P-256' };
+  const privateKey = await globalThis.crypto.subtle.importKey('jwk', jwk, algorithm, false, ['sign']);
+  const publicKey = await globalThis.crypto.subtle.importKey('jwk', { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y }, algorithm, true, ['verify']);
+  return { privateKey, publicKey };
 }

@@ -15,7 +15,7 @@ import {
   checkResource, covers, fetchAuthorizationServerMetadata, fetchResourceMetadata,
   type AuthorizationServerMetadata, type Fetch, type ProtectedResourceMetadata,
 } from './discovery.js';
-import { createDpop, type Dpop } from './dpop.js';
+import { createDpop, importDpopKey, type Dpop } from './dpop.js';
 import { AuthError, scrub } from './errors.js';
 import { formEncode, grantRequest, JWT_BEARER, type OAuthGrant } from './grants.js';
 import { clientAssertion, importPrivateKey, type JwsAlgorithm } from './jwt.js';
@@ -65,7 +65,10 @@ export interface OAuthOptions {
    * challenges with the DPoP scheme or requires DPoP-bound tokens in its metadata.
    */
   dpop?: boolean | 'auto';
-  /** The DPoP key pair (ES256); default a fresh non-extractable one per provider, so bound tokens die with it. */
+  /**
+   * The DPoP key pair (ES256). Default: one made by the provider, whose private key is stored with
+   * the tokens bound to it (so another process can present them). A key given here is never stored.
+   */
   dpopKey?: CryptoKeyPair;
   /**
    * The https URL of byhand's Client ID Metadata Document, used as client_id where the
@@ -139,6 +142,9 @@ class OAuth implements OAuthProvider {
   private readonly stepUps = new Map<string, Set<string>>();
   private readonly metadata = new Map<string, AuthorizationServerMetadata>();
   private readonly dpop: Dpop;
+  /** Signers for bound tokens whose key was stored with them, by thumbprint. */
+  private readonly restored = new Map<string, Dpop>();
+  private readonly nonces = new Map<string, string>();
   private signingKey: Promise<CryptoKey> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -151,7 +157,7 @@ class OAuth implements OAuthProvider {
     if ((options.grant?.type === 'client_credentials' || options.grant?.type === 'enterprise') && !options.clientId) {
       throw new TypeError(`createOAuth: the ${options.grant.type} grant needs clientId`);
     }
-    this.dpop = createDpop(options.dpopKey, this.now);
+    this.dpop = createDpop(options.dpopKey, this.now, this.nonces);
     if (options.clientMetadataUrl !== undefined) {
       const url = new URL(options.clientMetadataUrl);
       if (url.protocol !== 'https:' || url.pathname === '/') throw new TypeError('createOAuth: clientMetadataUrl must be an https URL with a path');
@@ -165,8 +171,7 @@ class OAuth implements OAuthProvider {
     let tokens: StoredTokens | undefined = entry?.tokens[entry.issuer];
     // Whatever the store says, a token goes only to the resource it was requested for.
     if (tokens && !covers(url, tokens.resource)) tokens = undefined;
-    // A DPoP-bound token (and its refresh token) is only good with the key it was bound to.
-    if (tokens?.dpop_jkt && tokens.dpop_jkt !== (await this.dpop.thumbprint())) tokens = undefined;
+    if (tokens && !(await this.presentable(tokens))) tokens = undefined;
     if (entry && tokens && this.expired(tokens)) {
       if (!tokens.refresh_token) tokens = undefined;
       else {
@@ -181,13 +186,15 @@ class OAuth implements OAuthProvider {
         });
       }
     }
-    if (!tokens) {
+    // A bound token is presented with a proof from its own key (refreshed ones too, so checked here).
+    const signer = tokens?.dpop_jkt ? await this.signerFor(tokens) : undefined;
+    if (!tokens || (tokens.dpop_jkt && !signer)) {
       this.lastSent.delete(key);
       return {};
     }
     this.lastSent.set(key, tokens.access_token);
-    if (!tokens.dpop_jkt) return { Authorization: `Bearer ${tokens.access_token}` };
-    return { Authorization: `DPoP ${tokens.access_token}`, DPoP: await this.dpop.proof({ method, url, accessToken: tokens.access_token }) };
+    if (!signer) return { Authorization: `Bearer ${tokens.access_token}` };
+    return { Authorization: `DPoP ${tokens.access_token}`, DPoP: await signer.proof({ method, url, accessToken: tokens.access_token }) };
   }
 
   challenged(challenge: { status: number; headers: Headers; url: string }, signal: AbortSignal): Promise<boolean> {
@@ -218,12 +225,13 @@ class OAuth implements OAuthProvider {
     const doc = await this.store.read();
     const current = currentTokens(doc, key);
     // Another request replaced the token while this one was refused: try again with the new one.
-    if (current && current.access_token !== sent && !this.expired(current) && covers(url, current.resource)) return true;
+    if (current && current.access_token !== sent && !this.expired(current) && covers(url, current.resource) && (await this.presentable(current))) return true;
 
     const found = await this.discover(url, key, params.resource_metadata, doc, dpopChallenge !== undefined, signal);
     const stored = doc.servers[key]?.tokens[found.issuer];
-    // Tokens requested for another resource than the one the server now names are not used, not even refreshed.
-    const held = stored?.resource === found.resource ? stored : undefined;
+    // Tokens requested for another resource than the one the server now names are not used, not even
+    // refreshed; nor are tokens bound to a key this provider does not hold.
+    const held = stored?.resource === found.resource && (await this.presentable(stored)) ? stored : undefined;
 
     if (status === 403) return this.stepUp(url, key, found, held, params, signal);
 
@@ -279,7 +287,7 @@ class OAuth implements OAuthProvider {
     const client: StoredClient = this.options.clientId ? this.preRegistered(found.issuer, found.as) : { client_id: '', token_endpoint_auth_method: 'none', via: 'pre-registered' };
     const post = (url: string, headers: Record<string, string>, body: URLSearchParams) => this.post(url, { headers, body: body.toString(), signal }, 'token');
     const request = await grantRequest(grant, { issuer: found.issuer, resource: found.resource, scope, signal, post, note: this.note });
-    const tokens = await this.tokenRequest(found.as, client, found.resource, request.params, scope, signal, request.secrets, found.dpop);
+    const tokens = await this.tokenRequest(found.as, client, found.resource, request.params, scope, signal, request.secrets, found.dpop ? this.dpop : undefined);
     await this.save(key, found, tokens);
     this.note(`${grant.type.replace('_', ' ')} grant from ${found.issuer}${tokens.dpop_jkt ? ' (DPoP-bound)' : ''}`);
   }
@@ -353,7 +361,7 @@ class OAuth implements OAuthProvider {
       throw new AuthError('browser', `the browser step did not finish: ${(error as Error).message}`, 'open the authorization URL again and complete the login, or run `byhand login` with --headless', { cause: error });
     }
     const code = this.readRedirect(redirect, state, issuer, as.authorization_response_iss_parameter_supported === true, [pkce.verifier]);
-    const tokens = await this.tokenRequest(as, client, found.resource, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: pkce.verifier }, scope, signal, [code, pkce.verifier], found.dpop);
+    const tokens = await this.tokenRequest(as, client, found.resource, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: pkce.verifier }, scope, signal, [code, pkce.verifier], found.dpop ? this.dpop : undefined);
     await this.save(key, found, tokens);
     this.note(`authorized by ${issuer}${tokens.refresh_token ? ' (with a refresh token)' : ''}`);
   }
@@ -431,7 +439,7 @@ class OAuth implements OAuthProvider {
     return client;
   }
 
-  private async tokenRequest(as: AuthorizationServerMetadata, client: StoredClient, resource: string, params: Record<string, string>, requested: string | undefined, signal: AbortSignal, secrets: string[], dpop: boolean): Promise<StoredTokens> {
+  private async tokenRequest(as: AuthorizationServerMetadata, client: StoredClient, resource: string, params: Record<string, string>, requested: string | undefined, signal: AbortSignal, secrets: string[], dpop: Dpop | undefined): Promise<StoredTokens> {
     const body = new URLSearchParams(params);
     body.set('resource', resource);
     const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' };
@@ -453,10 +461,10 @@ class OAuth implements OAuthProvider {
     let json: Record<string, unknown> | undefined;
     // RFC 9449 §8: a use_dpop_nonce answer is retried once with the nonce it carries.
     for (let attempt = 1; ; attempt++) {
-      if (dpop) headers.DPoP = await this.dpop.proof({ method: 'POST', url: as.token_endpoint });
+      if (dpop) headers.DPoP = await dpop.proof({ method: 'POST', url: as.token_endpoint });
       response = await this.post(as.token_endpoint, { headers, body: body.toString(), signal }, 'token');
       json = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
-      const fresh = dpop && this.dpop.observe(as.token_endpoint, response.headers);
+      const fresh = dpop?.observe(as.token_endpoint, response.headers) === true;
       if (!(attempt === 1 && fresh && response.status === 400 && json?.error === 'use_dpop_nonce')) break;
     }
     if (typeof json?.access_token === 'string') all.push(json.access_token);
@@ -472,10 +480,11 @@ class OAuth implements OAuthProvider {
     }
     const expiresIn = typeof json.expires_in === 'number' ? json.expires_in : typeof json.expires_in === 'string' ? Number(json.expires_in) : undefined;
     const granted = typeof json.scope === 'string' ? json.scope : requested;
+    const key = dpop && type === 'dpop' ? await dpop.privateJwk() : undefined;
     return {
       access_token: json.access_token,
-      token_type: type === 'dpop' ? 'DPoP' : 'Bearer',
-      ...(type === 'dpop' ? { dpop_jkt: await this.dpop.thumbprint() } : {}),
+      token_type: dpop && type === 'dpop' ? 'DPoP' : 'Bearer',
+      ...(dpop && type === 'dpop' ? { dpop_jkt: await dpop.thumbprint(), ...(key ? { dpop_key: key } : {}) } : {}),
       ...(typeof json.refresh_token === 'string' ? { refresh_token: json.refresh_token } : {}),
       ...(expiresIn !== undefined && Number.isFinite(expiresIn) ? { expires_at: this.now() + expiresIn * 1000 } : {}),
       ...(granted ? { scope: granted } : {}),
@@ -493,7 +502,7 @@ class OAuth implements OAuthProvider {
     const client = await this.refreshClient(issuer, as);
     let fresh: StoredTokens;
     try {
-      fresh = await this.tokenRequest(as, client, tokens.resource, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token! }, tokens.requested_scope, signal, [tokens.refresh_token!, tokens.access_token], tokens.dpop_jkt !== undefined);
+      fresh = await this.tokenRequest(as, client, tokens.resource, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token! }, tokens.requested_scope, signal, [tokens.refresh_token!, tokens.access_token], tokens.dpop_jkt ? await this.signerFor(tokens) : undefined);
     } catch (error) {
       // A refused refresh token is dead: drop the tokens so nobody sends them again.
       if (error instanceof AuthError) await this.store.update((doc) => void delete doc.servers[key]?.tokens[issuer]);
@@ -503,6 +512,7 @@ class OAuth implements OAuthProvider {
     if (!fresh.refresh_token) fresh.refresh_token = tokens.refresh_token!;
     if (!fresh.scope && tokens.scope) fresh.scope = tokens.scope;
     if (!fresh.requested_scope && tokens.requested_scope) fresh.requested_scope = tokens.requested_scope;
+    if (fresh.dpop_jkt === tokens.dpop_jkt && tokens.dpop_key) fresh.dpop_key = tokens.dpop_key;
     await this.store.update((doc) => {
       const entry = doc.servers[key];
       if (entry) entry.tokens[issuer] = fresh;
@@ -519,6 +529,26 @@ class OAuth implements OAuthProvider {
     if (stored) return stored;
     if (o.clientMetadataUrl) return { client_id: o.clientMetadataUrl, token_endpoint_auth_method: 'none', via: 'cimd' };
     throw new AuthError('token', `no client registration with ${issuer} is stored to refresh the token with`, this.hintFor(''));
+  }
+
+  /** The signer a bound token needs: this provider's key, or the one stored with the token; undefined when neither is it. */
+  private async signerFor(tokens: StoredTokens): Promise<Dpop | undefined> {
+    const jkt = tokens.dpop_jkt!;
+    if (jkt === (await this.dpop.thumbprint())) return this.dpop;
+    if (!tokens.dpop_key) return undefined;
+    let signer = this.restored.get(jkt);
+    if (!signer) {
+      const pair = await importDpopKey(tokens.dpop_key).catch(() => undefined);
+      if (!pair) return undefined;
+      signer = createDpop(pair, this.now, this.nonces);
+      this.restored.set(jkt, signer);
+    }
+    return (await signer.thumbprint()) === jkt ? signer : undefined;
+  }
+
+  /** Whether this provider can present the token: a Bearer token, or a bound one whose key it holds. */
+  private async presentable(tokens: StoredTokens): Promise<boolean> {
+    return !tokens.dpop_jkt || (await this.signerFor(tokens)) !== undefined;
   }
 
   /** The configured client, for its own issuer only (SEP-2352). */

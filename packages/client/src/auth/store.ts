@@ -25,6 +25,8 @@ export interface StoredTokens {
   resource: string;
   /** For a DPoP-bound token (token_type DPoP): the thumbprint of the key it is bound to (RFC 9449 §6). */
   dpop_jkt?: string;
+  /** That key's private JWK, when byhand made it: as secret as the refresh token, and kept with it. */
+  dpop_key?: JsonWebKey;
 }
 
 export interface StoredServer {
