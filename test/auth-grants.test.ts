@@ -224,3 +224,15 @@ test('DPoP across processes: the key made by one provider is stored with its bou
   const error = await refused(stranger.challenged(challenge('DPoP'), signal), /no stored token is usable/);
   assert.equal(error.reason, 'login-required');
 });
+
+test('DPoP auto: the resource metadata\'s own DPoP fields are enough, without a DPoP challenge', { timeout: 10_000 }, async () => {
+  for (const fields of [{ dpop_bound_access_tokens_required: true }, { dpop_signing_alg_values_supported: ['ES256'] }]) {
+    const mock = fakeFetch({
+      ...discovery({ dpop_signing_alg_values_supported: ['ES256'] }),
+      'https://mcp.example/.well-known/oauth-protected-resource/mcp': { ...prm, ...fields },
+      [`${AS}/token`]: { access_token: 'bound', token_type: 'DPoP' },
+    });
+    await createOAuth({ fetch: mock.fetch, grant: { type: 'client_credentials' }, clientId: 'svc' }).challenged(challenge('Bearer'), signal);
+    assert.equal(typeof mock.at(`${AS}/token`)[0]!.headers.get('dpop'), 'string', JSON.stringify(fields));
+  }
+});

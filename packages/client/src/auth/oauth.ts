@@ -62,7 +62,7 @@ export interface OAuthOptions {
   /**
    * DPoP-bound tokens (RFC 9449): true always asks for one, false never; 'auto' (default) asks when
    * the authorization server lists ES256 in dpop_signing_alg_values_supported and the MCP server
-   * challenges with the DPoP scheme or requires DPoP-bound tokens in its metadata.
+   * challenges with the DPoP scheme or says it takes DPoP in its metadata (RFC 9728 §2).
    */
   dpop?: boolean | 'auto';
   /**
@@ -316,8 +316,9 @@ class OAuth implements OAuthProvider {
   private wantsDpop(as: AuthorizationServerMetadata, prm: ProtectedResourceMetadata, challenged: boolean): boolean {
     const mode = this.options.dpop ?? 'auto';
     if (mode !== 'auto') return mode;
-    const algs = as.dpop_signing_alg_values_supported;
-    return Array.isArray(algs) && algs.includes('ES256') && (challenged || prm.dpop_bound_access_tokens_required === true);
+    const es256 = (list: unknown) => Array.isArray(list) && list.includes('ES256');
+    // RFC 9728 §2: the resource server's own DPoP fields count as much as a DPoP challenge.
+    return es256(as.dpop_signing_alg_values_supported) && (challenged || prm.dpop_bound_access_tokens_required === true || es256(prm.dpop_signing_alg_values_supported));
   }
 
   private withOffline(scopes: string[], as: AuthorizationServerMetadata): string | undefined {
