@@ -2,7 +2,7 @@
 // appends its URL to this command and names the scenario in MCP_CONFORMANCE_SCENARIO. Each scenario
 // does what a real user of the client would; the era is always negotiated (auto), never pinned.
 
-import { createOAuth } from '../../packages/client/src/auth/index.js';
+import { createOAuth, type JwsAlgorithm, type OAuthOptions } from '../../packages/client/src/auth/index.js';
 import { connect, McpError, type Client, type Host } from '../../packages/client/src/index.js';
 
 const url = process.argv.at(-1)!;
@@ -11,7 +11,34 @@ const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as {
   toolCalls?: { name: string; arguments: Record<string, unknown> }[];
   client_id?: string;
   client_secret?: string;
+  private_key_pem?: string;
+  signing_algorithm?: string;
+  idp_client_id?: string;
+  idp_id_token?: string;
+  idp_token_endpoint?: string;
+  valid_jwt?: string;
+  [jwt: `${string}_jwt`]: string | undefined;
 };
+
+/** The grant each extension scenario's user would configure (the mock's context carries the credentials). */
+function grantFor(name: string): Partial<OAuthOptions> {
+  switch (name) {
+    case 'auth/client-credentials-basic':
+      return { grant: { type: 'client_credentials' } };
+    case 'auth/client-credentials-jwt':
+      return { grant: { type: 'client_credentials' }, clientKey: { privateKey: context.private_key_pem!, alg: (context.signing_algorithm ?? 'ES256') as JwsAlgorithm } };
+    case 'auth/enterprise-managed-authorization':
+    case 'auth/cross-app-access-complete-flow':
+      return { grant: { type: 'enterprise', idToken: () => context.idp_id_token!, idp: { tokenEndpoint: context.idp_token_endpoint!, clientId: context.idp_client_id! } } };
+    case 'auth/wif-jwt-bearer': {
+      // BYHAND_WIF_JWT names another of the context's JWTs (expired_jwt, wrong_audience_jwt): the refusal tests.
+      const jwt = context[(process.env.BYHAND_WIF_JWT ?? 'valid_jwt') as `${string}_jwt`]!;
+      return { grant: { type: 'jwt_bearer', assertion: () => jwt } };
+    }
+    default:
+      return {};
+  }
+}
 
 // auth/* scenarios: the mock authorization server answers GET /authorize with a 302 to the redirect
 // URI; nothing listens there, so the "browser" reads the Location header instead of following it.
@@ -32,6 +59,7 @@ const auth = scenario.startsWith('auth/')
       ...(cimd ? { clientMetadataUrl: 'https://conformance-test.local/client-metadata.json' } : {}),
       ...(context.client_id ? { clientId: context.client_id } : {}),
       ...(context.client_secret ? { clientSecret: context.client_secret } : {}),
+      ...grantFor(scenario),
     })
   : undefined;
 

@@ -25,8 +25,8 @@ export interface HttpOptions {
 
 /** Authorization for HTTP: a source of headers, and what to do when the server refuses them. */
 export interface HttpAuth {
-  /** Headers for every request, e.g. `Authorization: Bearer …`. */
-  headers(url: string, signal: AbortSignal): Promise<Record<string, string>>;
+  /** Headers for every request, e.g. `Authorization: Bearer …`; `method` is the request's (a DPoP proof names it). */
+  headers(url: string, signal: AbortSignal, method?: string): Promise<Record<string, string>>;
   /** A 401, or a 403 with a Bearer challenge: get new credentials; true means try the request again. */
   challenged(challenge: { status: number; headers: Headers; url: string }, signal: AbortSignal): Promise<boolean>;
 }
@@ -130,7 +130,7 @@ export class HttpTransport implements Transport {
   async close(): Promise<void> {
     this.listening?.abort();
     if (this.sessionId) {
-      const headers = { ...this.baseHeaders, ...(await this.auth?.headers(this.url, AbortSignal.timeout(2000)).catch(() => ({}))), 'Mcp-Session-Id': this.sessionId };
+      const headers = { ...this.baseHeaders, ...(await this.auth?.headers(this.url, AbortSignal.timeout(2000), 'DELETE').catch(() => ({}))), 'Mcp-Session-Id': this.sessionId };
       this.traceHttp('send', { method: 'DELETE', url: this.url, headers });
       // Ending a legacy session is a courtesy: a server that cannot (405) or is gone has nothing to end.
       const response = await this.requester({ method: 'DELETE', url: this.url, headers, signal: AbortSignal.timeout(2000) }).catch(() => undefined);
@@ -151,16 +151,16 @@ export class HttpTransport implements Transport {
     return headers;
   }
 
-  private async signed(extra: Record<string, string>, signal: AbortSignal): Promise<Record<string, string>> {
+  private async signed(extra: Record<string, string>, signal: AbortSignal, method: 'POST' | 'GET'): Promise<Record<string, string>> {
     if (!this.auth) return this.headers(extra);
-    return { ...this.headers(extra), ...(await this.auth.headers(this.url, signal)) };
+    return { ...this.headers(extra), ...(await this.auth.headers(this.url, signal, method)) };
   }
 
   private async post(message: JsonRpcMessage, exchange: Exchange): Promise<WireResponse> {
     const { signal } = exchange.deadline;
     const body = JSON.stringify(message);
     for (let attempt = 1; ; attempt++) {
-      const headers = await this.signed(exchange.headers, signal);
+      const headers = await this.signed(exchange.headers, signal, 'POST');
       if (this.trace) this.trace({ direction: 'send', transport: 'http', message, http: { method: 'POST', url: redactUrl(this.url), headers: redactHeaders(headers) } });
       let response: WireResponse;
       try {
@@ -232,7 +232,7 @@ export class HttpTransport implements Transport {
 
   /** A GET that should answer an event stream; undefined when the server offers none (405, another type). */
   private async openStream(extra: Record<string, string>, deadline: Deadline, strict = false): Promise<WireResponse | undefined> {
-    const headers: Record<string, string> = { ...(await this.signed(extra, deadline.signal)), Accept: 'text/event-stream' };
+    const headers: Record<string, string> = { ...(await this.signed(extra, deadline.signal, 'GET')), Accept: 'text/event-stream' };
     delete headers['Content-Type'];
     this.traceHttp('send', { method: 'GET', url: this.url, headers });
     let response: WireResponse;

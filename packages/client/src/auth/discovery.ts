@@ -47,7 +47,8 @@ export function resourceMetadataUrls(serverUrl: string, fromChallenge?: string):
   return [...new Set(urls)];
 }
 
-export async function fetchResourceMetadata(serverUrl: string, fromChallenge: string | undefined, fetchFn: Fetch, signal: AbortSignal, note: Note): Promise<{ metadata: ProtectedResourceMetadata; url: string }> {
+/** The Protected Resource Metadata, or undefined when the server publishes none (a 2025-03-26 server: backcompat.ts). */
+export async function fetchResourceMetadata(serverUrl: string, fromChallenge: string | undefined, fetchFn: Fetch, signal: AbortSignal, note: Note): Promise<{ metadata: ProtectedResourceMetadata; url: string } | undefined> {
   const tried: string[] = [];
   for (const url of resourceMetadataUrls(serverUrl, fromChallenge)) {
     const response = await getJson(url, fetchFn, signal);
@@ -64,7 +65,8 @@ export async function fetchResourceMetadata(serverUrl: string, fromChallenge: st
     note(`protected resource metadata from ${url}`);
     return { metadata: { ...doc, resource: doc.resource, authorization_servers: servers } as ProtectedResourceMetadata, url };
   }
-  throw new AuthError('discovery', `${serverUrl} asks for authorization but publishes no protected resource metadata (tried ${tried.join(', ')})`, 'the server needs OAuth but does not say where to log in; pass a bearer token in its headers instead');
+  note(`no protected resource metadata (tried ${tried.join(', ')})`);
+  return undefined;
 }
 
 /**
@@ -160,7 +162,7 @@ export function isLoopback(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || hostname === '::1' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
-async function getJson(url: string, fetchFn: Fetch, signal: AbortSignal): Promise<{ ok: boolean; status: number; json?: unknown }> {
+export async function getJson(url: string, fetchFn: Fetch, signal: AbortSignal): Promise<{ ok: boolean; status: number; json?: unknown }> {
   let response: Response;
   try {
     response = await fetchFn(url, { headers: { Accept: 'application/json' }, signal, redirect: 'follow' });

@@ -5,18 +5,34 @@
 // authorization code flow with PKCE S256, state and the resource indicator, the redirect's iss
 // checked (RFC 9207) before the code goes anywhere. Tokens are refreshed when they expire; a 403
 // insufficient_scope asks once for the union of the scopes held and the scopes challenged.
+// Without a browser, a configured grant (grants.ts) replaces the code flow; tokens may be DPoP-bound
+// (dpop.ts); a server without Protected Resource Metadata gets the 2025-03-26 discovery (backcompat.ts).
 
 import type { HttpAuth } from '../http.js';
-import { bearerParams, scopeSet } from './challenge.js';
+import { legacyDiscovery } from './backcompat.js';
+import { parseWwwAuthenticate, scopeSet } from './challenge.js';
 import {
   checkResource, covers, fetchAuthorizationServerMetadata, fetchResourceMetadata,
   type AuthorizationServerMetadata, type Fetch, type ProtectedResourceMetadata,
 } from './discovery.js';
+import { createDpop, importDpopKey, type Dpop } from './dpop.js';
 import { AuthError, scrub } from './errors.js';
+import { formEncode, grantRequest, JWT_BEARER, type OAuthGrant } from './grants.js';
+import { clientAssertion, importPrivateKey, type JwsAlgorithm } from './jwt.js';
 import { createPkce, randomString } from './pkce.js';
 import { memoryStore, serverKey, type CredentialDocument, type CredentialStore, type StoredClient, type StoredTokens } from './store.js';
 
-export type TokenEndpointAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post';
+export type TokenEndpointAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+
+/** The key of a pre-registered client that authenticates with private_key_jwt (RFC 7523 §2.2). */
+export interface ClientKey {
+  /** A PKCS#8 PEM, or a Web Crypto signing key. */
+  privateKey: string | CryptoKey;
+  /** Default 'ES256'. */
+  alg?: JwsAlgorithm;
+  /** The key id the authorization server knows the public key by, if it needs one. */
+  kid?: string;
+}
 
 export interface OAuthOptions {
   /**
@@ -33,8 +49,27 @@ export interface OAuthOptions {
   clientSecret?: string;
   /** The issuer the pre-registered client belongs to: with another one, the provider refuses (SEP-2352). */
   clientIssuer?: string;
+  /** The pre-registered client's key for private_key_jwt (then the default method). */
+  clientKey?: ClientKey;
   /** How to authenticate at the token endpoint; by default chosen from the server's list. */
   tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
+  /**
+   * A grant that needs no browser, used instead of the authorization code flow: client credentials,
+   * a workload's JWT (workload identity), or enterprise-managed authorization (ID-JAG).
+   * client credentials and enterprise need `clientId` (with `clientSecret` or `clientKey`).
+   */
+  grant?: OAuthGrant;
+  /**
+   * DPoP-bound tokens (RFC 9449): true always asks for one, false never; 'auto' (default) asks when
+   * the authorization server lists ES256 in dpop_signing_alg_values_supported and the MCP server
+   * challenges with the DPoP scheme or says it takes DPoP in its metadata (RFC 9728 §2).
+   */
+  dpop?: boolean | 'auto';
+  /**
+   * The DPoP key pair (ES256). Default: one made by the provider, whose private key is stored with
+   * the tokens bound to it (so another process can present them). A key given here is never stored.
+   */
+  dpopKey?: CryptoKeyPair;
   /**
    * The https URL of byhand's Client ID Metadata Document, used as client_id where the
    * authorization server advertises `client_id_metadata_document_supported`. The document must be
@@ -72,6 +107,8 @@ interface Discovered {
   resource: string;
   issuer: string;
   as: AuthorizationServerMetadata;
+  /** Whether to ask for a DPoP-bound token. */
+  dpop: boolean;
 }
 
 /** Refresh this long before the stated expiry. */
@@ -104,6 +141,11 @@ class OAuth implements OAuthProvider {
   private readonly refreshTried = new Set<string>();
   private readonly stepUps = new Map<string, Set<string>>();
   private readonly metadata = new Map<string, AuthorizationServerMetadata>();
+  private readonly dpop: Dpop;
+  /** Signers for bound tokens whose key was stored with them, by thumbprint. */
+  private readonly restored = new Map<string, Dpop>();
+  private readonly nonces = new Map<string, string>();
+  private signingKey: Promise<CryptoKey> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: OAuthOptions) {
@@ -112,19 +154,24 @@ class OAuth implements OAuthProvider {
     this.now = options.now ?? Date.now;
     this.note = options.onEvent ?? (() => undefined);
     if (options.authorize && !options.redirectUri) throw new TypeError('createOAuth: redirectUri is required with authorize');
+    if ((options.grant?.type === 'client_credentials' || options.grant?.type === 'enterprise') && !options.clientId) {
+      throw new TypeError(`createOAuth: the ${options.grant.type} grant needs clientId`);
+    }
+    this.dpop = createDpop(options.dpopKey, this.now, this.nonces);
     if (options.clientMetadataUrl !== undefined) {
       const url = new URL(options.clientMetadataUrl);
       if (url.protocol !== 'https:' || url.pathname === '/') throw new TypeError('createOAuth: clientMetadataUrl must be an https URL with a path');
     }
   }
 
-  async headers(url: string, signal: AbortSignal): Promise<Record<string, string>> {
+  async headers(url: string, signal: AbortSignal, method = 'POST'): Promise<Record<string, string>> {
     const key = serverKey(url);
     let doc = await this.store.read();
     let entry = doc.servers[key];
     let tokens: StoredTokens | undefined = entry?.tokens[entry.issuer];
     // Whatever the store says, a token goes only to the resource it was requested for.
     if (tokens && !covers(url, tokens.resource)) tokens = undefined;
+    if (tokens && !(await this.presentable(tokens))) tokens = undefined;
     if (entry && tokens && this.expired(tokens)) {
       if (!tokens.refresh_token) tokens = undefined;
       else {
@@ -139,12 +186,15 @@ class OAuth implements OAuthProvider {
         });
       }
     }
-    if (!tokens) {
+    // A bound token is presented with a proof from its own key (refreshed ones too, so checked here).
+    const signer = tokens?.dpop_jkt ? await this.signerFor(tokens) : undefined;
+    if (!tokens || (tokens.dpop_jkt && !signer)) {
       this.lastSent.delete(key);
       return {};
     }
     this.lastSent.set(key, tokens.access_token);
-    return { Authorization: `Bearer ${tokens.access_token}` };
+    if (!signer) return { Authorization: `Bearer ${tokens.access_token}` };
+    return { Authorization: `DPoP ${tokens.access_token}`, DPoP: await signer.proof({ method, url, accessToken: tokens.access_token }) };
   }
 
   challenged(challenge: { status: number; headers: Headers; url: string }, signal: AbortSignal): Promise<boolean> {
@@ -166,17 +216,22 @@ class OAuth implements OAuthProvider {
 
   private async handle({ status, headers, url }: { status: number; headers: Headers; url: string }, signal: AbortSignal): Promise<boolean> {
     const key = serverKey(url);
-    const params = bearerParams(headers.get('www-authenticate'));
+    const challenges = parseWwwAuthenticate(headers.get('www-authenticate'));
+    const dpopChallenge = challenges.find((c) => c.scheme === 'dpop');
+    // RFC 9449 §9: the resource server wants a nonce in the proof; one retry per new nonce.
+    if (dpopChallenge?.params.error === 'use_dpop_nonce') return this.dpop.observe(url, headers);
+    const params = (challenges.find((c) => c.scheme === 'bearer') ?? dpopChallenge)?.params ?? {};
     const sent = this.lastSent.get(key);
     const doc = await this.store.read();
     const current = currentTokens(doc, key);
     // Another request replaced the token while this one was refused: try again with the new one.
-    if (current && current.access_token !== sent && !this.expired(current) && covers(url, current.resource)) return true;
+    if (current && current.access_token !== sent && !this.expired(current) && covers(url, current.resource) && (await this.presentable(current))) return true;
 
-    const found = await this.discover(url, key, params.resource_metadata, doc, signal);
+    const found = await this.discover(url, key, params.resource_metadata, doc, dpopChallenge !== undefined, signal);
     const stored = doc.servers[key]?.tokens[found.issuer];
-    // Tokens requested for another resource than the one the server now names are not used, not even refreshed.
-    const held = stored?.resource === found.resource ? stored : undefined;
+    // Tokens requested for another resource than the one the server now names are not used, not even
+    // refreshed; nor are tokens bound to a key this provider does not hold.
+    const held = stored?.resource === found.resource && (await this.presentable(stored)) ? stored : undefined;
 
     if (status === 403) return this.stepUp(url, key, found, held, params, signal);
 
@@ -196,7 +251,7 @@ class OAuth implements OAuthProvider {
     }
     const previous = held ? scopeSet(held.requested_scope) : [];
     const wanted = params.scope ? scopeSet(params.scope) : (found.prm.scopes_supported ?? []);
-    await this.authorizeFlow(url, key, found, this.withOffline([...new Set([...wanted, ...previous])], found.as), signal);
+    await this.obtain(url, key, found, [...new Set([...wanted, ...previous])], signal);
     return true;
   }
 
@@ -215,12 +270,37 @@ class OAuth implements OAuthProvider {
     }
     tried.add(signature);
     this.note(`the server wants more scope (${params.scope ?? 'unnamed'}): authorizing again with ${signature}`);
-    await this.authorizeFlow(url, key, found, this.withOffline(union, found.as), signal);
+    await this.obtain(url, key, found, union, signal);
     return true;
   }
 
-  private async discover(serverUrl: string, key: string, resourceMetadata: string | undefined, doc: CredentialDocument, signal: AbortSignal): Promise<Discovered> {
-    const { metadata: prm } = await fetchResourceMetadata(serverUrl, resourceMetadata, this.fetch, signal, this.note);
+  /** New tokens for these scopes: by the configured grant, else by the browser. */
+  private obtain(url: string, key: string, found: Discovered, scopes: string[], signal: AbortSignal): Promise<void> {
+    if (!this.options.grant) return this.authorizeFlow(url, key, found, this.withOffline(scopes, found.as), signal);
+    // No offline_access: these grants are simply run again when the token expires (RFC 6749 §4.4.3).
+    const all = [...new Set([...scopes, ...scopeSet(this.options.scope)])].filter((s) => s !== 'offline_access');
+    return this.grantFlow(key, found, this.options.grant, all.length ? all.join(' ') : undefined, signal);
+  }
+
+  private async grantFlow(key: string, found: Discovered, grant: OAuthGrant, scope: string | undefined, signal: AbortSignal): Promise<void> {
+    // A workload's JWT may be the only credential (RFC 7523 §3.1: client authentication is optional).
+    const client: StoredClient = this.options.clientId ? this.preRegistered(found.issuer, found.as) : { client_id: '', token_endpoint_auth_method: 'none', via: 'pre-registered' };
+    const post = (url: string, headers: Record<string, string>, body: URLSearchParams) => this.post(url, { headers, body: body.toString(), signal }, 'token');
+    const request = await grantRequest(grant, { issuer: found.issuer, resource: found.resource, scope, signal, post, note: this.note });
+    const tokens = await this.tokenRequest(found.as, client, found.resource, request.params, scope, signal, request.secrets, found.dpop ? this.dpop : undefined);
+    await this.save(key, found, tokens);
+    this.note(`${grant.type.replace('_', ' ')} grant from ${found.issuer}${tokens.dpop_jkt ? ' (DPoP-bound)' : ''}`);
+  }
+
+  private async discover(serverUrl: string, key: string, resourceMetadata: string | undefined, doc: CredentialDocument, dpopChallenged: boolean, signal: AbortSignal): Promise<Discovered> {
+    const published = await fetchResourceMetadata(serverUrl, resourceMetadata, this.fetch, signal, this.note);
+    if (!published) {
+      const legacy = await legacyDiscovery(serverUrl, this.fetch, signal, this.note);
+      const issuer = legacy.prm.authorization_servers[0]!;
+      this.metadata.set(issuer, legacy.as);
+      return { ...legacy, resource: legacy.prm.resource, issuer, dpop: this.wantsDpop(legacy.as, legacy.prm, dpopChallenged) };
+    }
+    const prm = published.metadata;
     checkResource(serverUrl, prm.resource);
     // Prefer an authorization server this server's tokens came from, else the first one listed.
     const tokens = doc.servers[key]?.tokens ?? {};
@@ -230,7 +310,15 @@ class OAuth implements OAuthProvider {
       as = await fetchAuthorizationServerMetadata(issuer, this.fetch, signal, this.note);
       this.metadata.set(issuer, as);
     }
-    return { prm, resource: prm.resource, issuer, as };
+    return { prm, resource: prm.resource, issuer, as, dpop: this.wantsDpop(as, prm, dpopChallenged) };
+  }
+
+  private wantsDpop(as: AuthorizationServerMetadata, prm: ProtectedResourceMetadata, challenged: boolean): boolean {
+    const mode = this.options.dpop ?? 'auto';
+    if (mode !== 'auto') return mode;
+    const es256 = (list: unknown) => Array.isArray(list) && list.includes('ES256');
+    // RFC 9728 §2: the resource server's own DPoP fields count as much as a DPoP challenge.
+    return es256(as.dpop_signing_alg_values_supported) && (challenged || prm.dpop_bound_access_tokens_required === true || es256(prm.dpop_signing_alg_values_supported));
   }
 
   private withOffline(scopes: string[], as: AuthorizationServerMetadata): string | undefined {
@@ -274,7 +362,7 @@ class OAuth implements OAuthProvider {
       throw new AuthError('browser', `the browser step did not finish: ${(error as Error).message}`, 'open the authorization URL again and complete the login, or run `byhand login` with --headless', { cause: error });
     }
     const code = this.readRedirect(redirect, state, issuer, as.authorization_response_iss_parameter_supported === true, [pkce.verifier]);
-    const tokens = await this.tokenRequest(as, client, found.resource, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: pkce.verifier }, scope, signal, [code, pkce.verifier]);
+    const tokens = await this.tokenRequest(as, client, found.resource, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: pkce.verifier }, scope, signal, [code, pkce.verifier], found.dpop ? this.dpop : undefined);
     await this.save(key, found, tokens);
     this.note(`authorized by ${issuer}${tokens.refresh_token ? ' (with a refresh token)' : ''}`);
   }
@@ -308,13 +396,7 @@ class OAuth implements OAuthProvider {
 
   private async client(issuer: string, as: AuthorizationServerMetadata, signal: AbortSignal): Promise<StoredClient> {
     const o = this.options;
-    if (o.clientId) {
-      if (o.clientIssuer !== undefined && o.clientIssuer !== issuer) {
-        throw new AuthError('registration', `the configured client is registered with ${o.clientIssuer}, but the server now uses ${issuer}`, 'credentials are never reused with another authorization server: register byhand with the new one and configure that client');
-      }
-      const method = o.tokenEndpointAuthMethod ?? pickMethod(as.token_endpoint_auth_methods_supported, Boolean(o.clientSecret));
-      return { client_id: o.clientId, ...(o.clientSecret ? { client_secret: o.clientSecret } : {}), token_endpoint_auth_method: method, via: 'pre-registered' };
-    }
+    if (o.clientId) return this.preRegistered(issuer, as);
     if (o.clientMetadataUrl && as.client_id_metadata_document_supported === true) {
       this.note(`using the client metadata document ${o.clientMetadataUrl} as client_id`);
       return { client_id: o.clientMetadataUrl, token_endpoint_auth_method: 'none', via: 'cimd' };
@@ -358,36 +440,52 @@ class OAuth implements OAuthProvider {
     return client;
   }
 
-  private async tokenRequest(as: AuthorizationServerMetadata, client: StoredClient, resource: string, params: Record<string, string>, requested: string | undefined, signal: AbortSignal, secrets: string[]): Promise<StoredTokens> {
+  private async tokenRequest(as: AuthorizationServerMetadata, client: StoredClient, resource: string, params: Record<string, string>, requested: string | undefined, signal: AbortSignal, secrets: string[], dpop: Dpop | undefined): Promise<StoredTokens> {
     const body = new URLSearchParams(params);
     body.set('resource', resource);
     const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' };
     const method = client.token_endpoint_auth_method ?? 'none';
+    const all = [...secrets, client.client_secret];
     if (method === 'client_secret_basic' && client.client_secret) {
       headers.Authorization = `Basic ${btoa(`${formEncode(client.client_id)}:${formEncode(client.client_secret)}`)}`;
-    } else {
+    } else if (client.client_id) {
       body.set('client_id', client.client_id);
       if (method === 'client_secret_post' && client.client_secret) body.set('client_secret', client.client_secret);
+      if (method === 'private_key_jwt') {
+        const assertion = await this.assertion(client.client_id, as.issuer);
+        all.push(assertion);
+        body.set('client_assertion_type', 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
+        body.set('client_assertion', assertion);
+      }
     }
-    const all = [...secrets, client.client_secret];
-    const response = await this.post(as.token_endpoint, { headers, body: body.toString(), signal }, 'token');
-    const json = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+    let response: Response;
+    let json: Record<string, unknown> | undefined;
+    // RFC 9449 §8: a use_dpop_nonce answer is retried once with the nonce it carries.
+    for (let attempt = 1; ; attempt++) {
+      if (dpop) headers.DPoP = await dpop.proof({ method: 'POST', url: as.token_endpoint });
+      response = await this.post(as.token_endpoint, { headers, body: body.toString(), signal }, 'token');
+      json = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+      const fresh = dpop?.observe(as.token_endpoint, response.headers) === true;
+      if (!(attempt === 1 && fresh && response.status === 400 && json?.error === 'use_dpop_nonce')) break;
+    }
     if (typeof json?.access_token === 'string') all.push(json.access_token);
     if (typeof json?.refresh_token === 'string') all.push(json.refresh_token);
     if (!response.ok || typeof json?.access_token !== 'string') {
       const why = oauthError(json, all);
       const code = typeof json?.error === 'string' ? json.error : '';
-      throw new AuthError('token', `the token endpoint ${endpointName(as.token_endpoint)} refused the ${params.grant_type === 'refresh_token' ? 'refresh' : 'authorization code'} (HTTP ${response.status}${why ? `: ${why}` : ''})`, tokenHint(code, params.grant_type!));
+      throw new AuthError('token', `the token endpoint ${endpointName(as.token_endpoint)} refused the ${grantName(params.grant_type!)} (HTTP ${response.status}${why ? `: ${why}` : ''})`, tokenHint(code, params.grant_type!));
     }
-    const type = typeof json.token_type === 'string' ? json.token_type : '';
-    if (type.toLowerCase() !== 'bearer') {
-      throw new AuthError('token', `the token endpoint issued a ${type || 'typeless'} token, not a Bearer token`, 'byhand sends Bearer tokens only (no DPoP); the authorization server must issue Bearer tokens to this client');
+    const type = (typeof json.token_type === 'string' ? json.token_type : '').toLowerCase();
+    if (type !== 'bearer' && !(dpop && type === 'dpop')) {
+      throw new AuthError('token', `the token endpoint issued a ${type || 'typeless'} token, not a ${dpop ? 'DPoP or ' : ''}Bearer token`, dpop ? 'byhand sends Bearer and DPoP tokens only' : 'byhand asked for a Bearer token (DPoP was not requested: see the dpop option)');
     }
     const expiresIn = typeof json.expires_in === 'number' ? json.expires_in : typeof json.expires_in === 'string' ? Number(json.expires_in) : undefined;
     const granted = typeof json.scope === 'string' ? json.scope : requested;
+    const key = dpop && type === 'dpop' ? await dpop.privateJwk() : undefined;
     return {
       access_token: json.access_token,
-      token_type: 'Bearer',
+      token_type: dpop && type === 'dpop' ? 'DPoP' : 'Bearer',
+      ...(dpop && type === 'dpop' ? { dpop_jkt: await dpop.thumbprint(), ...(key ? { dpop_key: key } : {}) } : {}),
       ...(typeof json.refresh_token === 'string' ? { refresh_token: json.refresh_token } : {}),
       ...(expiresIn !== undefined && Number.isFinite(expiresIn) ? { expires_at: this.now() + expiresIn * 1000 } : {}),
       ...(granted ? { scope: granted } : {}),
@@ -405,7 +503,7 @@ class OAuth implements OAuthProvider {
     const client = await this.refreshClient(issuer, as);
     let fresh: StoredTokens;
     try {
-      fresh = await this.tokenRequest(as, client, tokens.resource, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token! }, tokens.requested_scope, signal, [tokens.refresh_token!, tokens.access_token]);
+      fresh = await this.tokenRequest(as, client, tokens.resource, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token! }, tokens.requested_scope, signal, [tokens.refresh_token!, tokens.access_token], tokens.dpop_jkt ? await this.signerFor(tokens) : undefined);
     } catch (error) {
       // A refused refresh token is dead: drop the tokens so nobody sends them again.
       if (error instanceof AuthError) await this.store.update((doc) => void delete doc.servers[key]?.tokens[issuer]);
@@ -415,6 +513,7 @@ class OAuth implements OAuthProvider {
     if (!fresh.refresh_token) fresh.refresh_token = tokens.refresh_token!;
     if (!fresh.scope && tokens.scope) fresh.scope = tokens.scope;
     if (!fresh.requested_scope && tokens.requested_scope) fresh.requested_scope = tokens.requested_scope;
+    if (fresh.dpop_jkt === tokens.dpop_jkt && tokens.dpop_key) fresh.dpop_key = tokens.dpop_key;
     await this.store.update((doc) => {
       const entry = doc.servers[key];
       if (entry) entry.tokens[issuer] = fresh;
@@ -426,13 +525,50 @@ class OAuth implements OAuthProvider {
   /** The client for a refresh: the same identity that obtained the token, never another server's. */
   private async refreshClient(issuer: string, as: AuthorizationServerMetadata): Promise<StoredClient> {
     const o = this.options;
-    if (o.clientId && (o.clientIssuer === undefined || o.clientIssuer === issuer)) {
-      return { client_id: o.clientId, ...(o.clientSecret ? { client_secret: o.clientSecret } : {}), token_endpoint_auth_method: o.tokenEndpointAuthMethod ?? pickMethod(as.token_endpoint_auth_methods_supported, Boolean(o.clientSecret)), via: 'pre-registered' };
-    }
+    if (o.clientId && (o.clientIssuer === undefined || o.clientIssuer === issuer)) return this.preRegistered(issuer, as);
     const stored = (await this.store.read()).clients[issuer];
     if (stored) return stored;
     if (o.clientMetadataUrl) return { client_id: o.clientMetadataUrl, token_endpoint_auth_method: 'none', via: 'cimd' };
     throw new AuthError('token', `no client registration with ${issuer} is stored to refresh the token with`, this.hintFor(''));
+  }
+
+  /** The signer a bound token needs: this provider's key, or the one stored with the token; undefined when neither is it. */
+  private async signerFor(tokens: StoredTokens): Promise<Dpop | undefined> {
+    const jkt = tokens.dpop_jkt!;
+    if (jkt === (await this.dpop.thumbprint())) return this.dpop;
+    if (!tokens.dpop_key) return undefined;
+    let signer = this.restored.get(jkt);
+    if (!signer) {
+      const pair = await importDpopKey(tokens.dpop_key).catch(() => undefined);
+      if (!pair) return undefined;
+      signer = createDpop(pair, this.now, this.nonces);
+      this.restored.set(jkt, signer);
+    }
+    return (await signer.thumbprint()) === jkt ? signer : undefined;
+  }
+
+  /** Whether this provider can present the token: a Bearer token, or a bound one whose key it holds. */
+  private async presentable(tokens: StoredTokens): Promise<boolean> {
+    return !tokens.dpop_jkt || (await this.signerFor(tokens)) !== undefined;
+  }
+
+  /** The configured client, for its own issuer only (SEP-2352). */
+  private preRegistered(issuer: string, as: AuthorizationServerMetadata): StoredClient {
+    const o = this.options;
+    if (o.clientIssuer !== undefined && o.clientIssuer !== issuer) {
+      throw new AuthError('registration', `the configured client is registered with ${o.clientIssuer}, but the server now uses ${issuer}`, 'credentials are never reused with another authorization server: register byhand with the new one and configure that client');
+    }
+    const method = o.tokenEndpointAuthMethod ?? pickMethod(as.token_endpoint_auth_methods_supported, Boolean(o.clientSecret), Boolean(o.clientKey));
+    return { client_id: o.clientId!, ...(o.clientSecret ? { client_secret: o.clientSecret } : {}), token_endpoint_auth_method: method, via: 'pre-registered' };
+  }
+
+  /** The private_key_jwt assertion for this authorization server. */
+  private async assertion(clientId: string, audience: string): Promise<string> {
+    const key = this.options.clientKey;
+    if (!key) throw new AuthError('token', 'the client authenticates with private_key_jwt but no clientKey is configured', 'pass the client\'s private key (clientKey), or another tokenEndpointAuthMethod');
+    const alg = key.alg ?? 'ES256';
+    this.signingKey ??= typeof key.privateKey === 'string' ? importPrivateKey(key.privateKey, alg) : Promise.resolve(key.privateKey);
+    return clientAssertion({ clientId, audience, key: await this.signingKey, alg, ...(key.kid ? { kid: key.kid } : {}), now: this.now() });
   }
 
   private async save(key: string, found: Discovered, tokens: StoredTokens): Promise<void> {
@@ -481,11 +617,12 @@ function currentTokens(doc: CredentialDocument, key: string): StoredTokens | und
 }
 
 function isMethod(value: string): value is TokenEndpointAuthMethod {
-  return value === 'none' || value === 'client_secret_basic' || value === 'client_secret_post';
+  return value === 'none' || value === 'client_secret_basic' || value === 'client_secret_post' || value === 'private_key_jwt';
 }
 
-/** A client with a secret: basic if offered (RFC 8414's default when the list is absent), else post. */
-function pickMethod(supported: string[] | undefined, hasSecret: boolean): TokenEndpointAuthMethod {
+/** A client with a key signs (private_key_jwt); one with a secret: basic if offered (RFC 8414's default when the list is absent), else post. */
+function pickMethod(supported: string[] | undefined, hasSecret: boolean, hasKey: boolean): TokenEndpointAuthMethod {
+  if (hasKey && (!hasSecret || supported?.includes('private_key_jwt'))) return 'private_key_jwt';
   if (!hasSecret) return 'none';
   const list = supported ?? ['client_secret_basic'];
   if (list.includes('client_secret_basic')) return 'client_secret_basic';
@@ -501,8 +638,11 @@ function registrationMethod(supported: string[] | undefined): TokenEndpointAuthM
   return 'none';
 }
 
-function formEncode(value: string): string {
-  return encodeURIComponent(value).replace(/%20/g, '+');
+function grantName(grantType: string): string {
+  if (grantType === 'refresh_token') return 'refresh';
+  if (grantType === 'authorization_code') return 'authorization code';
+  if (grantType === JWT_BEARER) return 'JWT bearer grant';
+  return grantType.replace('_', ' ') + ' grant';
 }
 
 function endpointName(url: string): string {
@@ -521,6 +661,8 @@ function oauthError(json: Record<string, unknown> | undefined, secrets: (string 
 }
 
 function tokenHint(error: string, grant: string): string {
+  if (error === 'invalid_grant' && grant === JWT_BEARER) return 'the authorization server did not accept the assertion (expired, for another audience, or from an issuer it does not trust): get a fresh one';
+  if (error === 'unauthorized_client') return 'this client may not use this grant at the authorization server: ask its operator';
   if (error === 'invalid_grant') {
     return grant === 'refresh_token'
       ? 'the refresh token is no longer accepted (expired or revoked): log in again'

@@ -23,6 +23,10 @@ export interface StoredTokens {
   requested_scope?: string;
   /** The resource indicator the token was requested for (RFC 8707). */
   resource: string;
+  /** For a DPoP-bound token (token_type DPoP): the thumbprint of the key it is bound to (RFC 9449 §6). */
+  dpop_jkt?: string;
+  /** That key's private JWK, when byhand made it: as secret as the refresh token, and kept with it. */
+  dpop_key?: JsonWebKey;
 }
 
 export interface StoredServer {
