@@ -20,10 +20,9 @@ export const SERVER_OUT_OF_SCOPE: Scope = {
   'sep-2640-skills-manifest': 'skills extension (SEP-2640) not implemented: the scenario skips every check when the server does not declare it',
 };
 
-const GRANTS = 'grants in progress';
 const SKILLS = 'skills extension (SEP-2640) not implemented in the client: the scenario has no checks a client without it can meet';
 
-/** Client scenarios (test/conformance/client-under-test.ts). The auth grants are another change's work: add to or trim this list as they land. */
+/** Client scenarios (test/conformance/client-under-test.ts). */
 export const CLIENT_OUT_OF_SCOPE: Scope = {
   'auth/client-credentials-jwt': GRANTS,
   'auth/client-credentials-basic': GRANTS,
@@ -32,8 +31,6 @@ export const CLIENT_OUT_OF_SCOPE: Scope = {
   'auth/dpop': GRANTS,
   'auth/dpop-nonce': GRANTS,
   'auth/wif-jwt-bearer': GRANTS,
-  'auth/2025-03-26-oauth-metadata-backcompat': `${GRANTS} (the 2025-03-26 fallbacks)`,
-  'auth/2025-03-26-oauth-endpoint-fallback': `${GRANTS} (the 2025-03-26 fallbacks)`,
   'sep-2640-client-no-prefetch': SKILLS,
   'sep-2640-client-verify-digest': SKILLS,
   'sep-2640-client-verify-size': SKILLS,
