@@ -24,13 +24,6 @@ const SKILLS = 'skills extension (SEP-2640) not implemented in the client: the s
 
 /** Client scenarios (test/conformance/client-under-test.ts). */
 export const CLIENT_OUT_OF_SCOPE: Scope = {
-  'auth/client-credentials-jwt': GRANTS,
-  'auth/client-credentials-basic': GRANTS,
-  'auth/enterprise-managed-authorization': GRANTS,
-  'auth/cross-app-access-complete-flow': GRANTS,
-  'auth/dpop': GRANTS,
-  'auth/dpop-nonce': GRANTS,
-  'auth/wif-jwt-bearer': GRANTS,
   'sep-2640-client-no-prefetch': SKILLS,
   'sep-2640-client-verify-digest': SKILLS,
   'sep-2640-client-verify-size': SKILLS,
