@@ -7,6 +7,7 @@ import { traceLine } from '../call/show-wire.js';
 import { storedLogin } from '../login/stored.js';
 import { probeServer, type ProbeReport } from './probe.js';
 import { renderReport, styleFor } from './render.js';
+import { DEFAULT_BOUNDS, mapByKind, type Bounds } from './bounded.js';
 
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -29,9 +30,9 @@ export async function checkpointCommand(args: string[], io: Io = process): Promi
   }
   if (flags.help) return void io.stdout.write(`${USAGE}\n`), 0;
   const timeoutMs = positive(flags.timeout ?? '10000');
-  // High enough that a typical config probes in one wave (the total follows the slowest server), bounded for stdio spawns.
-  const concurrency = positive(flags.concurrency ?? '32');
-  if (!timeoutMs || !concurrency) {
+  // --concurrency caps both pools; by default each kind gets what its resources allow (bounded.ts).
+  const concurrency = flags.concurrency === undefined ? undefined : positive(flags.concurrency);
+  if (!timeoutMs || (flags.concurrency !== undefined && concurrency === undefined)) {
     io.stderr.write(`byhand checkpoint: --timeout and --concurrency take a positive whole number\n${USAGE}\n`);
     return 2;
   }
@@ -54,7 +55,9 @@ export async function checkpointCommand(args: string[], io: Io = process): Promi
   const tick = () => progress && io.stderr.write(`\rprobing ${entries.length} server(s): ${done} done…`);
   tick();
   try {
-    const reports = await mapBounded(entries, concurrency, async (entry) => {
+    const bounds: Bounds = concurrency === undefined ? DEFAULT_BOUNDS : { http: concurrency, stdio: concurrency };
+    const kindOf = (entry: ServerEntry) => (entry.connect === undefined || typeof entry.connect === 'string' || 'url' in entry.connect ? 'http' : 'stdio');
+    const reports = await mapByKind(entries, kindOf, bounds, async (entry) => {
       const trace = flags.trace ? (e: TraceEntry) => io.stderr.write(`[${entry.name}] ${traceLine(e)}\n`) : undefined;
       // Config servers may sit behind OAuth: use what `byhand login` stored, never a browser.
       const http = entry.connect !== undefined && (typeof entry.connect === 'string' || 'url' in entry.connect);
@@ -89,19 +92,6 @@ function toJson(r: ProbeReport) {
   };
 }
 
-/** Runs `work` over `items`, at most `limit` at a time, keeping the order of `items`. */
-async function mapBounded<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 
 /** A shell word the user can paste back. */
 function quote(word: string): string {

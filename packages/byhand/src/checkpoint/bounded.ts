@@ -1,0 +1,38 @@
+// How many probes run at once. The total should follow the slowest server, so the bounds are as high as the
+// resources they spend allow: an HTTP probe holds at most four sockets (server/discover, then three lists in
+// parallel), so 256 probes stay near 1,000 descriptors; a stdio probe is a child process (tens of MB each), so 16.
+
+export const DEFAULT_BOUNDS = { http: 256, stdio: 16 } as const;
+
+export interface Bounds {
+  http: number;
+  stdio: number;
+}
+
+/** Runs `work` over `items`, at most `limit` at a time, keeping the order of `items`. */
+export async function mapBounded<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** Two pools side by side, one per kind, results in the order of `items`. */
+export async function mapByKind<T, R>(items: T[], kindOf: (item: T) => keyof Bounds, bounds: Bounds, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  const indexed = items.map((item, i) => ({ item, i }));
+  await Promise.all(
+    (['http', 'stdio'] as const).map((kind) =>
+      mapBounded(indexed.filter(({ item }) => kindOf(item) === kind), bounds[kind], async ({ item, i }) => {
+        results[i] = await work(item);
+      }),
+    ),
+  );
+  return results;
+}
