@@ -187,7 +187,7 @@ export class HttpTransport implements Transport {
     const text = await readText(response.body, this.limits.maxMessageBytes, `the answer to ${request.method}`);
     const parsed = parseJson(text);
     const found = parsed === undefined ? undefined : pickResponse(parsed, request.id);
-    if (this.trace) this.trace({ direction: 'receive', transport: 'http', http: { status: response.status, headers: Object.fromEntries(response.headers()) }, ...(found ? { message: found } : { raw: text }) });
+    if (this.trace) this.trace({ direction: 'receive', transport: 'http', http: { status: response.status, headers: redactHeaders(Object.fromEntries(response.headers())) }, ...(found ? { message: found } : { raw: text }) });
     if (found) return { message: found, status: response.status };
     if (response.status >= 300) throw new HttpStatusError(response.status, text, response.headers(), this.url);
     if (parsed === undefined) {
