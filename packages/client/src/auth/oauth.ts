@@ -14,6 +14,7 @@ import {
 } from './discovery.js';
 import { AuthError, scrub } from './errors.js';
 import { createPkce, randomString } from './pkce.js';
+import { requireSecureTokenTarget } from './transport-security.js';
 import { memoryStore, serverKey, type CredentialDocument, type CredentialStore, type StoredClient, type StoredTokens } from './store.js';
 
 export type TokenEndpointAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post';
@@ -143,6 +144,7 @@ class OAuth implements OAuthProvider {
       this.lastSent.delete(key);
       return {};
     }
+    requireSecureTokenTarget(url);
     this.lastSent.set(key, tokens.access_token);
     return { Authorization: `Bearer ${tokens.access_token}` };
   }
