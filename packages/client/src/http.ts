@@ -85,7 +85,8 @@ export class HttpTransport implements Transport {
   /**
    * Legacy sessions: the standalone GET stream, where a 2025 server pushes requests that belong to no
    * POST (spec 2025-11-25 transports, "Listening for Messages from the Server"). A 405 means it offers
-   * none. The answer's headers must come within `timeoutMs`; the stream then lives until close().
+   * none. The answer's headers must come within `timeoutMs`; the stream then lives until close(),
+   * and each answer the client POSTs for a request pushed down it has `timeoutMs` of its own.
    */
   listen(exchange: Omit<Exchange, 'deadline'>, timeoutMs: number): void {
     const controller = new AbortController();
@@ -99,7 +100,14 @@ export class HttpTransport implements Transport {
         const message = parseJson(event.data) as JsonRpcMessage | undefined;
         if (!message || typeof message !== 'object') continue;
         this.trace?.({ direction: 'receive', transport: 'http', message });
-        if (isRequest(message)) await this.answer(message, stream);
+        if (isRequest(message)) {
+          const answering = new Deadline(`the answer to ${message.method}`, timeoutMs, controller.signal);
+          try {
+            await this.answer(message, { ...stream, deadline: answering });
+          } finally {
+            answering.dispose();
+          }
+        }
         else if ('method' in message) exchange.onNotification?.(message);
       }
     })()

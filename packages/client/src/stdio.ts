@@ -143,17 +143,46 @@ export class StdioTransport implements Transport {
   }
 
   async close(): Promise<void> {
-    if (this.exited) return this.release();
-    this.child.stdin.end();
-    const gone = (ms: number) => Promise.race([this.exitPromise.then(() => true), new Promise<boolean>((r) => setTimeout(r, ms, false).unref())]);
-    if (!(await gone(500))) {
-      this.kill('SIGTERM');
-      if (!(await gone(1500))) {
-        this.kill('SIGKILL');
-        await this.exitPromise;
+    if (!this.exited) {
+      this.child.stdin.end();
+      if (!(await this.gone(500))) {
+        this.kill('SIGTERM');
+        if (!(await this.gone(1500))) {
+          this.kill('SIGKILL');
+          await this.exitPromise;
+        }
       }
     }
-    this.release();
+    await this.endGroup();
+    this.child.stdout.destroy();
+    this.child.stderr.destroy();
+    this.child.stdin.destroy();
+  }
+
+  private gone(ms: number): Promise<boolean> {
+    return Promise.race([this.exitPromise.then(() => true), new Promise<boolean>((resolve) => setTimeout(resolve, ms, false).unref())]);
+  }
+
+  /**
+   * The server exited, but what it started may not have: npx, uvx or a shell script run the real
+   * server as a grandchild, which holds our pipes and would keep the process alive about a minute.
+   * The rest of its process group is asked to stop, then made to.
+   */
+  private async endGroup(): Promise<void> {
+    if (process.platform === 'win32' || !this.groupAlive()) return;
+    this.kill('SIGTERM');
+    for (let waited = 0; waited < 1000 && this.groupAlive(); waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
+    if (this.groupAlive()) this.kill('SIGKILL');
+  }
+
+  private groupAlive(): boolean {
+    if (this.child.pid === undefined) return false;
+    try {
+      process.kill(-this.child.pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** The server's whole process group: what npx or a shell script started goes with it. */
@@ -164,14 +193,6 @@ export class StdioTransport implements Transport {
     } catch {
       // Already gone.
     }
-  }
-
-  /** A grandchild may still hold the pipes after the child exits: end the group and stop reading. */
-  private release(): void {
-    this.kill('SIGTERM');
-    this.child.stdout.destroy();
-    this.child.stderr.destroy();
-    this.child.stdin.destroy();
   }
 
   private write(message: JsonRpcMessage): boolean {
