@@ -103,7 +103,8 @@ export class HttpTransport implements Transport {
         if (isRequest(message)) {
           const answering = new Deadline(`the answer to ${message.method}`, timeoutMs, controller.signal);
           try {
-            await this.answer(message, { ...stream, deadline: answering });
+            // One answer the server did not take (it timed out, or was refused) does not end the stream.
+            await this.answer(message, { ...stream, deadline: answering }).catch(() => undefined);
           } finally {
             answering.dispose();
           }

@@ -62,9 +62,19 @@ function decodeKey(key: string): string {
 
 /** Every URL inside free text (an error message, a server's stderr, a trace line) redacted by the same rule. */
 export function redactText(text: string): string {
-  // Punctuation that ends a sentence or a parenthesis is not part of the URL before it.
   return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi, (found) => {
-    const url = found.replace(/[.,;:!?)\]}]+$/, '');
+    const url = withoutTrailingPunctuation(found);
     return redactUrl(url) + found.slice(url.length);
   });
+}
+
+/** Punctuation that ends a sentence is not part of the URL before it, nor a ')' that closes a parenthesis opened before the URL. */
+function withoutTrailingPunctuation(found: string): string {
+  let url = found;
+  for (;;) {
+    const last = url.at(-1);
+    const unbalanced = last === ')' && url.split(')').length > url.split('(').length;
+    if (!(last && (/[.,;:!?\]}]/.test(last) || unbalanced))) return url;
+    url = url.slice(0, -1);
+  }
 }
