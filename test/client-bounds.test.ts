@@ -16,6 +16,7 @@ import {
 import { createOAuth, memoryStore } from '../packages/client/src/auth/index.js';
 import type { ByteStream } from '../packages/client/src/bytes.js';
 import { DEFAULT_LIMITS } from '../packages/client/src/limits.js';
+import { LineSplitter, responseIdAt } from '../packages/client/src/lines.js';
 import { readSse } from '../packages/client/src/sse.js';
 import { StdioTransport } from '../packages/client/src/stdio.js';
 import { traceLine } from '../packages/byhand/src/call/show-wire.js';
@@ -134,6 +135,21 @@ test('SSE is parsed in linear time: an 8 MiB line in 1 KiB chunks', { timeout: 3
   assert.ok(elapsed < 2000, `took ${Math.round(elapsed)} ms`);
 });
 
+test('stdout lines: split across chunks, an oversized one held by its edges only, its id read from either end', { timeout: 5000 }, () => {
+  const lines: string[] = [];
+  const oversize: { head: string; tail: string; ended: boolean; id: unknown }[] = [];
+  const splitter = new LineSplitter(16, (line) => lines.push(line.toString()), (line, ended) => oversize.push({ head: line.head.toString(), tail: line.tail.toString(), ended, id: responseIdAt(line) }));
+  splitter.push(Buffer.from('abc\nde'));
+  splitter.push(Buffer.from('f\n{"jsonrpc":"2.0","id":7,"result":'));
+  splitter.push(Buffer.from('{"text":"long"}}\nok\n{"result":{"text":"longer still"}'));
+  splitter.push(Buffer.from(',"id":"s-1"}\n'));
+  assert.deepEqual(lines, ['abc', 'def', 'ok']);
+  assert.deepEqual(oversize.map((o) => [o.ended, o.id]), [[false, 7], [true, 7], [false, undefined], [true, 's-1']]);
+  assert.equal(oversize[1]!.tail, '{"jsonrpc":"2.0","id":7,"result":{"text":"long"}}');
+  // An id inside the result is not the response's.
+  assert.equal(responseIdAt({ head: Buffer.from('{"result":{"id":3'), tail: Buffer.from('"id":3}}') }), undefined);
+});
+
 describe('no redirects for MCP traffic', () => {
   for (const transport of ['node', 'fetch'] as const) {
     test(`${transport}: a cross-origin 307 sends neither the API key nor the body to the other origin`, { timeout: 15_000 }, async () => {
@@ -186,7 +202,9 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
   if (msg.method === 'server/discover') return send({ jsonrpc: '2.0', id: msg.id, result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} } } });
   if (msg.method !== 'tools/call') return send({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'Method not found' } });
   const { name, arguments: args } = msg.params;
-  if (name === 'big') return result('x'.repeat(Number(args.bytes)));
+  // The SDK's member order: the id comes last, after the (here oversized) result.
+  if (name === 'big') return process.stdout.write('{"result":{"resultType":"complete","content":[{"type":"text","text":"' + 'x'.repeat(Number(args.bytes)) + '"}]},"jsonrpc":"2.0","id":' + JSON.stringify(msg.id) + '}\\n');
+  if (name === 'late') return setTimeout(() => result('late'), Number(args.ms));
   if (name === 'env') return result(JSON.stringify(process.env));
   result('pid ' + process.pid);
 });
@@ -214,6 +232,10 @@ if (stubborn) process.exit(0);
       const fits = await small.callTool('big', { bytes: MiB / 2 });
       assert.equal((fits.content[0] as { text: string }).text.length, MiB / 2);
       assert.match(((await other.callTool('who')).content[0] as { text: string }).text, /^pid \d+$/);
+      // With another request waiting, the line's id picks the one it fails.
+      const late = small.callTool('late', { ms: 500 });
+      await assert.rejects(small.callTool('big', { bytes: 8 * MiB }), (e: unknown) => e instanceof LimitError);
+      assert.deepEqual((await late).content, [{ type: 'text', text: 'late' }]);
     } finally {
       await small.close();
       await other.close();
@@ -260,6 +282,8 @@ if (stubborn) process.exit(0);
         await transport.close();
         const elapsed = performance.now() - started;
         assert.ok(elapsed < 4000, `close took ${Math.round(elapsed)} ms`);
+        // A SIGKILL is delivered, not awaited: give the kernel a moment to finish the process.
+        for (let waited = 0; !isGone(grandchild) && waited < 1000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
         assert.ok(isGone(grandchild), `the grandchild ${grandchild} outlived close()`);
       } finally {
         await transport.close();
