@@ -12,10 +12,12 @@ export class McpError extends Error {
   readonly hint: string;
 
   constructor(code: FailureCode, message: string, hint: string, data?: unknown, options?: { cause?: unknown }) {
-    super(message, options);
+    // Every report, trace and CLI line shows these two: a URL in them (the server's, one a server
+    // named) is redacted here, once, by the rule in redact.ts.
+    super(redactText(message), options);
     this.name = 'McpError';
     this.code = code;
-    this.hint = hint;
+    this.hint = redactText(hint);
     this.data = data;
   }
 

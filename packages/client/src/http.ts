@@ -85,7 +85,8 @@ export class HttpTransport implements Transport {
   /**
    * Legacy sessions: the standalone GET stream, where a 2025 server pushes requests that belong to no
    * POST (spec 2025-11-25 transports, "Listening for Messages from the Server"). A 405 means it offers
-   * none. The answer's headers must come within `timeoutMs`; the stream then lives until close().
+   * none. The answer's headers must come within `timeoutMs`; the stream then lives until close(),
+   * and each answer the client POSTs for a request pushed down it has `timeoutMs` of its own.
    */
   listen(exchange: Omit<Exchange, 'deadline'>, timeoutMs: number): void {
     const controller = new AbortController();
@@ -99,7 +100,15 @@ export class HttpTransport implements Transport {
         const message = parseJson(event.data) as JsonRpcMessage | undefined;
         if (!message || typeof message !== 'object') continue;
         this.trace?.({ direction: 'receive', transport: 'http', message });
-        if (isRequest(message)) await this.answer(message, stream);
+        if (isRequest(message)) {
+          const answering = new Deadline(`the answer to ${message.method}`, timeoutMs, controller.signal);
+          try {
+            // One answer the server did not take (it timed out, or was refused) does not end the stream.
+            await this.answer(message, { ...stream, deadline: answering }).catch(() => undefined);
+          } finally {
+            answering.dispose();
+          }
+        }
         else if ('method' in message) exchange.onNotification?.(message);
       }
     })()
@@ -187,7 +196,7 @@ export class HttpTransport implements Transport {
     const text = await readText(response.body, this.limits.maxMessageBytes, `the answer to ${request.method}`);
     const parsed = parseJson(text);
     const found = parsed === undefined ? undefined : pickResponse(parsed, request.id);
-    if (this.trace) this.trace({ direction: 'receive', transport: 'http', http: { status: response.status, headers: Object.fromEntries(response.headers()) }, ...(found ? { message: found } : { raw: text }) });
+    if (this.trace) this.trace({ direction: 'receive', transport: 'http', http: { status: response.status, headers: redactHeaders(Object.fromEntries(response.headers())) }, ...(found ? { message: found } : { raw: text }) });
     if (found) return { message: found, status: response.status };
     if (response.status >= 300) throw new HttpStatusError(response.status, text, response.headers(), this.url);
     if (parsed === undefined) {

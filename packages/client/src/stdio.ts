@@ -7,6 +7,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { LimitError, McpError, StreamClosedError, truncate } from './errors.js';
 import type { Limits } from './limits.js';
+import { LineSplitter, responseIdAt, type OversizeLine } from './lines.js';
 import { redactText } from './redact.js';
 import type { Exchange, Reply, Trace, Transport } from './transport.js';
 import { isRequest, isResponse } from './transport.js';
@@ -57,6 +58,8 @@ export class StdioTransport implements Transport {
   private readonly trace: Trace | undefined;
   private readonly maxLine: number;
   private stderrTail = '';
+  /** The oversized line now arriving has already failed its request. */
+  private lineRefused = false;
   private strayLines: string[] = [];
   private exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private readonly exitPromise: Promise<void>;
@@ -143,17 +146,46 @@ export class StdioTransport implements Transport {
   }
 
   async close(): Promise<void> {
-    if (this.exited) return this.release();
-    this.child.stdin.end();
-    const gone = (ms: number) => Promise.race([this.exitPromise.then(() => true), new Promise<boolean>((r) => setTimeout(r, ms, false).unref())]);
-    if (!(await gone(500))) {
-      this.kill('SIGTERM');
-      if (!(await gone(1500))) {
-        this.kill('SIGKILL');
-        await this.exitPromise;
+    if (!this.exited) {
+      this.child.stdin.end();
+      if (!(await this.gone(500))) {
+        this.kill('SIGTERM');
+        if (!(await this.gone(1500))) {
+          this.kill('SIGKILL');
+          await this.exitPromise;
+        }
       }
     }
-    this.release();
+    await this.endGroup();
+    this.child.stdout.destroy();
+    this.child.stderr.destroy();
+    this.child.stdin.destroy();
+  }
+
+  private gone(ms: number): Promise<boolean> {
+    return Promise.race([this.exitPromise.then(() => true), new Promise<boolean>((resolve) => setTimeout(resolve, ms, false).unref())]);
+  }
+
+  /**
+   * The server exited, but what it started may not have: npx, uvx or a shell script run the real
+   * server as a grandchild, which holds our pipes and would keep the process alive about a minute.
+   * The rest of its process group is asked to stop, then made to.
+   */
+  private async endGroup(): Promise<void> {
+    if (process.platform === 'win32' || !this.groupAlive()) return;
+    this.kill('SIGTERM');
+    for (let waited = 0; waited < 1000 && this.groupAlive(); waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
+    if (this.groupAlive()) this.kill('SIGKILL');
+  }
+
+  private groupAlive(): boolean {
+    if (this.child.pid === undefined) return false;
+    try {
+      process.kill(-this.child.pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** The server's whole process group: what npx or a shell script started goes with it. */
@@ -166,14 +198,6 @@ export class StdioTransport implements Transport {
     }
   }
 
-  /** A grandchild may still hold the pipes after the child exits: end the group and stop reading. */
-  private release(): void {
-    this.kill('SIGTERM');
-    this.child.stdout.destroy();
-    this.child.stderr.destroy();
-    this.child.stdin.destroy();
-  }
-
   private write(message: JsonRpcMessage): boolean {
     if (this.exited || !this.child.stdin.writable) return false;
     this.trace?.({ direction: 'send', transport: 'stdio', message });
@@ -181,40 +205,34 @@ export class StdioTransport implements Transport {
     return true;
   }
 
-  /** Splits stdout into lines in linear time; a line past the limit is dropped and fails what waits. */
   private readLines(onLine: (line: string) => void, onFirst: () => void): void {
-    let pieces: Buffer[] = [];
-    let size = 0;
-    let skipping = false;
+    const lines = new LineSplitter(this.maxLine, (line) => onLine(line.toString('utf8')), (line, ended) => this.refuseLine(line, ended));
     this.child.stdout.on('data', (chunk: Buffer) => {
       onFirst();
-      let start = 0;
-      for (let end = chunk.indexOf(0x0a); end >= 0; end = chunk.indexOf(0x0a, start)) {
-        const piece = chunk.subarray(start, end);
-        start = end + 1;
-        if (skipping || size + piece.length > this.maxLine) {
-          if (!skipping) this.failAll(new LimitError('a line the server wrote on stdout', this.maxLine));
-          skipping = false;
-          pieces = [];
-          size = 0;
-          continue;
-        }
-        const line = pieces.length === 0 ? piece : Buffer.concat([...pieces, piece]);
-        pieces = [];
-        size = 0;
-        onLine(line.toString('utf8'));
-      }
-      if (start >= chunk.length || skipping) return;
-      size += chunk.length - start;
-      if (size > this.maxLine) {
-        pieces = [];
-        size = 0;
-        skipping = true;
-        this.failAll(new LimitError('a line the server wrote on stdout', this.maxLine));
-        return;
-      }
-      pieces.push(chunk.subarray(start));
+      lines.push(chunk);
     });
+  }
+
+  /**
+   * A line past the limit fails the request it answers, and only that one: its id is read from the
+   * line's first or last bytes (a line naming a request no longer waiting fails nothing). While it is
+   * still arriving, a lone pending request is failed at once, since the line can answer no other; with
+   * several, the line's end decides, and a line that names no id fails them all.
+   */
+  private refuseLine(line: OversizeLine, ended: boolean): void {
+    if (!ended) this.lineRefused = false;
+    if (this.lineRefused) return;
+    const error = new LimitError('a line the server wrote on stdout', this.maxLine);
+    const id = responseIdAt(line);
+    if (id !== undefined) {
+      this.pending.get(id)?.reject(error);
+      this.pending.delete(id);
+    } else if (ended || this.pending.size === 1) {
+      this.failAll(error);
+    } else {
+      return;
+    }
+    this.lineRefused = true;
   }
 
   private receive(line: string): void {

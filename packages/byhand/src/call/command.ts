@@ -2,7 +2,7 @@
 // happen, the final result on stdout. Exit 0 on success, 1 when the request or the tool failed,
 // 2 when the command line was wrong (so a script can tell "fix your invocation" from "it broke").
 
-import { connect, McpError, type Client } from '@byhand/client';
+import { connect, McpError, redactText, type Client } from '@byhand/client';
 import { AnswersFileError, createHost, ProviderConfigError, RootError } from '@byhand/host';
 import { parseCallArgs, type CallArgs } from './args.js';
 import { coerceToolArguments, promptArguments } from './coerce.js';
@@ -108,6 +108,6 @@ function failed(error: unknown, say: (line: string) => void): number {
     say(`✗ ${error.message}`);
     return 2;
   }
-  say(`✗ ${error instanceof McpError ? error.explain() : error instanceof Error ? error.message : String(error)}`);
+  say(`✗ ${error instanceof McpError ? error.explain() : redactText(error instanceof Error ? error.message : String(error))}`);
   return 1;
 }

@@ -1,7 +1,7 @@
 // Wire messages as text: whole and on one line for --trace (something to grep and diff), or
 // trimmed and indented for the demo (something to read).
 
-import type { TraceEntry } from '@byhand/client';
+import { redactText, type TraceEntry } from '@byhand/client';
 import { printable } from '@byhand/host';
 
 /** One --trace line per entry: every message, and the HTTP exchange it rode on. */
@@ -11,7 +11,9 @@ export function traceLine(entry: TraceEntry): string {
   // An HTTP message without an exchange of its own came as an event on an SSE stream.
   const via = http?.method ? `${http.method} ${http.url ?? ''}` : http?.status !== undefined ? `HTTP ${http.status}${contentType(http.headers)}` : entry.transport === 'http' ? 'sse' : entry.transport;
   const body = entry.message !== undefined ? JSON.stringify(entry.message) : entry.raw !== undefined ? `(not JSON) ${entry.raw}` : '';
-  return printable(`${arrow} ${via}${body ? ` ${body}` : ''}`);
+  // The transport already redacted headers and the URL; a URL inside a message (a link a server
+  // returned, a resource URI) is redacted here by the same rule.
+  return printable(redactText(`${arrow} ${via}${body ? ` ${body}` : ''}`));
 }
 
 interface TrimOptions {

@@ -4,6 +4,8 @@
 // in the spec's order, each document's issuer checked against the issuer it was built from.
 
 import { AuthError } from './errors.js';
+import { isLoopback, requireSecureMetadata } from './transport-security.js';
+
 
 export interface ProtectedResourceMetadata {
   resource: string;
@@ -51,9 +53,11 @@ export function resourceMetadataUrls(serverUrl: string, fromChallenge?: string):
 export async function fetchResourceMetadata(serverUrl: string, fromChallenge: string | undefined, fetchFn: Fetch, signal: AbortSignal, note: Note): Promise<{ metadata: ProtectedResourceMetadata; url: string } | undefined> {
   const tried: string[] = [];
   for (const url of resourceMetadataUrls(serverUrl, fromChallenge)) {
+    requireSecureMetadata(url);
     const response = await getJson(url, fetchFn, signal);
     tried.push(`${url} (${response.status || 'unreachable'})`);
     if (!response.ok) continue;
+    requireSecureMetadata(response.url);
     const doc = response.json as Partial<ProtectedResourceMetadata> | undefined;
     if (!doc || typeof doc !== 'object' || typeof doc.resource !== 'string') {
       throw new AuthError('discovery', `the protected resource metadata at ${url} has no "resource"`, 'the MCP server publishes broken OAuth metadata (RFC 9728): tell its operator');
@@ -158,23 +162,21 @@ export function requireSecure(url: string, what: string): void {
   throw new AuthError('insecure', `the ${what} ${parsed.origin} is not https`, 'refused: OAuth endpoints must use https (plain http is accepted only on localhost)');
 }
 
-export function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || hostname === '::1' || /^127(\.\d{1,3}){3}$/.test(hostname);
-}
-
-export async function getJson(url: string, fetchFn: Fetch, signal: AbortSignal): Promise<{ ok: boolean; status: number; json?: unknown }> {
+/** `url` is where the document finally came from, after any redirect. */
+export async function getJson(url: string, fetchFn: Fetch, signal: AbortSignal): Promise<{ ok: boolean; status: number; url: string; json?: unknown }> {
   let response: Response;
   try {
     response = await fetchFn(url, { headers: { Accept: 'application/json' }, signal, redirect: 'follow' });
   } catch (error) {
     if (signal.aborted) throw error;
-    return { ok: false, status: 0 };
+    return { ok: false, status: 0, url };
   }
+  const final = response.url || url;
   const text = await response.text().catch(() => '');
-  if (!response.ok) return { ok: false, status: response.status };
+  if (!response.ok) return { ok: false, status: response.status, url: final };
   try {
-    return { ok: true, status: response.status, json: JSON.parse(text) };
+    return { ok: true, status: response.status, url: final, json: JSON.parse(text) };
   } catch {
-    return { ok: false, status: response.status };
+    return { ok: false, status: response.status, url: final };
   }
 }

@@ -1,9 +1,13 @@
 // The credentials file: JSON, owner-only (0600 in a 0700 directory), written whole to a temporary
 // file and renamed so a crash never leaves half a document. Its contents are never printed.
+// The temporary file has a random name and is created exclusively, never through a symlink
+// (O_CREAT|O_EXCL|O_NOFOLLOW): a name planted in advance in the directory cannot receive the tokens.
+// The directory must be the user's own and writable by nobody else, or nothing is written.
 
-import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, closeSync, constants, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { AuthError } from './errors.js';
 import { normalizeDocument, type CredentialDocument, type CredentialStore } from './store.js';
 
@@ -37,12 +41,23 @@ export function fileStore(file: string = credentialsFile()): CredentialStore {
   const write = (doc: CredentialDocument): void => {
     const dir = dirname(file);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    // mkdir's mode does not apply to a directory that already existed: tighten it.
-    if ((statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify(doc, null, 2)}\n`, { mode: 0o600 });
-    chmodSync(temporary, 0o600);
-    renameSync(temporary, file);
+    checkDirectory(dir);
+    const temporary = join(dir, `.${basename(file)}.${randomBytes(12).toString('hex')}.tmp`);
+    // 'wx' where O_NOFOLLOW does not exist (Windows): exclusive creation alone.
+    const flags = constants.O_NOFOLLOW === undefined ? 'wx' : constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+    const fd = openSync(temporary, flags, 0o600);
+    try {
+      try {
+        writeSync(fd, `${JSON.stringify(doc, null, 2)}\n`);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temporary, file);
+    } catch (error) {
+      rmSync(temporary, { force: true });
+      throw error;
+    }
   };
   return {
     where: file,
@@ -57,4 +72,23 @@ export function fileStore(file: string = credentialsFile()): CredentialStore {
       return next;
     },
   };
+}
+
+/**
+ * The credentials directory must be the user's and writable by no one else: in another user's
+ * directory, or one where others can create files, they could swap or plant what byhand writes.
+ * A directory that others can only read is tightened to 0700 (mkdir's mode does not apply to one
+ * that already existed). POSIX only: Windows has ACLs, not modes.
+ */
+function checkDirectory(dir: string): void {
+  if (typeof process.getuid !== 'function') return;
+  const info = statSync(dir);
+  const uid = process.getuid();
+  if (info.uid !== uid) {
+    throw new AuthError('insecure', `the credentials directory ${dir} belongs to another user (uid ${info.uid}), so byhand does not write tokens there`, 'point BYHAND_CONFIG_DIR (or XDG_CONFIG_HOME) at a directory of your own');
+  }
+  if ((info.mode & 0o022) !== 0) {
+    throw new AuthError('insecure', `the credentials directory ${dir} is writable by others (mode ${(info.mode & 0o777).toString(8)}), so byhand does not write tokens there`, `make it yours alone (chmod 700 ${dir}) or point BYHAND_CONFIG_DIR at another directory`);
+  }
+  if ((info.mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }

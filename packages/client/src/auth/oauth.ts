@@ -20,6 +20,7 @@ import { AuthError, scrub } from './errors.js';
 import { formEncode, grantRequest, JWT_BEARER, type OAuthGrant } from './grants.js';
 import { clientAssertion, importPrivateKey, type JwsAlgorithm } from './jwt.js';
 import { createPkce, randomString } from './pkce.js';
+import { requireSecureTokenTarget } from './transport-security.js';
 import { memoryStore, serverKey, type CredentialDocument, type CredentialStore, type StoredClient, type StoredTokens } from './store.js';
 
 export type TokenEndpointAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
@@ -192,6 +193,7 @@ class OAuth implements OAuthProvider {
       this.lastSent.delete(key);
       return {};
     }
+    requireSecureTokenTarget(url);
     this.lastSent.set(key, tokens.access_token);
     if (!signer) return { Authorization: `Bearer ${tokens.access_token}` };
     return { Authorization: `DPoP ${tokens.access_token}`, DPoP: await signer.proof({ method, url, accessToken: tokens.access_token }) };

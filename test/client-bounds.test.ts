@@ -1,0 +1,497 @@
+// The client against hostile servers (issue 9, the client side): every read bounded, SSE in linear
+// time, no redirect followed, an allow-listed environment and a process group for stdio servers, the
+// legacy GET stream and its answers under deadlines, notifications/cancelled in the legacy era, result
+// shapes checked, the 2024-11-05 transport named, and secrets redacted in every output path.
+// Loopback only; each test would fail without the fix it names.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import {
+  AbortedError, HttpStatusError, LimitError, ProtocolError, RedirectError, connect, forgetEras, isSecretName, redactHeaders, redactText, redactUrl,
+  type TraceEntry,
+} from '../packages/client/src/index.js';
+import { createOAuth, memoryStore } from '../packages/client/src/auth/index.js';
+import type { ByteStream } from '../packages/client/src/bytes.js';
+import { DEFAULT_LIMITS } from '../packages/client/src/limits.js';
+import { LineSplitter, responseIdAt } from '../packages/client/src/lines.js';
+import { readSse } from '../packages/client/src/sse.js';
+import { StdioTransport } from '../packages/client/src/stdio.js';
+import { traceLine } from '../packages/byhand/src/call/show-wire.js';
+import { checkpointCommand } from '../packages/byhand/src/checkpoint/command.js';
+import { flood, arrival, json, legacySession, listen, modern } from './fixtures/loopback.js';
+
+const MiB = 1024 * 1024;
+const scratch = mkdtempSync(join(tmpdir(), 'byhand-bounds-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('bounded reads over HTTP', () => {
+  for (const transport of ['node', 'fetch'] as const) {
+    test(`${transport}: a JSON body that never ends is a LimitError on that call, long before 1 GiB, in bounded memory`, { timeout: 60_000 }, async () => {
+      let sent = 0;
+      let finished!: () => void;
+      const done = new Promise<void>((resolve) => (finished = resolve));
+      const server = await listen(modern(async (request, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write(`{"jsonrpc":"2.0","id":${request.json!.id},"result":{"content":[{"type":"text","text":"`);
+        // A 256 MiB cap keeps a regression from eating the machine; the client must stop it far sooner.
+        sent = await flood(res, Buffer.alloc(64 * 1024, 'a'), 256 * MiB);
+        finished();
+      }));
+      const client = await connect(server.url, { transport, limits: { maxMessageBytes: MiB } });
+      try {
+        const used = () => process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+        const start = used();
+        let peak = start;
+        const sampler = setInterval(() => (peak = Math.max(peak, used())), 5);
+        try {
+          await assert.rejects(client.callTool('flood'), (e: unknown) => e instanceof LimitError && /the answer to tools\/call is larger than 1048576 bytes/.test(e.message));
+        } finally {
+          clearInterval(sampler);
+        }
+        await done;
+        assert.ok(sent < 32 * MiB, `the server got to send ${sent} bytes before the client stopped reading`);
+        assert.ok(peak - start < 64 * MiB, `memory grew by ${peak - start} bytes`);
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    });
+
+    test(`${transport}: an SSE line that never ends is a LimitError`, { timeout: 30_000 }, async () => {
+      let sent = 0;
+      const server = await listen(modern(async (_request, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('event: message\ndata: ');
+        sent = await flood(res, Buffer.alloc(64 * 1024, 'a'), 256 * MiB);
+      }));
+      const client = await connect(server.url, { transport, limits: { maxMessageBytes: MiB } });
+      try {
+        await assert.rejects(client.callTool('flood'), (e: unknown) => e instanceof LimitError && /a line of the response stream/.test(e.message));
+        await arrival(server, () => sent > 0);
+        assert.ok(sent < 32 * MiB, `sent ${sent}`);
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    });
+
+    test(`${transport}: an SSE event of many short data lines past the limit is a LimitError`, { timeout: 30_000 }, async () => {
+      let sent = 0;
+      const server = await listen(modern(async (_request, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        sent = await flood(res, Buffer.from(`data: ${'b'.repeat(1000)}\n`), 256 * MiB);
+      }));
+      const client = await connect(server.url, { transport, limits: { maxMessageBytes: MiB } });
+      try {
+        await assert.rejects(client.callTool('flood'), (e: unknown) => e instanceof LimitError && /an event of the response stream/.test(e.message));
+        await arrival(server, () => sent > 0);
+        assert.ok(sent < 32 * MiB, `sent ${sent}`);
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    });
+  }
+
+  test('the default limit is 4 MiB, and a body just under it is read', { timeout: 30_000 }, async () => {
+    assert.equal(DEFAULT_LIMITS.maxMessageBytes, 4 * MiB);
+    const text = 'c'.repeat(3 * MiB);
+    const server = await listen(modern((request, res) => json(res, { jsonrpc: '2.0', id: request.json!.id, result: { resultType: 'complete', content: [{ type: 'text', text }] } })));
+    const client = await connect(server.url);
+    try {
+      const result = await client.callTool('big');
+      assert.equal((result.content[0] as { text: string }).text.length, text.length);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
+
+test('SSE is parsed in linear time: an 8 MiB line in 1 KiB chunks', { timeout: 30_000 }, async () => {
+  const chunk = new TextEncoder().encode('x'.repeat(1024));
+  const chunks = 8 * 1024;
+  let i = -1;
+  const body: ByteStream = {
+    async read() {
+      i++;
+      if (i === 0) return new TextEncoder().encode('data: ');
+      if (i <= chunks) return chunk;
+      if (i === chunks + 1) return new TextEncoder().encode('\n\n');
+      return undefined;
+    },
+    async cancel() {},
+  };
+  const started = performance.now();
+  const events = [];
+  for await (const event of readSse(body, 16 * MiB)) events.push(event);
+  const elapsed = performance.now() - started;
+  assert.equal(events.length, 1);
+  assert.equal(events[0]!.data.length, 8 * MiB);
+  // Rescanning the buffer after every chunk costs ~32 GB of scanning here; one pass costs milliseconds.
+  assert.ok(elapsed < 2000, `took ${Math.round(elapsed)} ms`);
+});
+
+test('stdout lines: split across chunks, an oversized one held by its edges only, its id read from either end', { timeout: 5000 }, () => {
+  const lines: string[] = [];
+  const oversize: { head: string; tail: string; ended: boolean; id: unknown }[] = [];
+  const splitter = new LineSplitter(16, (line) => lines.push(line.toString()), (line, ended) => oversize.push({ head: line.head.toString(), tail: line.tail.toString(), ended, id: responseIdAt(line) }));
+  splitter.push(Buffer.from('abc\nde'));
+  splitter.push(Buffer.from('f\n{"jsonrpc":"2.0","id":7,"result":'));
+  splitter.push(Buffer.from('{"text":"long"}}\nok\n{"result":{"text":"longer still"}'));
+  splitter.push(Buffer.from(',"id":"s-1"}\n'));
+  assert.deepEqual(lines, ['abc', 'def', 'ok']);
+  assert.deepEqual(oversize.map((o) => [o.ended, o.id]), [[false, 7], [true, 7], [false, undefined], [true, 's-1']]);
+  assert.equal(oversize[1]!.tail, '{"jsonrpc":"2.0","id":7,"result":{"text":"long"}}');
+  // An id inside the result is not the response's.
+  assert.equal(responseIdAt({ head: Buffer.from('{"result":{"id":3'), tail: Buffer.from('"id":3}}') }), undefined);
+});
+
+describe('no redirects for MCP traffic', () => {
+  for (const transport of ['node', 'fetch'] as const) {
+    test(`${transport}: a cross-origin 307 sends neither the API key nor the body to the other origin`, { timeout: 15_000 }, async () => {
+      const elsewhere = await listen((_request, res) => json(res, { jsonrpc: '2.0', id: 1, result: {} }));
+      const server = await listen((_request, res) => {
+        res.writeHead(307, { location: `${elsewhere.origin}/mcp?token=LEAKED` }).end();
+      });
+      try {
+        await assert.rejects(
+          connect({ url: server.url, headers: { 'X-Api-Key': 'the-api-key' } }, { transport }),
+          (e: unknown) => e instanceof RedirectError && e.status === 307 && e.location === `${elsewhere.origin}/mcp?token=LEAKED` &&
+            e.message.includes(`pointing to ${elsewhere.origin}/mcp?token=(redacted), and byhand does not follow redirects`) && !e.message.includes('LEAKED'),
+        );
+        assert.equal(server.requests[0]!.headers['x-api-key'], 'the-api-key', 'the key went to the server named, and only there');
+        assert.equal(elsewhere.requests.length, 0, 'nothing reached the redirect target');
+      } finally {
+        await server.close();
+        await elsewhere.close();
+      }
+    });
+
+    test(`${transport}: a same-origin redirect to another path does not carry the OAuth token there`, { timeout: 15_000 }, async () => {
+      const server = await listen((request, res) => {
+        if (request.path === '/mcp') return void res.writeHead(308, { location: '/other' }).end();
+        json(res, { jsonrpc: '2.0', id: request.json?.id ?? null, result: {} });
+      });
+      const url = server.url;
+      const issuer = 'https://as.example.test';
+      const store = memoryStore({ version: 1, clients: {}, servers: { [url]: { issuer, resource: url, tokens: { [issuer]: { access_token: 'token-for-mcp', token_type: 'Bearer', resource: url } } } } });
+      try {
+        await assert.rejects(connect(url, { transport, auth: createOAuth({ store }) }), (e: unknown) => e instanceof RedirectError && e.status === 308 && e.location === `${server.origin}/other`);
+        assert.equal(server.requests[0]!.headers.authorization, 'Bearer token-for-mcp', 'the token went to the resource it was issued for');
+        assert.deepEqual(server.requests.map((r) => r.path), ['/mcp'], 'nothing was sent to /other');
+      } finally {
+        await server.close();
+      }
+    });
+  }
+});
+
+describe('stdio: lines, environment, process group', () => {
+  const server = join(scratch, 'server.cjs');
+  writeFileSync(server, `
+const readline = require('node:readline');
+const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+readline.createInterface({ input: process.stdin }).on('line', (line) => {
+  const msg = JSON.parse(line);
+  if (msg.id === undefined) return;
+  const result = (text) => send({ jsonrpc: '2.0', id: msg.id, result: { resultType: 'complete', content: [{ type: 'text', text }] } });
+  if (msg.method === 'server/discover') return send({ jsonrpc: '2.0', id: msg.id, result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} } } });
+  if (msg.method !== 'tools/call') return send({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'Method not found' } });
+  const { name, arguments: args } = msg.params;
+  // The SDK's member order: the id comes last, after the (here oversized) result.
+  if (name === 'big') return process.stdout.write('{"result":{"resultType":"complete","content":[{"type":"text","text":"' + 'x'.repeat(Number(args.bytes)) + '"}]},"jsonrpc":"2.0","id":' + JSON.stringify(msg.id) + '}\\n');
+  if (name === 'late') return setTimeout(() => result('late'), Number(args.ms));
+  if (name === 'env') return result(JSON.stringify(process.env));
+  result('pid ' + process.pid);
+});
+`);
+  const wrapper = join(scratch, 'wrapper.cjs');
+  // Starts the "real server" as a grandchild holding our pipes, as npx and uvx do; 'npx' waits for it
+  // (and never reads stdin, so EOF does not end it), 'orphan' exits at once and leaves a grandchild that
+  // ignores SIGTERM.
+  writeFileSync(wrapper, `
+const { spawn } = require('node:child_process');
+const stubborn = process.argv[2] === 'orphan';
+const code = (stubborn ? "process.on('SIGTERM', () => {});" : '') + "process.stderr.write('ready ' + process.pid + '\\\\n'); setInterval(() => {}, 1e6);";
+spawn(process.execPath, ['-e', code], { stdio: 'inherit' });
+if (stubborn) process.exit(0);
+`);
+  const stdio = { command: process.execPath, args: [server] };
+
+  test('a line over the limit fails that request; the process lives, and another server in this process still works', { timeout: 30_000 }, async () => {
+    const small = await connect(stdio, { limits: { maxMessageBytes: MiB } });
+    const other = await connect(stdio);
+    try {
+      const pid = (await small.callTool('who')).content[0] as { text: string };
+      await assert.rejects(small.callTool('big', { bytes: 8 * MiB }), (e: unknown) => e instanceof LimitError && /a line the server wrote on stdout is larger than 1048576 bytes/.test(e.message));
+      assert.deepEqual((await small.callTool('who')).content[0], pid, 'the same server process answers after the oversized line');
+      const fits = await small.callTool('big', { bytes: MiB / 2 });
+      assert.equal((fits.content[0] as { text: string }).text.length, MiB / 2);
+      assert.match(((await other.callTool('who')).content[0] as { text: string }).text, /^pid \d+$/);
+      // With another request waiting, the line's id picks the one it fails.
+      const late = small.callTool('late', { ms: 500 });
+      await assert.rejects(small.callTool('big', { bytes: 8 * MiB }), (e: unknown) => e instanceof LimitError);
+      assert.deepEqual((await late).content, [{ type: 'text', text: 'late' }]);
+    } finally {
+      await small.close();
+      await other.close();
+    }
+  });
+
+  test('a server gets the allow-listed environment plus its config env, not our secrets', { timeout: 15_000 }, async () => {
+    const saved = { secret: process.env.BYHAND_STATE_SECRET, key: process.env.ANTHROPIC_API_KEY, token: process.env.GITHUB_TOKEN };
+    process.env.BYHAND_STATE_SECRET = 'state-secret-that-must-stay';
+    process.env.ANTHROPIC_API_KEY = 'api-key-that-must-stay';
+    process.env.GITHUB_TOKEN = 'token-that-must-stay';
+    const client = await connect({ ...stdio, env: { FROM_CONFIG: 'yes', PATH: process.env.PATH ?? '' } });
+    try {
+      const env = JSON.parse(((await client.callTool('env')).content[0] as { text: string }).text) as Record<string, string>;
+      assert.equal(env.FROM_CONFIG, 'yes');
+      assert.equal(env.PATH, process.env.PATH);
+      if (process.env.HOME) assert.equal(env.HOME, process.env.HOME);
+      for (const name of ['BYHAND_STATE_SECRET', 'ANTHROPIC_API_KEY', 'GITHUB_TOKEN']) assert.equal(env[name], undefined, `${name} reached the server`);
+      const allowed = new Set(['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TMPDIR', 'FROM_CONFIG']);
+      // Node itself may add a variable or two to a child it starts; none of ours beyond the list.
+      const leaked = Object.keys(env).filter((k) => !allowed.has(k) && process.env[k] !== undefined && k !== 'NODE_CHANNEL_FD');
+      assert.deepEqual(leaked, []);
+    } finally {
+      await client.close();
+      for (const [name, value] of [['BYHAND_STATE_SECRET', saved.secret], ['ANTHROPIC_API_KEY', saved.key], ['GITHUB_TOKEN', saved.token]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
+  for (const mode of ['npx', 'orphan'] as const) {
+    test(`close() ends the whole process group promptly (${mode === 'npx' ? 'a wrapper waiting on its grandchild' : 'a grandchild that ignores SIGTERM, orphaned'})`, { timeout: 20_000 }, async () => {
+      const transport = new StdioTransport({ command: process.execPath, args: [wrapper, mode], limits: DEFAULT_LIMITS });
+      let grandchild: number | undefined;
+      try {
+        for (let waited = 0; grandchild === undefined; waited += 20) {
+          assert.ok(waited < 10_000, 'the grandchild never said it was ready');
+          const found = /ready (\d+)/.exec(transport.stderr);
+          if (found) grandchild = Number(found[1]);
+          else await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        const started = performance.now();
+        await transport.close();
+        const elapsed = performance.now() - started;
+        assert.ok(elapsed < 4000, `close took ${Math.round(elapsed)} ms`);
+        // A SIGKILL is delivered, not awaited: give the kernel a moment to finish the process.
+        for (let waited = 0; !isGone(grandchild) && waited < 1000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+        assert.ok(isGone(grandchild), `the grandchild ${grandchild} outlived close()`);
+      } finally {
+        await transport.close();
+        if (grandchild !== undefined && !isGone(grandchild)) process.kill(grandchild, 'SIGKILL');
+      }
+    });
+  }
+});
+
+/** No such process, or only its zombie, waiting for a reaper that is not us. */
+function isGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return true;
+  }
+  try {
+    return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
+  }
+}
+
+describe('the legacy era over HTTP', () => {
+  test('an aborted call is announced with notifications/cancelled on the session', { timeout: 15_000 }, async () => {
+    forgetEras();
+    const server = await listen(legacySession({ call: () => undefined /* never answers */ }));
+    const client = await connect(server.url);
+    try {
+      const controller = new AbortController();
+      const call = client.callTool('slow', {}, { signal: controller.signal });
+      const sent = await arrival(server, (r) => r.json?.method === 'tools/call');
+      controller.abort();
+      await assert.rejects(call, (e: unknown) => e instanceof AbortedError);
+      const cancelled = await arrival(server, (r) => r.json?.method === 'notifications/cancelled');
+      assert.equal(cancelled.json!.params!.requestId, sent.json!.id);
+      assert.equal(cancelled.headers['mcp-session-id'], 'session-1');
+      assert.equal(cancelled.headers['mcp-protocol-version'], '2025-11-25');
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  test('the standalone GET stream: headers that never come are given up after timeoutMs', { timeout: 15_000 }, async () => {
+    forgetEras();
+    let closedAt: number | undefined;
+    let openedAt: number | undefined;
+    const server = await listen(legacySession({
+      get: (_request, res, req) => {
+        openedAt = performance.now();
+        req.socket.once('close', () => (closedAt = performance.now()));
+        void res; // never answered
+      },
+    }));
+    const client = await connect(server.url, { timeoutMs: 400 });
+    try {
+      await arrival(server, () => closedAt !== undefined, 5000);
+      const held = closedAt! - openedAt!;
+      assert.ok(held >= 300 && held < 3000, `the GET was held ${Math.round(held)} ms`);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  test('the standalone GET stream: an answer the server never takes times out, and the next push is still answered', { timeout: 15_000 }, async () => {
+    forgetEras();
+    let answers = 0;
+    const server = await listen((request, res, req) => {
+      if (request.method === 'POST' && request.json && 'result' in request.json) {
+        // The first answer hangs; the second is taken.
+        if (++answers === 1) return;
+        return void res.writeHead(202).end();
+      }
+      return legacySession({
+        get: (_r, stream) => {
+          stream.writeHead(200, { 'content-type': 'text/event-stream' });
+          stream.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 'p1', method: 'ping' })}\n\n`);
+          void arrival(server, () => answers === 1).then(() => stream.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 'p2', method: 'ping' })}\n\n`));
+        },
+      })(request, res, req);
+    });
+    const client = await connect(server.url, { timeoutMs: 400 });
+    try {
+      const second = await arrival(server, (r) => (r.json as { id?: string } | undefined)?.id === 'p2' && r.method === 'POST', 5000);
+      assert.deepEqual((second.json as { result?: unknown }).result, {});
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  test('the 2024-11-05 HTTP+SSE transport is named, not called a wrong URL', { timeout: 15_000 }, async () => {
+    forgetEras();
+    let streamClosed = false;
+    const server = await listen((request, res, req) => {
+      if (request.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('event: endpoint\ndata: /messages?sessionId=abc\n\n');
+        req.socket.once('close', () => (streamClosed = true));
+        return;
+      }
+      res.writeHead(404).end('Not Found');
+    });
+    try {
+      await assert.rejects(connect(server.url), (e: unknown) => e instanceof ProtocolError && /old HTTP\+SSE transport of 2024-11-05/.test(e.message) && /\/messages\?sessionId=abc/.test(e.message) && /Streamable HTTP/.test(e.hint));
+      await arrival(server, () => streamClosed, 5000);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a GET that opens a stream and stays silent does not hold the diagnosis past its deadline', { timeout: 15_000 }, async () => {
+    forgetEras();
+    const server = await listen((request, res) => {
+      if (request.method === 'GET') return void res.writeHead(200, { 'content-type': 'text/event-stream' }).flushHeaders();
+      res.writeHead(404).end('Not Found');
+    });
+    try {
+      const started = performance.now();
+      await assert.rejects(connect(server.url, { timeoutMs: 500 }), (e: unknown) => e instanceof HttpStatusError && e.status === 404);
+      assert.ok(performance.now() - started < 4000);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('results of the wrong shape', () => {
+  const cases = [
+    { call: 'callTool', method: 'tools/call', what: 'a content array' },
+    { call: 'readResource', method: 'resources/read', what: 'a contents array' },
+    { call: 'getPrompt', method: 'prompts/get', what: 'a messages array' },
+  ] as const;
+  for (const c of cases) {
+    test(`${c.method} answered with a tools/list result is a ProtocolError, not a result`, { timeout: 15_000 }, async () => {
+      const server = await listen(modern((request, res) => json(res, { jsonrpc: '2.0', id: request.json!.id, result: { resultType: 'complete', tools: [] } })));
+      const client = await connect(server.url);
+      try {
+        await assert.rejects((client[c.call] as (name: string) => Promise<unknown>).call(client, 'x'), (e: unknown) => e instanceof ProtocolError && e.message === `${c.method} x answered without ${c.what} (it has resultType, tools)`);
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    });
+  }
+});
+
+describe('secrets in output', () => {
+  test('the rule: header names and query keys', { timeout: 5000 }, () => {
+    for (const name of ['Authorization', 'Proxy-Authorization', 'X-Auth-Token', 'Api-Key', 'X-Api-Key', 'apikey', 'Set-Cookie', 'Cookie', 'api_key', 'access_token', 'client_secret', 'password', 'X-Amz-Signature', 'sig', 'DPoP', 'private_key']) {
+      assert.ok(isSecretName(name), name);
+    }
+    for (const name of ['Content-Type', 'Accept', 'Mcp-Method', 'monkey', 'keyboard', 'signal', 'page', 'state']) assert.ok(!isSecretName(name), name);
+    assert.deepEqual(redactHeaders({ 'Proxy-Authorization': 'Basic x', 'Set-Cookie': 'a=b', Accept: 'x' }), { 'Proxy-Authorization': '(redacted)', 'Set-Cookie': '(redacted)', Accept: 'x' });
+    // Only the secret values change; everything else stays as written.
+    assert.equal(redactUrl('https://u:pw@h.example/mcp?api_key=K&q=a%20b#access_token=T&x=1'), 'https://u:(redacted)@h.example/mcp?api_key=(redacted)&q=a%20b#access_token=(redacted)&x=1');
+    assert.equal(redactText('failed at https://h.example/mcp?token=T, (see http://o.example/?Api-Key=K).'), 'failed at https://h.example/mcp?token=(redacted), (see http://o.example/?Api-Key=(redacted)).');
+    // Redacting twice changes nothing (errors redact what their callers may have redacted already).
+    const once = redactText('at https://h.example/mcp?token=T (and https://h.example/(x)?key=K).');
+    assert.equal(once, 'at https://h.example/mcp?token=(redacted) (and https://h.example/(x)?key=(redacted)).');
+    assert.equal(redactText(once), once);
+  });
+
+  test('traces and errors from a live exchange carry no secret: request headers, query keys, Set-Cookie', { timeout: 15_000 }, async () => {
+    const server = await listen(modern((request, res) => {
+      json(res, { jsonrpc: '2.0', id: request.json!.id, error: { code: -32602, message: `no tool; try ${server.origin}/docs?access_token=SECRET-5` } }, 200, { 'set-cookie': 'session=SECRET-4' });
+    }));
+    const entries: TraceEntry[] = [];
+    const target = { url: `${server.url}?api_key=SECRET-0`, headers: { 'Proxy-Authorization': 'Basic SECRET-1', 'X-Auth-Token': 'SECRET-2', 'Api-Key': 'SECRET-3' } };
+    const client = await connect(target, { onTrace: (entry) => entries.push(entry) });
+    try {
+      const failure = await client.callTool('x').catch((e: Error) => e);
+      assert.ok(failure instanceof Error);
+      assert.ok(server.requests.every((r) => r.headers['x-auth-token'] === 'SECRET-2' && r.path.includes('api_key=SECRET-0')), 'the secrets did go to the server');
+      const printed = [...entries.map((e) => JSON.stringify(e.http ?? {})), ...entries.map(traceLine), failure.message, (failure as { hint?: string }).hint ?? ''].join('\n');
+      assert.ok(entries.some((e) => e.http?.headers?.['set-cookie'] === '(redacted)'), 'the response headers are in the trace, redacted');
+      assert.doesNotMatch(printed, /SECRET-\d/);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  test('checkpoint output (plain, --json, --trace) shows no query key or header secret of a config', { timeout: 30_000 }, async () => {
+    forgetEras();
+    const server = await listen((_request, res) => {
+      res.writeHead(404, { 'set-cookie': 'id=SECRET-4' }).end('Not Found');
+    });
+    const config = join(scratch, 'mcp.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { leaky: { url: `${server.url}?api_key=SECRET-0&apiKey=SECRET-1`, headers: { 'X-Auth-Token': 'SECRET-2', 'Proxy-Authorization': 'SECRET-3' } } } }));
+    try {
+      for (const flags of [[], ['--json'], ['--trace']]) {
+        let out = '';
+        let err = '';
+        const io = {
+          stdout: { write: (s: string) => ((out += s), true) } as unknown as NodeJS.WritableStream,
+          stderr: { write: (s: string) => ((err += s), true) } as unknown as NodeJS.WritableStream,
+          env: { BYHAND_CONFIG_DIR: join(scratch, 'config') },
+        };
+        assert.equal(await checkpointCommand(['--config', config, '--timeout', '3000', ...flags], io), 1);
+        assert.match(out, /HTTP 404 from http:\/\/127\.0\.0\.1:\d+\/mcp\?api_key=\(redacted\)&apiKey=\(redacted\)/);
+        assert.doesNotMatch(out + err, /SECRET-\d/, `with ${flags.join(' ') || 'no flags'}`);
+        if (flags[0] === '--trace') assert.match(err, /POST http:\/\/127\.0\.0\.1:\d+\/mcp\?api_key=\(redacted\)/);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});
