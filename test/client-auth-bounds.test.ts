@@ -52,7 +52,11 @@ describe('bearer tokens and plain http', () => {
     const server = await listen((request, res) => json(res, { jsonrpc: '2.0', id: request.json!.id, result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {} } }));
     try {
       const client = await connect(server.url, { auth: createOAuth({ store: memoryStore(storedToken(server.url)) }) });
-      await client.close();
+      try {
+        assert.equal(client.era, 'modern');
+      } finally {
+        await client.close();
+      }
       assert.equal(server.requests[0]!.headers.authorization, 'Bearer the-access-token');
       const remote = 'https://mcp.example.test/mcp';
       const headers = await createOAuth({ store: memoryStore(storedToken(remote)) }).headers(remote, AbortSignal.timeout(1000));

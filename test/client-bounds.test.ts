@@ -364,7 +364,9 @@ describe('the legacy era over HTTP', () => {
         get: (_r, stream) => {
           stream.writeHead(200, { 'content-type': 'text/event-stream' });
           stream.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 'p1', method: 'ping' })}\n\n`);
-          void arrival(server, () => answers === 1).then(() => stream.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 'p2', method: 'ping' })}\n\n`));
+          void arrival(server, () => answers === 1)
+            .then(() => stream.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 'p2', method: 'ping' })}\n\n`))
+            .catch(() => undefined);
         },
       })(request, res, req);
     });
