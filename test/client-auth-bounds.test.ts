@@ -7,7 +7,7 @@ import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, re
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { connect, forgetEras } from '../packages/client/src/index.js';
+import { LimitError, connect, forgetEras } from '../packages/client/src/index.js';
 import { AuthError, createOAuth, memoryStore, type CredentialDocument } from '../packages/client/src/auth/index.js';
 import { fileStore } from '../packages/client/src/auth/file-store.js';
 import { json, listen } from './fixtures/loopback.js';
@@ -52,7 +52,11 @@ describe('bearer tokens and plain http', () => {
     const server = await listen((request, res) => json(res, { jsonrpc: '2.0', id: request.json!.id, result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {} } }));
     try {
       const client = await connect(server.url, { auth: createOAuth({ store: memoryStore(storedToken(server.url)) }) });
-      await client.close();
+      try {
+        assert.equal(client.era, 'modern');
+      } finally {
+        await client.close();
+      }
       assert.equal(server.requests[0]!.headers.authorization, 'Bearer the-access-token');
       const remote = 'https://mcp.example.test/mcp';
       const headers = await createOAuth({ store: memoryStore(storedToken(remote)) }).headers(remote, AbortSignal.timeout(1000));
@@ -106,6 +110,26 @@ describe('bearer tokens and plain http', () => {
     );
     assert.ok(!wire.calls.some((c) => c.url.startsWith(ISSUER)), 'the authorization server was never asked');
   });
+});
+
+test('metadata that never ends is cut off at 1 MiB, not read whole', { timeout: 10_000 }, async () => {
+  forgetEras();
+  const server = await listen((_request, res) => {
+    res.writeHead(401, { 'www-authenticate': 'Bearer resource_metadata="http://127.0.0.1:9/prm"' }).end();
+  });
+  let pulled = 0;
+  const endless = scriptedFetch(() => new Response(new ReadableStream<Uint8Array>({
+    pull(controller) {
+      pulled += 64 * 1024;
+      controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
+    },
+  }), { headers: { 'content-type': 'application/json' } }));
+  try {
+    await assert.rejects(connect(server.url, { auth: createOAuth({ fetch: endless.fetch }) }), (e: unknown) => e instanceof LimitError && /the metadata at http:\/\/127\.0\.0\.1:9\/prm is larger than 1048576 bytes/.test(e.message));
+    assert.ok(pulled < 4 * 1024 * 1024, `pulled ${pulled} bytes`);
+  } finally {
+    await server.close();
+  }
 });
 
 describe('the credentials file', () => {

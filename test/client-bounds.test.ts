@@ -20,6 +20,7 @@ import { LineSplitter, responseIdAt } from '../packages/client/src/lines.js';
 import { readSse } from '../packages/client/src/sse.js';
 import { StdioTransport } from '../packages/client/src/stdio.js';
 import { traceLine } from '../packages/byhand/src/call/show-wire.js';
+import { callCommand } from '../packages/byhand/src/call/command.js';
 import { checkpointCommand } from '../packages/byhand/src/checkpoint/command.js';
 import { flood, arrival, json, legacySession, listen, modern } from './fixtures/loopback.js';
 
@@ -363,7 +364,9 @@ describe('the legacy era over HTTP', () => {
         get: (_r, stream) => {
           stream.writeHead(200, { 'content-type': 'text/event-stream' });
           stream.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 'p1', method: 'ping' })}\n\n`);
-          void arrival(server, () => answers === 1).then(() => stream.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 'p2', method: 'ping' })}\n\n`));
+          void arrival(server, () => answers === 1)
+            .then(() => stream.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 'p2', method: 'ping' })}\n\n`))
+            .catch(() => undefined);
         },
       })(request, res, req);
     });
@@ -465,6 +468,31 @@ describe('secrets in output', () => {
       assert.doesNotMatch(printed, /SECRET-\d/);
     } finally {
       await client.close();
+      await server.close();
+    }
+  });
+
+  test('byhand call output (narration, --trace, the error) shows no query key of the URL', { timeout: 30_000 }, async () => {
+    forgetEras();
+    const server = await listen(modern((request, res) => {
+      const { id, method } = request.json!;
+      if (method === 'tools/list') return json(res, { jsonrpc: '2.0', id, result: { resultType: 'complete', tools: [{ name: 'echo', inputSchema: { type: 'object' } }] } });
+      json(res, { jsonrpc: '2.0', id, error: { code: -32603, message: `upstream failed: ${server.origin}/up?api_key=SECRET-1` } });
+    }));
+    let out = '';
+    let err = '';
+    const io = {
+      stdout: { write: (s: string) => ((out += s), true) },
+      stderr: { write: (s: string) => ((err += s), true) },
+      stdin: process.stdin,
+      env: { BYHAND_PROVIDER: 'offline', BYHAND_CONFIG_DIR: join(scratch, 'config') },
+    } as unknown as Parameters<typeof callCommand>[2];
+    try {
+      assert.equal(await callCommand('call', [`${server.url}?api_key=SECRET-0`, 'echo', '--trace'], io), 1);
+      assert.match(err, /^byhand: http:\/\/127\.0\.0\.1:\d+\/mcp\?api_key=\(redacted\);/m);
+      assert.match(err, /upstream failed: http:\/\/127\.0\.0\.1:\d+\/up\?api_key=\(redacted\)/);
+      assert.doesNotMatch(out + err, /SECRET-\d/);
+    } finally {
       await server.close();
     }
   });

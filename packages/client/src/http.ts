@@ -5,7 +5,7 @@
 
 import { readText } from './bytes.js';
 import { Deadline } from './deadline.js';
-import { BodyError, HttpStatusError, LimitError, McpError, NetworkError, RedirectError, StreamClosedError, truncate } from './errors.js';
+import { BodyError, HttpStatusError, McpError, NetworkError, RedirectError, StreamClosedError, truncate } from './errors.js';
 import type { Limits } from './limits.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import { readSse, type SseEvent } from './sse.js';
@@ -295,11 +295,9 @@ function isChallenge(response: WireResponse): boolean {
   return response.status === 403 && /insufficient_scope/i.test(response.header('www-authenticate') ?? '');
 }
 
-/** Reads a small body to its end, so a kept-alive connection can be reused; a large one is cut. */
+/** Reads a small body to its end, so a kept-alive connection can be reused; a large or broken one is cut, unread. */
 async function drain(response: WireResponse): Promise<void> {
-  await readText(response.body, 64 * 1024, 'a body').catch((error) => {
-    if (!(error instanceof LimitError)) return;
-  });
+  await readText(response.body, 64 * 1024, 'a body').catch(() => undefined);
 }
 
 function parseJson(text: string): unknown {

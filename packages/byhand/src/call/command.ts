@@ -47,7 +47,7 @@ export async function callCommand(verb: Verb, args: string[], io: CommandIO = pr
       ...(flags.trace ? { onTrace: (entry) => say(traceLine(entry)) } : {}),
       ...(flags.timeoutMs !== undefined ? { timeoutMs: flags.timeoutMs } : {}),
     });
-    say(`byhand: ${server.describe}; ${eraLine(client)}`);
+    say(`byhand: ${redactText(server.describe)}; ${eraLine(client)}`);
     const final = await send(client, parsed);
     if (narrator.rounds > 0) say(`round ${narrator.rounds + 1}: complete`);
     io.stdout.write(resultText(final, flags.json));

@@ -3,6 +3,8 @@
 // well-known URI, else the root one; then Authorization Server Metadata (RFC 8414, OpenID Discovery)
 // in the spec's order, each document's issuer checked against the issuer it was built from.
 
+import { fromReadableStream, readText } from '../bytes.js';
+import { LimitError } from '../errors.js';
 import { AuthError } from './errors.js';
 import { isLoopback, requireSecureMetadata } from './transport-security.js';
 
@@ -30,6 +32,8 @@ export interface AuthorizationServerMetadata {
 }
 
 export type Fetch = typeof fetch;
+
+const METADATA_MAX_BYTES = 1024 * 1024;
 export type Note = (text: string) => void;
 
 /** The Protected Resource Metadata document's URLs to try, best first. */
@@ -172,7 +176,11 @@ export async function getJson(url: string, fetchFn: Fetch, signal: AbortSignal):
     return { ok: false, status: 0, url };
   }
   const final = response.url || url;
-  const text = await response.text().catch(() => '');
+  // Metadata is a few KB: a server that streams more is cut off (a LimitError), not read whole.
+  const text = response.body ? await readText(fromReadableStream(response.body), METADATA_MAX_BYTES, `the metadata at ${url}`).catch((error: unknown) => {
+    if (error instanceof LimitError) throw error;
+    return '';
+  }) : '';
   if (!response.ok) return { ok: false, status: response.status, url: final };
   try {
     return { ok: true, status: response.status, url: final, json: JSON.parse(text) };
