@@ -7,6 +7,7 @@ import { defaultRequester, defaultTransport } from '#default-requester';
 import { HttpStatusError, ProtocolError, RpcError } from './errors.js';
 import type { RequestOptions, Wire } from './exchange.js';
 import { capabilitiesFor } from './fulfil.js';
+import { asTask, followTask, isTaskHandle, TASKS_EXTENSION, type Task } from './tasks.js';
 import { headerParams, paramHeaders, type HeaderParam } from './headers.js';
 import { HttpTransport, type HttpAuth } from './http.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
@@ -53,9 +54,18 @@ export interface ConnectOptions {
   onNotification?: (notification: JsonRpcNotification) => void;
   /** HTTP authorization (OAuth, or any bearer source). */
   auth?: HttpAuth;
+  /** Declare the tasks extension (SEP-2663), so a tool may run as a task that callTool follows. Default true. */
+  tasks?: boolean;
+  /** Injected in tests: how the client waits between tasks/get polls. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 export type CallOptions = RequestOptions;
+
+export interface ToolCallOptions extends CallOptions {
+  /** Each status of a tool that runs as a task, the first handle included. */
+  onTask?: (task: Task) => void;
+}
 
 /** Forget the cached era verdicts (tests, or a server known to have changed). */
 export function forgetEras(): void {
@@ -101,7 +111,8 @@ export class Client {
   constructor(private readonly target: Target, options: ConnectOptions, transport: Transport) {
     this.options = options;
     this.now = options.now ?? Date.now;
-    this.capabilities = capabilitiesFor(options.host ?? {});
+    const capabilities = capabilitiesFor(options.host ?? {});
+    this.capabilities = options.tasks === false ? capabilities : { ...capabilities, extensions: { ...capabilities.extensions, [TASKS_EXTENSION]: {} } };
     this.wire = {
       transport,
       timeoutMs: options.timeoutMs ?? 30_000,
@@ -192,7 +203,33 @@ export class Client {
     return this.listAll('prompts/list', 'prompts', options);
   }
 
-  async callTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<CallToolResult> {
+  /** Calls a tool; one that runs as a task is followed to its end (polling, its input through the host, tasks/cancel on abort). */
+  async callTool(name: string, args: JsonObject = {}, options: ToolCallOptions = {}): Promise<CallToolResult> {
+    const started = await this.startTool(name, args, options);
+    if ('result' in started) return started.result;
+    const signal = options.signal ?? this.options.signal ?? new AbortController().signal;
+    const result = await followTask(
+      {
+        get: (taskId, s) => this.request('tasks/get', { taskId }, { ...options, signal: s }),
+        update: (taskId, inputResponses, s) => this.request('tasks/update', { taskId, inputResponses }, { ...options, signal: s }),
+        cancel: (taskId) => this.cancelTask(taskId, { timeoutMs: 5_000 }),
+      },
+      started.task,
+      {
+        host: this.options.host ?? {},
+        name,
+        signal,
+        maxRounds: this.options.maxRounds ?? DEFAULT_MAX_ROUNDS,
+        ...(options.onTask ? { onTask: options.onTask } : {}),
+        ...(this.options.sleep ? { sleep: this.options.sleep } : {}),
+        now: this.now,
+      },
+    );
+    return expectShape(result, 'tools/call', name, 'content', 'a content array') as unknown as CallToolResult;
+  }
+
+  /** Calls a tool and returns at once with its result, or with its task when it runs as one (`byhand call --detach`). */
+  async startTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<{ result: CallToolResult } | { task: Task }> {
     const excluded = this.excludedTools.find((t) => t.name === name);
     if (excluded) {
       throw new ProtocolError(`tool '${name}' was left out of tools/list: ${excluded.reason}`, 'a tool with an invalid x-mcp-header must not be called over HTTP (SEP-2243); the server must fix its schema');
@@ -209,7 +246,18 @@ export class Client {
       await this.listTools(options);
       result = await call();
     }
-    return expectShape(result, 'tools/call', name, 'content', 'a content array') as unknown as CallToolResult;
+    if (isTaskHandle(result)) return { task: asTask(result, `tools/call ${name}`) };
+    return { result: expectShape(result, 'tools/call', name, 'content', 'a content array') as unknown as CallToolResult };
+  }
+
+  /** tasks/get: a task's status, and its result, error or pending input requests. */
+  async getTask(taskId: string, options: CallOptions = {}): Promise<Task> {
+    return asTask(await this.request('tasks/get', { taskId }, options), `tasks/get ${taskId}`);
+  }
+
+  /** tasks/cancel: asks the server to stop a task. */
+  async cancelTask(taskId: string, options: CallOptions = {}): Promise<void> {
+    await this.request('tasks/cancel', { taskId }, options);
   }
 
   async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {

@@ -1,6 +1,7 @@
 // byhand's MCP client: fetch and JSON, both eras, no runtime dependencies.
 export { connect, forgetEras, Client } from './client.js';
-export type { ConnectOptions, CallOptions, Target } from './client.js';
+export type { ConnectOptions, CallOptions, ToolCallOptions, Target } from './client.js';
+export { TASKS_EXTENSION, type Task, type TaskStatus } from './tasks.js';
 export * from './errors.js';
 export type { RoundEvent } from './modern.js';
 export type { TraceEntry, Trace } from './transport.js';

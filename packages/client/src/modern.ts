@@ -15,6 +15,7 @@ import { exchange, resultOf, type RequestOptions, type Wire } from './exchange.j
 import { fulfil } from './fulfil.js';
 import { classifyProbe } from './verdict.js';
 import { encodeHeaderValue } from './headers.js';
+import { TASK_METHODS } from './tasks.js';
 import type { Reply } from './transport.js';
 import type { ClientCapabilities, Host, Implementation, InputResponse, JsonObject, LoggingLevel } from './types.js';
 
@@ -43,7 +44,8 @@ export function envelope(version: string, capabilities: ClientCapabilities, clie
 /** The headers that mirror the body; a server refuses the request (-32020) when they disagree. */
 export function standardHeaders(method: string, params: JsonObject | undefined, protocolVersion: string): Record<string, string> {
   const headers: Record<string, string> = { 'MCP-Protocol-Version': protocolVersion, 'Mcp-Method': method };
-  const name = INPUT_METHODS.has(method) ? (params?.name ?? params?.uri) : undefined;
+  // Mcp-Name: the tool or prompt name, the resource uri, or a task's id (the tasks extension, SEP-2663).
+  const name = INPUT_METHODS.has(method) ? (params?.name ?? params?.uri) : TASK_METHODS.has(method) ? params?.taskId : undefined;
   if (typeof name === 'string') headers['Mcp-Name'] = encodeHeaderValue(name);
   return headers;
 }
@@ -100,7 +102,8 @@ export class ModernConnection {
     for (let round = 1; ; round++) {
       const result = await this.request(method, next, options);
       const type = result.resultType;
-      if (type === undefined || type === 'complete') return result;
+      // A task handle (the tasks extension, tasks.ts) is the caller's to follow.
+      if (type === undefined || type === 'complete' || type === 'task') return result;
       if (type !== 'input_required') {
         throw new ProtocolError(`${method} ${name} answered with resultType '${String(type)}', which byhand does not know`, 'the server may need an extension (such as tasks) that the client did not ask for');
       }

@@ -1,0 +1,111 @@
+// The tasks extension (SEP-2663) from byhand's client against the Everything toolbox's task fixtures, over loopback:
+// a tool that runs as a task is followed to its result, its input requests go through the host, failures and
+// cancellation come back as errors, and without the extension declared the same tools answer synchronously or -32021.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { AbortedError, connect, McpError, RpcError, type Task } from '../packages/client/src/index.js';
+import type { Host } from '../packages/client/src/types.js';
+import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
+
+let server: RunningServer;
+let url: string;
+before(async () => {
+  server = await startServer({ port: 0, toolboxes: ['everything'] });
+  url = server.urls.everything!;
+});
+after(() => server.close());
+
+/** Polls every 10 ms whatever the server suggests: the test waits on the server's work, not on the poll interval. */
+const quickPolls = { sleep: (_ms: number, signal: AbortSignal) => new Promise<void>((resolve, reject) => {
+  const timer = setTimeout(resolve, 10);
+  signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+}) };
+
+const answering = (asked: string[]): Host => ({
+  elicit: async (params) => {
+    asked.push(params.message);
+    const fields = Object.keys((params.requestedSchema as { properties?: object } | undefined)?.properties ?? {});
+    return { action: 'accept', content: Object.fromEntries(fields.map((f) => [f, f === 'name' ? 'Ada' : true])) };
+  },
+});
+
+describe('tools that run as tasks', { timeout: 30_000 }, () => {
+  test('a task is polled to its result, and each status is reported', async () => {
+    const client = await connect(url, quickPolls);
+    try {
+      const seen: Task['status'][] = [];
+      const result = await client.callTool('slow_compute', { seconds: 0.2, label: 'pi' }, { onTask: (t) => seen.push(t.status) });
+      assert.match(JSON.stringify(result.content), /Computed pi after 0\.2s/);
+      assert.equal(seen[0], 'working');
+      assert.equal(seen.at(-1), 'completed');
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("a task's input requests are fulfilled by the host and delivered with tasks/update", async () => {
+    const asked: string[] = [];
+    const client = await connect(url, { ...quickPolls, host: answering(asked) });
+    try {
+      assert.match(JSON.stringify((await client.callTool('confirm_delete', { filename: 'notes.txt' })).content), /Deleted notes\.txt/);
+      assert.match(JSON.stringify((await client.callTool('multi_input', {})).content), /Thanks, Ada/);
+      assert.match(JSON.stringify((await client.callTool('test_tool_with_task', {})).content), /Hello, Ada!/, 'MRTR first, then a task');
+      assert.deepEqual(asked, ['Delete notes.txt?', 'Your name?', 'Go ahead?', 'What is your name?']);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('a tool error is the result; a failed task throws its error', async () => {
+    const client = await connect(url, quickPolls);
+    try {
+      const failed = await client.callTool('failing_job', {});
+      assert.equal(failed.isError, true);
+      await assert.rejects(client.callTool('protocol_error_job', {}), (error: McpError) => error.code === -32603 && /fails on purpose/.test(error.message));
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('aborting the call cancels the task on the server', async () => {
+    const client = await connect(url, quickPolls);
+    try {
+      const controller = new AbortController();
+      let taskId = '';
+      const call = client.callTool('slow_compute', { seconds: 5 }, { signal: controller.signal, onTask: (t) => ((taskId = t.taskId), controller.abort()) });
+      await assert.rejects(call, AbortedError);
+      assert.equal((await client.getTask(taskId)).status, 'cancelled');
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('startTool returns the handle at once; getTask reads it later', async () => {
+    const client = await connect(url, quickPolls);
+    try {
+      const started = await client.startTool('slow_compute', { seconds: 0.1 });
+      assert.ok('task' in started);
+      const { taskId } = started.task;
+      let task = await client.getTask(taskId);
+      for (let i = 0; i < 100 && task.status === 'working'; i++) {
+        await quickPolls.sleep(10, new AbortController().signal);
+        task = await client.getTask(taskId);
+      }
+      assert.equal(task.status, 'completed');
+      assert.match(JSON.stringify(task.result), /Computed result/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('without the extension declared: the same tool answers synchronously, a task-only tool is -32021', async () => {
+    const client = await connect(url, { ...quickPolls, tasks: false });
+    try {
+      assert.match(JSON.stringify((await client.callTool('slow_compute', { seconds: 0 })).content), /Computed result after 0s/);
+      await assert.rejects(client.callTool('failing_job', {}), (error: RpcError) => error.code === -32021);
+    } finally {
+      await client.close();
+    }
+  });
+});
