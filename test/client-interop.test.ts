@@ -37,7 +37,7 @@ for (const mode of ['dual', 'modern-only'] as const) {
       assert.equal(client.era, 'modern');
       assert.equal(client.protocolVersion, '2026-07-28');
       assert.equal(client.serverInfo?.name, 'sdk-fixture');
-      assert.deepEqual((await client.listTools()).map((t) => t.name), ['echo', 'think', 'ask_name', 'two_inputs', 'three_rounds', 'state_only', 'regional']);
+      assert.deepEqual((await client.listTools()).map((t) => t.name), ['echo', 'think', 'pick_number', 'never_reads', 'ask_name', 'two_inputs', 'three_rounds', 'state_only', 'regional']);
       assert.equal((await client.listResources()).length, 2);
       assert.equal((await client.listPrompts()).length, 1);
       const [discover] = posts(served, 'server/discover');
