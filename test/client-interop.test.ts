@@ -169,7 +169,7 @@ describe('legacy era against a sessionful SDK server (legacy only)', () => {
     assert.match(client.verdict.evidence, /-32000/);
     const session = client.sessionId;
     assert.ok(session);
-    assert.equal((await client.listTools()).length, 7);
+    assert.equal((await client.listTools()).length, 9);
     assert.deepEqual((await client.callTool('think', { topic: 'rye' })).content[0], { type: 'text', text: 'model said: bread (state topic=rye)' });
     assert.equal(host.calls[0].kind, 'sample');
     assert.equal(host.calls[0].ctx.era, 'legacy');
@@ -216,7 +216,7 @@ describe('a dual-era server pinned to legacy', () => {
     assert.equal(client.era, 'legacy');
     assert.equal(JSON.parse(served.requests[0].body).method, 'initialize');
     assert.equal(served.requests[0].headers['mcp-protocol-version'], undefined);
-    assert.equal((await client.listTools()).length, 7);
+    assert.equal((await client.listTools()).length, 9);
     await client.close();
     await served.close();
   });
@@ -229,7 +229,7 @@ describe('stdio', () => {
   test('the SDK\'s serveStdio is found modern by the server/discover probe', async () => {
     const client = await connect(command('serve'), { host: recordingHost() });
     assert.equal(client.era, 'modern');
-    assert.equal((await client.listTools()).length, 7);
+    assert.equal((await client.listTools()).length, 9);
     assert.deepEqual((await client.callTool('think', { topic: 'oats' })).content[0], { type: 'text', text: 'model said: bread (state topic=oats)' });
     assert.match(client.stderr, /fixture stdio server \(serve\) started/);
     await client.close();

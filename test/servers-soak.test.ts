@@ -1,0 +1,247 @@
+// Soak: honest clients writing and reading the Cookie Jar while hostile connections (dripped bodies, oversized
+// bodies, methods and targets the web constructors refuse, broken JSON, an initialize flood, bodies abandoned halfway)
+// hit the same server. Bounded in count and time, loopback only. Afterwards every acknowledged write must be there,
+// the server process alive, and its memory back near where it started.
+
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { connect } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import { initializeParams, legacyRpc, modernRpc } from './servers-support.js';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const fixture = fileURLToPath(new URL('./fixtures/soak-server.ts', import.meta.url));
+
+const WRITERS = 6;
+const LEGACY_WRITERS = 2;
+const WRITES_EACH = 12;
+const BODY_TIMEOUT_MS = 1000;
+const MAX_BODY_BYTES = 64 * 1024;
+const SESSION_IDLE_MS = 1500;
+/** How far above the warmed-up baseline the server may end, after a full GC. */
+const HEAP_SLACK = 16 * 1024 * 1024;
+const RSS_SLACK = 96 * 1024 * 1024;
+
+interface Memory {
+  heapUsed: number;
+  rss: number;
+}
+
+interface Server {
+  child: ChildProcess;
+  port: number;
+  jar: string;
+  memory(): Promise<Memory>;
+}
+
+async function spawnServer(): Promise<Server> {
+  const options = { toolboxes: ['cookie-jar'], maxBodyBytes: MAX_BODY_BYTES, bodyTimeoutMs: BODY_TIMEOUT_MS, sessionIdleMs: SESSION_IDLE_MS };
+  const child = spawn(process.execPath, ['--expose-gc', '--conditions=byhand-source', '--import', 'tsx', fixture, JSON.stringify(options)], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk) => {
+      out += String(chunk);
+      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+    });
+    child.once('exit', (code) => reject(new Error(`the server exited early (${code})`)));
+    setTimeout(() => reject(new Error('the server did not start')), 15_000).unref();
+  });
+  const { urls } = JSON.parse(line) as { urls: Record<string, string> };
+  const jar = urls['cookie-jar']!;
+  return {
+    child,
+    port: Number(new URL(jar).port),
+    jar,
+    memory: () =>
+      new Promise<Memory>((resolve) => {
+        child.once('message', (m) => resolve(m as Memory));
+        child.send('memory');
+      }),
+  };
+}
+
+/** One raw exchange; resolves with what came back when the server closes, or after `waitMs`. */
+function raw(port: number, text: string, waitMs = 3000): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    let received = '';
+    const timer = setTimeout(() => socket.destroy(), waitMs);
+    socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(received);
+    });
+  });
+}
+
+/** A body dripped one byte every 50 ms; resolves with what the server said before cutting it, and when. */
+function drip(port: number): Promise<{ text: string; afterMs: number }> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    const dripper = setInterval(() => socket.write('x'), 50);
+    const guard = setTimeout(() => socket.destroy(), BODY_TIMEOUT_MS * 5);
+    socket.write('POST /api/cookie-jar HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n');
+    socket.on('data', (chunk) => (received += chunk.toString('latin1')));
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      clearInterval(dripper);
+      clearTimeout(guard);
+      resolve({ text: received, afterMs: Date.now() - started });
+    });
+  });
+}
+
+/** Half a body, then gone. */
+function abandon(port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write('POST /api/cookie-jar HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"jsonrpc":"2.0",');
+      setTimeout(() => socket.destroy(), 20);
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => resolve(''));
+  });
+}
+
+const HOSTILE_REQUESTS = [
+  'TRACE /api/cookie-jar HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+  'GET http://[oops/api/cookie-jar HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+  'BREW /api/cookie-jar HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+  'POST /api/cookie-jar HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 9\r\nConnection: close\r\n\r\n{"jsonrp',
+  'POST /api/cookie-jar HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+];
+
+async function oversized(jar: string): Promise<number> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(MAX_BODY_BYTES * 8) } });
+  try {
+    const res = await fetch(jar, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
+    await res.arrayBuffer();
+    return res.status;
+  } catch {
+    return 0;
+  }
+}
+
+async function initializeFlood(jar: string, count: number): Promise<void> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: initializeParams() });
+  for (let i = 0; i < count; i += 10) {
+    await Promise.all(
+      Array.from({ length: 10 }, () =>
+        fetch(jar, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body }).then((r) => r.arrayBuffer()),
+      ),
+    );
+  }
+}
+
+interface Acknowledged {
+  id: number;
+  text: string;
+}
+
+async function modernWriter(jar: string, w: number): Promise<{ acknowledged: Acknowledged[]; attempts: number }> {
+  const acknowledged: Acknowledged[] = [];
+  for (let i = 0; i < WRITES_EACH; i++) {
+    const text = `soak modern ${w}/${i}`;
+    const put = await modernRpc(jar, 'tools/call', { name: 'put_note', arguments: { text, ttl_seconds: 3600 } }).catch(() => undefined);
+    const id = put?.body?.result?.structuredContent?.note?.id;
+    if (put?.status === 200 && typeof id === 'number' && put.body?.result?.isError !== true) acknowledged.push({ id, text });
+    if (i % 3 === 2) await modernRpc(jar, 'tools/call', { name: 'list_notes', arguments: {} }).catch(() => undefined);
+  }
+  return { acknowledged, attempts: WRITES_EACH };
+}
+
+async function legacyWriter(jar: string, w: number): Promise<{ acknowledged: Acknowledged[]; attempts: number }> {
+  const acknowledged: Acknowledged[] = [];
+  const init = await legacyRpc(jar, 'initialize', initializeParams());
+  const sessionId = init.headers.get('mcp-session-id');
+  assert.ok(sessionId, `legacy writer ${w} got a session`);
+  await legacyRpc(jar, 'notifications/initialized', {}, sessionId, true);
+  for (let i = 0; i < WRITES_EACH; i++) {
+    const text = `soak legacy ${w}/${i}`;
+    const put = await legacyRpc(jar, 'tools/call', { name: 'put_note', arguments: { text, ttl_seconds: 3600 } }, sessionId).catch(() => undefined);
+    const id = put?.body?.result?.structuredContent?.note?.id;
+    if (put?.status === 200 && typeof id === 'number' && put.body?.result?.isError !== true) acknowledged.push({ id, text });
+    if (i % 3 === 2) await legacyRpc(jar, 'resources/read', { uri: 'jar://notes' }, sessionId).catch(() => undefined);
+  }
+  return { acknowledged, attempts: WRITES_EACH };
+}
+
+/** Every note the jar lists, page by page (list_notes pages by `after`, the previous page's `next`). */
+async function listedNotes(jar: string): Promise<Map<number, string>> {
+  const notes = new Map<number, string>();
+  let after = 0;
+  for (let page = 0; page < 100; page++) {
+    const listed = await modernRpc(jar, 'tools/call', { name: 'list_notes', arguments: { after, limit: 100 } });
+    assert.equal(listed.status, 200);
+    const content = listed.body?.result?.structuredContent as { notes?: Array<{ id: number; text: string }>; next?: number } | undefined;
+    for (const note of content?.notes ?? []) notes.set(note.id, note.text);
+    if (content?.next === undefined) break;
+    after = content.next;
+  }
+  return notes;
+}
+
+async function settledMemory(server: Server, baseline: Memory): Promise<Memory> {
+  // Flooded sessions are swept after SESSION_IDLE_MS; poll (bounded) rather than sleep a guessed time.
+  const deadline = Date.now() + SESSION_IDLE_MS * 6;
+  let memory = await server.memory();
+  while (Date.now() < deadline && (memory.heapUsed > baseline.heapUsed + HEAP_SLACK || memory.rss > baseline.rss + RSS_SLACK)) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    memory = await server.memory();
+  }
+  return memory;
+}
+
+test('soak: honest writers and readers beside hostile connections', { timeout: 60_000 }, async () => {
+  const server = await spawnServer();
+  try {
+    // Warm up every path once, so the baseline includes the code, not just an idle process.
+    await modernWriter(server.jar, 99);
+    await Promise.all([oversized(server.jar), ...HOSTILE_REQUESTS.map((r) => raw(server.port, r)), initializeFlood(server.jar, 10)]);
+    const baseline = await server.memory();
+
+    const [writes, drips, oversizedAnswers, hostileAnswers] = await Promise.all([
+      Promise.all([
+        ...Array.from({ length: WRITERS }, (_, w) => modernWriter(server.jar, w)),
+        ...Array.from({ length: LEGACY_WRITERS }, (_, w) => legacyWriter(server.jar, w)),
+      ]),
+      Promise.all(Array.from({ length: 20 }, () => drip(server.port))),
+      Promise.all(Array.from({ length: 20 }, () => oversized(server.jar))),
+      Promise.all(Array.from({ length: 8 }, () => Promise.all(HOSTILE_REQUESTS.map((r) => raw(server.port, r))))).then((rounds) => rounds.flat()),
+      initializeFlood(server.jar, 200),
+      Promise.all(Array.from({ length: 20 }, () => abandon(server.port))),
+    ]);
+
+    assert.equal(server.child.exitCode, null, 'the server process is alive');
+    assert.equal(server.child.signalCode, null);
+    for (const { text, afterMs } of drips) {
+      // The 408 may be lost to the reset that closing on a client still sending causes; the cut itself is what counts.
+      assert.match(text, /^(HTTP\/1\.1 408 [^]*)?$/, 'a dripped body gets nothing but a 408');
+      assert.ok(afterMs < BODY_TIMEOUT_MS * 3, `a dripped body is cut near the deadline (${afterMs} ms)`);
+    }
+    assert.deepEqual(oversizedAnswers, Array(20).fill(413), 'each oversized body gets its 413');
+    for (const answer of hostileAnswers) assert.match(answer, /^HTTP\/1\.1 4\d\d/, `a hostile request gets a 4xx: ${answer.slice(0, 60)}`);
+
+    const acknowledged = writes.flatMap((w) => w.acknowledged);
+    const attempts = writes.reduce((sum, w) => sum + w.attempts, 0);
+    assert.ok(acknowledged.length >= attempts * 0.95, `${acknowledged.length} of ${attempts} honest writes acknowledged`);
+    const present = await listedNotes(server.jar);
+    for (const note of acknowledged) assert.equal(present.get(note.id), note.text, `acknowledged note #${note.id} is present`);
+
+    const after = await settledMemory(server, baseline);
+    assert.ok(after.heapUsed <= baseline.heapUsed + HEAP_SLACK, `heapUsed ${after.heapUsed} vs baseline ${baseline.heapUsed}`);
+    assert.ok(after.rss <= baseline.rss + RSS_SLACK, `rss ${after.rss} vs baseline ${baseline.rss}`);
+    const listed = await modernRpc(server.jar, 'tools/list');
+    assert.equal(listed.status, 200, 'still serving');
+  } finally {
+    server.child.kill();
+    if (server.child.exitCode === null) await new Promise((resolve) => server.child.once('exit', resolve));
+  }
+});
