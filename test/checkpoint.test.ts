@@ -85,7 +85,7 @@ describe('a config that mixes eras, transports and failures', () => {
       '✗ Broken One',
       '✗ Unset Token',
     ]);
-    assert.match(blocks[0]!, /era: 2026-07-28 \(can ask you to think\)\n    9 tool\(s\) · 2 resource\(s\) · 1 prompt\(s\)/);
+    assert.match(blocks[0]!, /era: 2026-07-28 \(can ask you to think\)\n    7 tool\(s\) · 2 resource\(s\) · 1 prompt\(s\)/);
     assert.match(blocks[1]!, /era: 2025-11-25 \(legacy, session: can ask only over the held connection\) — fell back/);
     assert.match(blocks[2]!, /era: 2025-11-25 \(legacy, per-request: cannot ask you to think\) — fell back/);
     assert.match(blocks[3]!, /era: 2025-11-25 \(legacy, session: can ask only over the held connection\) — fell back\n    \d+ tool\(s\)/);
@@ -111,7 +111,7 @@ describe('a config that mixes eras, transports and failures', () => {
         ['Unset Token', false, null, null],
       ],
     );
-    assert.deepEqual(rows[0].counts, { tools: 9, resources: 2, prompts: 1 });
+    assert.deepEqual(rows[0].counts, { tools: 7, resources: 2, prompts: 1 });
     assert.equal(rows[4].error.code, 'network');
     assert.ok(rows.every((r) => typeof r.elapsedMs === 'number'));
   });
@@ -128,7 +128,7 @@ describe('VS Code mcp.json and bad input', () => {
     const stdio = { type: 'stdio', command: process.execPath, args: ['--conditions=byhand-source', '--import', 'tsx', join(repoRoot, 'test/fixtures/sdk-stdio-server.ts'), 'serve'] };
     const { code, stdout } = await byhand(['checkpoint', '--config', config('vscode.json', { servers: { fixture: stdio } })]);
     assert.equal(code, 0, stdout);
-    assert.match(stdout, /✓ fixture\n    era: 2026-07-28 \(can ask you to think\)\n    9 tool\(s\)/);
+    assert.match(stdout, /✓ fixture\n    era: 2026-07-28 \(can ask you to think\)\n    7 tool\(s\)/);
   });
 
   test('a missing file, malformed JSON, a bad flag: exit 2 with the cause', async () => {

@@ -34,15 +34,14 @@ function collector(): Writable & { text: string } {
   return stream;
 }
 
-function streams(stdinText: string, terminal = false) {
-  // `terminal`: the typed lines stand for a person at a TTY (test/host-pty.test.ts drives a real one).
-  const stdin = Object.assign(new PassThrough(), terminal ? { isTTY: true } : {});
+function streams(stdinText: string) {
+  const stdin = new PassThrough();
   stdin.end(stdinText);
   return { stdout: collector(), stderr: collector(), stdin, env: { BYHAND_PROVIDER: 'offline' } };
 }
 
-async function run(verb: 'call' | 'read' | 'prompt', args: string[], stdinText = '', terminal = stdinText !== ''): Promise<Run> {
-  const io = streams(stdinText, terminal);
+async function run(verb: 'call' | 'read' | 'prompt', args: string[], stdinText = ''): Promise<Run> {
+  const io = streams(stdinText);
   const code = await callCommand(verb, args, io);
   return { code, stdout: io.stdout.text, stderr: io.stderr.text };
 }

@@ -37,7 +37,7 @@ for (const mode of ['dual', 'modern-only'] as const) {
       assert.equal(client.era, 'modern');
       assert.equal(client.protocolVersion, '2026-07-28');
       assert.equal(client.serverInfo?.name, 'sdk-fixture');
-      assert.deepEqual((await client.listTools()).map((t) => t.name), ['echo', 'think', 'pick_number', 'never_reads', 'ask_name', 'two_inputs', 'three_rounds', 'state_only', 'regional']);
+      assert.deepEqual((await client.listTools()).map((t) => t.name), ['echo', 'think', 'ask_name', 'two_inputs', 'three_rounds', 'state_only', 'regional']);
       assert.equal((await client.listResources()).length, 2);
       assert.equal((await client.listPrompts()).length, 1);
       const [discover] = posts(served, 'server/discover');
@@ -169,7 +169,7 @@ describe('legacy era against a sessionful SDK server (legacy only)', () => {
     assert.match(client.verdict.evidence, /-32000/);
     const session = client.sessionId;
     assert.ok(session);
-    assert.equal((await client.listTools()).length, 9);
+    assert.equal((await client.listTools()).length, 7);
     assert.deepEqual((await client.callTool('think', { topic: 'rye' })).content[0], { type: 'text', text: 'model said: bread (state topic=rye)' });
     assert.equal(host.calls[0].kind, 'sample');
     assert.equal(host.calls[0].ctx.era, 'legacy');
@@ -216,7 +216,7 @@ describe('a dual-era server pinned to legacy', () => {
     assert.equal(client.era, 'legacy');
     assert.equal(JSON.parse(served.requests[0].body).method, 'initialize');
     assert.equal(served.requests[0].headers['mcp-protocol-version'], undefined);
-    assert.equal((await client.listTools()).length, 9);
+    assert.equal((await client.listTools()).length, 7);
     await client.close();
     await served.close();
   });
@@ -229,7 +229,7 @@ describe('stdio', () => {
   test('the SDK\'s serveStdio is found modern by the server/discover probe', async () => {
     const client = await connect(command('serve'), { host: recordingHost() });
     assert.equal(client.era, 'modern');
-    assert.equal((await client.listTools()).length, 9);
+    assert.equal((await client.listTools()).length, 7);
     assert.deepEqual((await client.callTool('think', { topic: 'oats' })).content[0], { type: 'text', text: 'model said: bread (state topic=oats)' });
     assert.match(client.stderr, /fixture stdio server \(serve\) started/);
     await client.close();

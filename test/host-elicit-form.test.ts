@@ -18,8 +18,7 @@ async function answer(params: ElicitParams, lines: string[] | null) {
   let shown = '';
   output.on('data', (chunk) => (shown += chunk));
   const events: HostEvent[] = [];
-  // `interactive: true`: a person answers these piped lines (the pty tests cover a real terminal).
-  const host = createHost({ sampling: false, input, output, interactive: true, onEvent: (e) => events.push(e) });
+  const host = createHost({ sampling: false, input, output, onEvent: (e) => events.push(e) });
   input.end(lines === null ? '' : lines.map((l) => `${l}\n`).join(''));
   const result = await host.elicit(params, ctx());
   return { result, shown, events };
@@ -134,7 +133,7 @@ describe('elicitation form at the terminal', () => {
 
   it('stops waiting for an answer when the request is aborted', async () => {
     const controller = new AbortController();
-    const host = createHost({ sampling: false, input: new PassThrough(), output: new PassThrough(), interactive: true });
+    const host = createHost({ sampling: false, input: new PassThrough(), output: new PassThrough() });
     const pending = host.elicit(form({ a: { type: 'string' } }), { ...ctx(), signal: controller.signal });
     setTimeout(() => controller.abort(new Error('the call was cancelled')), 20);
     await assert.rejects(pending, /the call was cancelled/);

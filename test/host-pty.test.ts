@@ -40,15 +40,9 @@ const form = {
 };
 let result;
 try {
-  const say = (text) => ({ maxTokens: 10, messages: [{ role: 'user', content: { type: 'text', text } }] });
-  const secretForm = { message: 'Log in', requestedSchema: { type: 'object', properties: { user: { type: 'string' }, password: { type: 'string', format: 'password' } }, required: ['user', 'password'] } };
-  const settle = async (promises) => (await Promise.allSettled(promises)).map((o) => (o.status === 'fulfilled' ? 'approved' : o.reason.message));
-  switch (process.argv[2]) {
-    case 'sample': result = await host.sample(say('Say hi'), ctx); break;
-    case 'two-samples': result = await settle([host.sample(say('First'), { ...ctx, key: 'a' }), host.sample(say('Second'), { ...ctx, key: 'b' })]); break;
-    case 'secret': result = await host.elicit(secretForm, ctx); break;
-    default: result = await host.elicit(form, ctx);
-  }
+  result = process.argv[2] === 'sample'
+    ? await host.sample({ maxTokens: 10, messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }] }, ctx)
+    : await host.elicit(form, ctx);
 } catch (error) {
   result = { error: error.message };
 }
@@ -57,10 +51,10 @@ console.log('RESULT ' + JSON.stringify({ tty: Boolean(process.stdin.isTTY), resu
 );
 
 /** Runs the fixture on a pty; each step waits for text to appear, then types. */
-async function onPty(scenario: string, steps: [waitFor: string, type: string][], command?: string) {
-  const child = spawn('script', ['-qfec', command ?? `node --conditions=byhand-source --import tsx ${fixture} ${scenario}`, '/dev/null'], {
+async function onPty(scenario: string, steps: [waitFor: string, type: string][]) {
+  const child = spawn('script', ['-qfec', `node --conditions=byhand-source --import tsx ${fixture} ${scenario}`, '/dev/null'], {
     cwd: repo,
-    env: { ...process.env, TERM: process.env.TERM ?? 'xterm', BYHAND_PROVIDER: 'offline' },
+    env: { ...process.env, TERM: process.env.TERM ?? 'xterm' },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   let output = '';
@@ -90,7 +84,6 @@ async function onPty(scenario: string, steps: [waitFor: string, type: string][],
       child.stdin.write(type);
     }
     const code = await exited;
-    if (command !== undefined) return { code, output, tty: true, result: undefined };
     const line = /RESULT (\{.*\})/.exec(output);
     assert.ok(line, `no RESULT line in:\n${output}`);
     return { code, output, ...(JSON.parse(line[1]) as { tty: boolean; result: unknown }) };
@@ -121,28 +114,9 @@ describe('host on a pseudo-terminal', { skip: !haveScript && 'util-linux script 
     assert.deepEqual(run.result, { action: 'cancel' });
   });
 
-  it('stops on Ctrl-C: the whole command, not just the form', async () => {
+  it('cancels on Ctrl-C', async () => {
     const run = await onPty('form', [['Your name: ', 'Ada\r'], ['size: ', '\u0003']]);
-    assert.deepEqual(run.result, { error: 'interrupted at the terminal (Ctrl-C)' });
-  });
-
-  it('byhand call exits 130 on Ctrl-C at a form', async () => {
-    const run = await onPty('', [['Ctrl-C to stop the command.', ''], [': ', '\u0003']], 'node packages/byhand/bin/byhand.js call kitchen suggest_dinner');
-    assert.equal(run.code, 130, run.output);
-    assert.match(run.output, /interrupted \(Ctrl-C\)/);
-  });
-
-  it('reads a password field without echo and never shows it back', async () => {
-    const run = await onPty('secret', [['user: ', 'ada\r'], ['password: ', 'hunter2\r']]);
-    assert.deepEqual(run.result, { action: 'accept', content: { user: 'ada', password: 'hunter2' } });
-    const shown = run.output.slice(0, run.output.indexOf('RESULT'));
-    assert.doesNotMatch(shown, /hunter2/);
-    assert.match(shown, /"password":"\*\*\*"/);
-  });
-
-  it('one y approves exactly one model call: the second question comes after the first is answered', async () => {
-    const run = await onPty('two-samples', [['Send this to fake-model via fake? [y/N] ', 'y\r'], ['Send this to fake-model via fake? [y/N] ', 'n\r']]);
-    assert.deepEqual(run.result, ['approved', 'you declined the model call']);
+    assert.deepEqual(run.result, { action: 'cancel' });
   });
 
   it('declines with :decline', async () => {

@@ -119,21 +119,15 @@ export class ProtocolError extends McpError {
   }
 }
 
-/**
- * The server cannot be reading the answers: it asked the same question, got the same answer, and asked again (a fixed
- * point), or re-asked one question past the re-ask budget. A server that re-asks because an answer did not fit is
- * not this: the re-ask goes to the host, and a different answer ends it (docs/wire.md, "Re-asks").
- */
+/** The server asked again for an input the client had just answered. */
 export class InputLoopError extends McpError {
-  constructor(method: string, name: string, keys: string[], round: number, why: 'same answer' | 'budget' = 'same answer') {
+  constructor(method: string, name: string, keys: string[], round: number) {
     super(
       'loop',
-      why === 'same answer'
-        ? `${method} ${name}: the server asked again for ${keys.map((k) => `'${k}'`).join(', ')} in round ${round} and got the same answer it already had`
-        : `${method} ${name}: the server asked for ${keys.map((k) => `'${k}'`).join(', ')} again and again, the same request each time, through round ${round}`,
-      'the server is not reading the answers; likely causes: the responses were put in _meta instead of top-level params, ' +
+      `${method} ${name}: the server asked again for ${keys.map((k) => `'${k}'`).join(', ')}, answered in round ${round - 1}`,
+      'the server did not see the answers; likely causes: the responses were put in _meta instead of top-level params, ' +
         'sent wrapped as {kind, result} instead of the bare result, or the server reads the wrong kind of response for that key',
-      { keys, round, why },
+      { keys, round },
     );
     this.name = 'InputLoopError';
   }

@@ -29,8 +29,6 @@ export const META = {
 
 export const INPUT_METHODS = new Set(['tools/call', 'resources/read', 'prompts/get']);
 export const DEFAULT_MAX_ROUNDS = 10;
-/** Identical re-asks of one key passed to the host before the loop is stopped (each may be a paid model call). */
-export const REASK_BUDGET = 2;
 
 /**
  * The per-request envelope (spec basic/index.mdx L365-392): protocolVersion and clientCapabilities are
@@ -99,8 +97,7 @@ export class ModernConnection {
   async input(method: string, name: string, params: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
     const { host, maxRounds, onRound } = this.settings;
     const signal = options.signal ?? this.settings.wire.signal ?? new AbortController().signal;
-    /** Per key: the request as last asked, the answer last given, and how many times in a row it was asked unchanged. */
-    const history = new Map<string, { request: string; answer: string; asks: number }>();
+    let answered = new Map<string, string>();
     let next = params;
     for (let round = 1; ; round++) {
       const result = await this.request(method, next, options);
@@ -122,28 +119,20 @@ export class ModernConnection {
         throw new ProtocolError(`${method} ${name} asked for input but sent neither inputRequests nor requestState`, 'this is a server bug (spec: at least one of them MUST be present)');
       }
       const entries = Object.entries((requests ?? {}) as JsonObject);
-      // Re-asks, designed (docs/wire.md "Re-asks"): an unchanged request is asked of the host again, up to the budget.
-      const asks = new Map(entries.map(([key, request]) => {
-        const before = history.get(key);
-        return [key, before !== undefined && before.request === JSON.stringify(request) ? before.asks + 1 : 1] as const;
-      }));
-      const overBudget = [...asks].filter(([, n]) => n > REASK_BUDGET + 1).map(([key]) => key);
-      if (overBudget.length > 0) throw new InputLoopError(method, name, overBudget, round, 'budget');
+      const again = entries.filter(([key, request]) => answered.get(key) === JSON.stringify(request)).map(([key]) => key);
+      if (again.length > 0) throw new InputLoopError(method, name, again, round);
       onRound?.({ phase: 'asked', round, method, name, inputRequests: (requests ?? {}) as JsonObject, ...(state !== undefined ? { requestState: state } : {}) });
 
       const responses = Object.fromEntries(
         await Promise.all(
           entries.map(async ([key, request]) => {
-            const ctx = { key, method, name, round, era: 'modern' as const, signal, attempt: asks.get(key) ?? 1 };
+            const ctx = { key, method, name, round, era: 'modern' as const, signal };
             return [key, await fulfil(host, request as JsonObject, ctx)] as const;
           }),
         ),
       );
       if (entries.length > 0) onRound?.({ phase: 'answered', round, method, name, inputResponses: responses });
-      // A fixed point: the same question answered the same way again. The server will never read it; stop now.
-      const same = entries.filter(([key]) => (asks.get(key) ?? 1) > 1 && history.get(key)?.answer === JSON.stringify(responses[key])).map(([key]) => key);
-      if (same.length > 0) throw new InputLoopError(method, name, same, round);
-      for (const [key, request] of entries) history.set(key, { request: JSON.stringify(request), answer: JSON.stringify(responses[key]), asks: asks.get(key) ?? 1 });
+      answered = new Map(entries.map(([key, request]) => [key, JSON.stringify(request)]));
       // A new request, not a continuation: the original params, this round's answers, the state as sent.
       next = { ...params };
       if (entries.length > 0) next.inputResponses = responses;

@@ -179,8 +179,6 @@ export interface InputContext {
   round: number;
   /** 'modern' when the request came as an MRTR inputRequests entry, 'legacy' when pushed on a held connection. */
   era: Era;
-  /** 2 or more when the server asked this key again with the same request (it did not accept the last answer). */
-  attempt?: number;
   signal: AbortSignal;
 }
 

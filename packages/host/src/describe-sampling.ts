@@ -12,8 +12,6 @@ export interface SamplingPlan {
   maxTokensCap: number;
   callNumber: number;
   maxModelCalls: number;
-  /** Characters of text the call sends in all (the screen shows at most SHOWN_CHARS of each block). */
-  promptChars: number;
 }
 
 // Long documents would scroll the question off the screen; the count says how much is hidden.
@@ -21,8 +19,7 @@ const SHOWN_CHARS = 1200;
 
 /** What the server asks the model, and what the host will actually send where, in plain lines. */
 export function describeSampling(params: CreateMessageParams, ctx: InputContext, plan: SamplingPlan): string {
-  // The whole size, about four characters a token: what is shown may be cut, what is sent is not.
-  const lines = [`The server asks for a model call (${origin(ctx)}), sending ${plan.promptChars} characters of text in all (about ${Math.ceil(plan.promptChars / 4)} tokens):`];
+  const lines = [`The server asks for a model call (${origin(ctx)}):`];
   if (params.systemPrompt) lines.push(`  system: ${shorten(params.systemPrompt)}`);
   for (const message of params.messages) {
     for (const block of blocksOf(message)) lines.push(`  ${message.role}: ${blockText(block)}`);

@@ -6,14 +6,6 @@ export interface PromptOptions {
   /** Who is asking, e.g. 'tools/call "book_table"'. */
   from: string;
   signal: AbortSignal;
-  /** 2 or more when the server asked the same question again. */
-  attempt?: number;
-}
-
-/** A field that names a secret: read without echo, never shown back. The spec says form mode must not ask for these. */
-export function isSecretField(field: Field): boolean {
-  const said = [field.name, field.label, field.description ?? '', field.declaredFormat ?? ''].join(' ');
-  return /pass(word|phrase|code)?|secret|token|\bpin\b|api[-_ ]?key|credential/i.test(said);
 }
 
 const DECLINE = ':decline';
@@ -25,22 +17,15 @@ const CANCEL = ':cancel';
  */
 export async function fillForm(params: ElicitParams, terminal: Terminal, options: PromptOptions): Promise<ElicitResult> {
   const fields = fieldsOf(params.requestedSchema);
-  const again = (options.attempt ?? 1) > 1 ? ` — it asks again (attempt ${options.attempt}): it did not accept the last answer` : '';
   terminal.write(
-    `\nThe server asks for input (${printable(options.from)})${again}:\n  ${printable(params.message)}\n` +
-      `Answer each field; Enter keeps the [default]. Type ${DECLINE} to refuse, ${CANCEL} or Ctrl-D to stop, Ctrl-C to stop the command.\n`,
+    `\nThe server asks for input (${printable(options.from)}):\n  ${printable(params.message)}\n` +
+      `Answer each field; Enter keeps the [default]. Type ${DECLINE} to refuse, ${CANCEL} or Ctrl-D to stop.\n`,
   );
   const content: Record<string, FieldValue> = {};
-  const secrets = new Set<string>();
   for (const field of fields) {
-    const secret = isSecretField(field);
-    if (secret) secrets.add(field.name);
     terminal.write(fieldIntro(field));
-    if (secret) {
-      terminal.write('  ⚠ this looks like a password or other secret. MCP servers must not ask for secrets in a form (spec: elicitation, form mode); it will not be shown.\n');
-    }
     for (;;) {
-      const line = await terminal.ask(promptFor(field), options.signal, secret);
+      const line = await terminal.ask(promptFor(field), options.signal);
       if (line === null || line.trim() === CANCEL) return { action: 'cancel' };
       if (line.trim() === DECLINE) return { action: 'decline' };
       if (line.trim() === '') {
@@ -65,7 +50,7 @@ export async function fillForm(params: ElicitParams, terminal: Terminal, options
       terminal.write(`  ✗ ${printable(field.label)}: ${answer.problem}. Try again.\n`);
     }
   }
-  terminal.write(`Sending: ${printable(JSON.stringify(content, (key, value) => (key !== '' && secrets.has(key) ? '***' : value)))}\n`);
+  terminal.write(`Sending: ${printable(JSON.stringify(content))}\n`);
   return { action: 'accept', content };
 }
 

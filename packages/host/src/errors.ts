@@ -5,8 +5,7 @@ export type SamplingRefusalReason =
   | 'model-call-cap'
   | 'needs-yes'
   | 'declined'
-  | 'invalid-request'
-  | 'prompt-too-large';
+  | 'invalid-request';
 
 /** The host would not make the model call the server asked for. */
 export class SamplingRefusedError extends Error {
@@ -47,17 +46,4 @@ export class ProviderConfigError extends Error {
 /** A form field whose schema is none of the primitive types elicitation allows. */
 export class FormSchemaError extends Error {
   override readonly name = 'FormSchemaError';
-}
-
-/** The person pressed Ctrl-C at a question: the whole command stops (exit 130), not just this answer. */
-export class InterruptedError extends Error {
-  override readonly name = 'InterruptedError';
-  constructor() {
-    super('interrupted at the terminal (Ctrl-C)');
-  }
-}
-
-/** A form arrived with no terminal to ask at and no --answers file to answer from. */
-export class NoTerminalError extends Error {
-  override readonly name = 'NoTerminalError';
 }

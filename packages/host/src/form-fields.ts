@@ -7,7 +7,7 @@ import { FormSchemaError } from './errors.js';
 export type FieldValue = NonNullable<ElicitResult['content']>[string];
 interface Choice { value: string; label: string }
 
-interface FieldBase { name: string; label: string; description?: string; required: boolean; /** The schema's own format, kept even when it is not one the form checks (e.g. "password"). */ declaredFormat?: string }
+interface FieldBase { name: string; label: string; description?: string; required: boolean }
 type StringFormat = 'email' | 'uri' | 'date' | 'date-time';
 export type Field =
   | (FieldBase & { kind: 'string'; minLength?: number; maxLength?: number; format?: StringFormat; default?: string })
@@ -31,7 +31,6 @@ function toField(name: string, prop: JsonObject, required: boolean): Field {
     label: typeof prop.title === 'string' && prop.title ? prop.title : name,
     required,
     ...(typeof prop.description === 'string' && { description: prop.description }),
-    ...(typeof prop.format === 'string' && { declaredFormat: prop.format }),
   };
   const num = (key: string) => (typeof prop[key] === 'number' ? { [key]: prop[key] as number } : {});
   const def = <T>(ok: (v: unknown) => v is T) => (ok(prop.default) ? { default: prop.default } : {});

@@ -7,13 +7,10 @@ import type { SamplingProvider } from './providers/provider.js';
 import { selectProvider, type Env } from './providers/select-provider.js';
 import { resolveRoots } from './roots.js';
 import { createSampler, type Sampler } from './sampling-policy.js';
-import { NoTerminalError } from './errors.js';
 import { printable, Terminal, type InputStream, type OutputStream } from './terminal.js';
 
 export const DEFAULT_MAX_TOKENS_CAP = 1024;
 export const DEFAULT_MAX_MODEL_CALLS = 5;
-/** About 25,000 tokens: a generous prompt, far from a multi-megabyte document forwarded to a paid model. */
-export const DEFAULT_MAX_PROMPT_CHARS = 100_000;
 
 export interface CreateHostOptions {
   /** Chooses the sampling provider (see selectProvider); defaults to process.env. */
@@ -28,8 +25,6 @@ export interface CreateHostOptions {
   maxTokensCap?: number;
   /** Model calls allowed for the life of this host (one tool call); default 5. */
   maxModelCalls?: number;
-  /** Characters of text one model call may send; default 100,000. */
-  maxPromptChars?: number;
   /** --yes: make model calls without asking. */
   yes?: boolean;
   /** Where answers are typed; default process.stdin. */
@@ -87,16 +82,8 @@ export function createHost(options: CreateHostOptions = {}): ByhandHost {
           term().write(`\nThe server asks you to open a URL (${printable(from)}):\n${urlLines(params.url)}  ${result.action} (from ${answers.path})\n`);
         }
       } else {
-        const terminal = term();
-        if (!(options.interactive ?? terminal.interactive)) {
-          throw new NoTerminalError(
-            `the server asks for ${params.mode === 'url' ? 'consent to open a URL' : 'a form'} (${from}), but stdin is not a terminal and no --answers file was given; ` +
-              'pass --answers FILE, a JSON object of field answers such as {"name": "Ada", "$action": "accept"} (the README describes the format)',
-          );
-        }
         const prompt = params.mode === 'url' ? askUrlConsent : fillForm;
-        // One question at a time: a second form waits until the first is answered and closed.
-        result = await terminal.exclusive(() => prompt(params, terminal, { from, signal: ctx.signal, attempt: ctx.attempt ?? 1 }));
+        result = await prompt(params, term(), { from, signal: ctx.signal });
       }
       emit({ type: 'elicitation-result', ctx, source: answers ? 'answers-file' : 'terminal', result });
       return result;
@@ -119,7 +106,6 @@ export function createHost(options: CreateHostOptions = {}): ByhandHost {
       policy: {
         maxTokensCap: options.maxTokensCap ?? DEFAULT_MAX_TOKENS_CAP,
         maxModelCalls: options.maxModelCalls ?? DEFAULT_MAX_MODEL_CALLS,
-        maxPromptChars: options.maxPromptChars ?? DEFAULT_MAX_PROMPT_CHARS,
         toolsDeclared: samplingTools,
         yes: options.yes ?? false,
         get interactive() {
@@ -127,7 +113,6 @@ export function createHost(options: CreateHostOptions = {}): ByhandHost {
         },
       },
       show: (text) => term().write(`\n${text}`),
-      exclusive: (work) => term().exclusive(work),
       approve:
         options.approve ??
         (async (question, ctx) => /^\s*y(es)?\s*$/i.test((await term().ask(`${question} [y/N] `, ctx.signal)) ?? '')),

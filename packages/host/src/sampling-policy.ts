@@ -9,8 +9,6 @@ export interface SamplingPolicy {
   maxTokensCap: number;
   /** Model calls allowed for the life of the host, which is one tool call in `byhand call`. */
   maxModelCalls: number;
-  /** The most text (characters of messages and system prompt) one model call may send. */
-  maxPromptChars: number;
   /** Whether the host declared sampling.tools; without it a request with tools is refused. */
   toolsDeclared: boolean;
   /** --yes: make model calls without asking. */
@@ -26,28 +24,13 @@ export interface SamplerDeps {
   show: (text: string) => void;
   /** Asks the person; true means go ahead. */
   approve: (question: string, ctx: InputContext) => Promise<boolean>;
-  /** Runs one exchange with the person (show, then ask) with nobody else at the terminal; default: at once. */
-  exclusive?: <T>(work: () => Promise<T>) => Promise<T>;
   emit: HostEventListener;
 }
 
 export type Sampler = (params: CreateMessageParams, ctx: InputContext) => Promise<CreateMessageResult>;
 
-/** Characters of text a request would send: its messages' text blocks and its system prompt. */
-export function promptChars(params: CreateMessageParams): number {
-  let total = params.systemPrompt?.length ?? 0;
-  for (const message of params.messages ?? []) {
-    for (const block of Array.isArray(message.content) ? message.content : [message.content]) {
-      const text = (block as { text?: unknown }).text;
-      if (typeof text === 'string') total += text.length;
-    }
-  }
-  return total;
-}
-
-export function createSampler({ provider, policy, show, approve, emit, exclusive = (work) => work() }: SamplerDeps): Sampler {
-  /** Model calls taken from the cap, counted when reserved (before any await), so concurrent requests cannot overshoot. */
-  let reserved = 0;
+export function createSampler({ provider, policy, show, approve, emit }: SamplerDeps): Sampler {
+  let calls = 0;
 
   return async (params, ctx) => {
     emit({ type: 'sampling-request', ctx, params });
@@ -63,48 +46,36 @@ export function createSampler({ provider, policy, show, approve, emit, exclusive
       if (!Number.isInteger(params.maxTokens) || params.maxTokens < 1) {
         refuse('invalid-request', `the server's maxTokens ${JSON.stringify(params.maxTokens)} is not a positive whole number`);
       }
-      const chars = promptChars(params);
-      if (chars > policy.maxPromptChars) {
-        refuse('prompt-too-large', `the server's sampling request holds ${chars} characters of text; this host sends at most ${policy.maxPromptChars} in one model call`);
+      if (calls >= policy.maxModelCalls) {
+        refuse('model-call-cap', `the server asked for another model call, but this tool call may make at most ${policy.maxModelCalls} and has made them all`);
       }
-      if (reserved >= policy.maxModelCalls) {
-        refuse('model-call-cap', `the server asked for another model call, but this tool call may make at most ${policy.maxModelCalls} and has made or reserved them all`);
+
+      const capped: CreateMessageParams = { ...params, maxTokens: Math.min(params.maxTokens, policy.maxTokensCap) };
+      const call = await provider.prepare(capped, ctx.signal);
+      show(
+        describeSampling(params, ctx, {
+          provider,
+          call,
+          maxTokens: capped.maxTokens,
+          maxTokensCap: policy.maxTokensCap,
+          callNumber: calls + 1,
+          maxModelCalls: policy.maxModelCalls,
+        }),
+      );
+
+      if (provider.spends && !policy.yes) {
+        if (!policy.interactive) {
+          refuse('needs-yes', `this model call (${call.model} via ${provider.name}) needs your approval, but stdin is not a terminal; pass --yes to allow model calls without asking`);
+        }
+        if (!(await approve(`Send this to ${call.model} via ${provider.name}?`, ctx))) {
+          refuse('declined', 'you declined the model call');
+        }
       }
-      // Reserved now, synchronously: every await below lets another request in, and each would see the old count.
-      const callNumber = ++reserved;
-      let spent = false;
-      try {
-        const capped: CreateMessageParams = { ...params, maxTokens: Math.min(params.maxTokens, policy.maxTokensCap) };
-        const call = await provider.prepare(capped, ctx.signal);
-        await exclusive(async () => {
-          show(
-            describeSampling(params, ctx, {
-              provider,
-              call,
-              maxTokens: capped.maxTokens,
-              maxTokensCap: policy.maxTokensCap,
-              callNumber,
-              maxModelCalls: policy.maxModelCalls,
-              promptChars: chars,
-            }),
-          );
-          if (provider.spends && !policy.yes) {
-            if (!policy.interactive) {
-              refuse('needs-yes', `this model call (${call.model} via ${provider.name}) needs your approval, but stdin is not a terminal; pass --yes to allow model calls without asking`);
-            }
-            if (!(await approve(`Send this to ${call.model} via ${provider.name}?`, ctx))) {
-              refuse('declined', 'you declined the model call');
-            }
-          }
-        });
-        spent = true;
-        const result = await call.run(ctx.signal);
-        emit({ type: 'sampling-result', ctx, provider: provider.name, model: call.model, maxTokens: capped.maxTokens, result });
-        return result;
-      } finally {
-        // A call refused before it ran gives its slot back; one that ran (or failed running) was paid for.
-        if (!spent) reserved--;
-      }
+
+      calls += 1;
+      const result = await call.run(ctx.signal);
+      emit({ type: 'sampling-result', ctx, provider: provider.name, model: call.model, maxTokens: capped.maxTokens, result });
+      return result;
     } catch (error) {
       if (!(error instanceof SamplingRefusedError)) emit({ type: 'sampling-failed', ctx, error: error as Error });
       throw error;

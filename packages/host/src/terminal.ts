@@ -1,5 +1,4 @@
 import { createInterface, type Interface } from 'node:readline';
-import { InterruptedError } from './errors.js';
 
 export type InputStream = NodeJS.ReadableStream & { isTTY?: boolean; readableEnded?: boolean };
 export type OutputStream = NodeJS.WritableStream & { isTTY?: boolean };
@@ -16,8 +15,6 @@ export class Terminal {
   readonly #output: OutputStream;
   readonly #ahead: string[] = [];
   #ended = false;
-  /** The exchange in progress: the next one starts when it has been answered and closed. */
-  #queue: Promise<unknown> = Promise.resolve();
 
   constructor(input: InputStream, output: OutputStream) {
     this.#input = input;
@@ -34,26 +31,11 @@ export class Terminal {
     this.#output.write(text);
   }
 
-  /**
-   * Runs one exchange with the person (a whole form, an approval with its description) with nobody else at the
-   * terminal: several input requests of one round are fulfilled concurrently, but a person answers one at a time,
-   * and each answer must go to the question it was typed for.
-   */
-  exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const turn = this.#queue.then(work, work);
-    this.#queue = turn.catch(() => undefined);
-    return turn;
-  }
-
-  /**
-   * One line of answer, or null for end of input (Ctrl-D). Ctrl-C throws InterruptedError: it stops the command, not
-   * just this answer. `hidden` reads without echo (a secret field).
-   */
-  async ask(prompt: string, signal?: AbortSignal, hidden = false): Promise<string | null> {
-    const line = await this.#read(prompt, signal, hidden);
-    // A terminal echoes what is typed; piped answers are echoed here so the transcript reads whole (a secret as ***).
-    if (!this.#terminalMode) this.#output.write(`${line === null ? '' : hidden ? '***' : line}\n`);
-    else if (hidden) this.#output.write('\n');
+  /** One line of answer, or null for end of input (Ctrl-D) and Ctrl-C. */
+  async ask(prompt: string, signal?: AbortSignal): Promise<string | null> {
+    const line = await this.#read(prompt, signal);
+    // A terminal echoes what is typed; piped answers are echoed here so the transcript reads whole.
+    if (!this.#terminalMode) this.#output.write(`${line ?? ''}\n`);
     return line;
   }
 
@@ -61,7 +43,7 @@ export class Terminal {
     return Boolean(this.#input.isTTY && this.#output.isTTY);
   }
 
-  #read(prompt: string, signal?: AbortSignal, hidden = false): Promise<string | null> {
+  #read(prompt: string, signal?: AbortSignal): Promise<string | null> {
     signal?.throwIfAborted();
     if (this.#ahead.length) {
       this.#output.write(prompt);
@@ -73,18 +55,6 @@ export class Terminal {
     }
     return new Promise((resolve, reject) => {
       const rl: Interface = createInterface({ input: this.#input, output: this.#output, terminal: this.#terminalMode });
-      if (hidden && this.#terminalMode) {
-        // readline echoes through _writeToOutput; a secret's keystrokes are not written back (the prompt still is).
-        const internal = rl as unknown as { _writeToOutput: (text: string) => void };
-        const write = internal._writeToOutput.bind(rl);
-        let prompted = false;
-        internal._writeToOutput = (text: string) => {
-          if (!prompted) {
-            prompted = true;
-            write(text);
-          }
-        };
-      }
       let answered = false;
       const finish = (line: string | null) => {
         if (answered) return;
@@ -100,13 +70,7 @@ export class Terminal {
       };
       rl.on('line', (line) => (answered ? this.#ahead.push(line) : finish(line)));
       rl.on('close', () => finish(null));
-      rl.on('SIGINT', () => {
-        if (answered) return;
-        answered = true;
-        signal?.removeEventListener('abort', onAbort);
-        rl.close();
-        reject(new InterruptedError());
-      });
+      rl.on('SIGINT', () => finish(null));
       signal?.addEventListener('abort', onAbort, { once: true });
       rl.setPrompt(prompt);
       rl.prompt();

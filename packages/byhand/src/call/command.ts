@@ -3,7 +3,7 @@
 // 2 when the command line was wrong (so a script can tell "fix your invocation" from "it broke").
 
 import { connect, McpError, redactText, type Client } from '@byhand/client';
-import { AnswersFileError, createHost, InterruptedError, NoTerminalError, ProviderConfigError, RootError } from '@byhand/host';
+import { AnswersFileError, createHost, ProviderConfigError, RootError } from '@byhand/host';
 import { parseCallArgs, type CallArgs } from './args.js';
 import { coerceToolArguments, promptArguments } from './coerce.js';
 import { didYouMean } from './did-you-mean.js';
@@ -97,23 +97,7 @@ function eraLine(client: Client): string {
   return `${client.era} era, ${client.protocolVersion}${detail}`;
 }
 
-/** The host's own error under the client's HostError wrapper, if it is of this kind. */
-function causedBy<T extends Error>(error: unknown, kind: new (...args: never[]) => T): T | undefined {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e instanceof kind) return e;
-  return undefined;
-}
-
 function failed(error: unknown, say: (line: string) => void): number {
-  // Ctrl-C at a question stops the whole command, as Ctrl-C does everywhere else: exit 128 + SIGINT.
-  if (causedBy(error, InterruptedError)) {
-    say('✗ interrupted (Ctrl-C): nothing more was sent');
-    return 130;
-  }
-  const noTerminal = causedBy(error, NoTerminalError);
-  if (noTerminal) {
-    say(`✗ ${noTerminal.message}`);
-    return 2;
-  }
   if (error instanceof UsageError) {
     say(`✗ ${error.message}`);
     if (error.showUsage) say(USAGE);
