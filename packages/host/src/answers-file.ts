@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ElicitParams, ElicitResult, InputContext, JsonObject } from '@byhand/client';
-import { AnswersFileError } from './errors.js';
+import { AnswersFileError, NoAnswerError } from './errors.js';
 import { check, expects, fieldsOf, type FieldValue } from './form-fields.js';
 
 /**
@@ -80,4 +80,17 @@ function actionOf(value: unknown, path: string, key: string): Action {
 
 function isSection(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The error for a form with no terminal and no answer: it names --answers and shows the file to write. */
+export function noAnswer(params: ElicitParams, key: string, from: string): NoAnswerError {
+  const example =
+    params.mode === 'url'
+      ? { [key]: { $action: 'accept' } }
+      : { [key]: Object.fromEntries(fieldsOf(params.requestedSchema).map((field) => [field.name, `<${expects(field)}>`])) };
+  return new NoAnswerError(
+    `the server asks for ${params.mode === 'url' ? 'consent to open a URL' : 'a form'} (${from}, input "${key}"), but stdin is not a terminal ` +
+      `and has no answer for it; run where you can type, or pass --answers FILE, a JSON object such as ${JSON.stringify(example)} ` +
+      '(field answers at the top level for any form, or under the input key; "$action": "decline" or "cancel" to refuse; see the README, "The answers file")',
+  );
 }
