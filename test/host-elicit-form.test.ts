@@ -123,6 +123,25 @@ describe('elicitation form at the terminal', () => {
     await assert.rejects(answer(schema, null), noAnswer);
   });
 
+  it('flags secret fields by name, title, description or format, reads them unechoed and masks them', async () => {
+    const { result, shown, events } = await answer(
+      form({
+        nickname: { type: 'string', title: 'Public nickname' },
+        shipping: { type: 'string', description: 'pinned to your profile' },
+        card_pin: { type: 'string' },
+        key: { type: 'string', title: 'API key' },
+        word: { type: 'string', format: 'password' },
+      }),
+      ['zed', 'fast', '4321', 'sk-abc', 'hunter2'],
+    );
+    assert.deepEqual(result, { action: 'accept', content: { nickname: 'zed', shipping: 'fast', card_pin: '4321', key: 'sk-abc', word: 'hunter2' } });
+    assert.equal(shown.split('! this looks like a secret').length - 1, 3, 'card_pin, API key and format password; not nickname or shipping');
+    for (const secret of ['4321', 'sk-abc', 'hunter2']) assert.ok(!shown.includes(secret), `${secret} is not shown`);
+    assert.match(shown, /Sending: \{"nickname":"zed","shipping":"fast","card_pin":"\*\*\*","key":"\*\*\*","word":"\*\*\*"\}/);
+    const done = events[1] as Extract<HostEvent, { type: 'elicitation-result' }>;
+    assert.deepEqual(done.result.content, { nickname: 'zed', shipping: 'fast', card_pin: '***', key: '***', word: '***' });
+  });
+
   it('reports the request and the result as events', async () => {
     const { events } = await answer(form({ a: { type: 'string' } }), ['hi']);
     assert.deepEqual(events.map((e) => e.type), ['elicitation-request', 'elicitation-result']);

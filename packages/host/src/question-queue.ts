@@ -31,7 +31,9 @@ export class QuestionQueue {
         throw error;
       }
     });
-    this.#tail = turn.catch(() => undefined);
+    // The next question waits for the event loop to turn, so the outcome of this one (a "no" that
+    // fails the request and gives up its siblings) has settled before anything else is shown.
+    this.#tail = turn.catch(() => undefined).then(() => new Promise((resolve) => setImmediate(resolve)));
     return turn;
   }
 }
