@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { forgetEras } from '../packages/client/src/index.js';
-import type { Served } from './fixtures/sdk-server.js';
+import { fixtureHandler, serve, type Served } from './fixtures/sdk-server.js';
 import { fakeModel, serveHostSafety, type FakeModel } from './fixtures/host-safety-server.js';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -24,8 +24,11 @@ const shows = (text: string, times = 1): Step['until'] => (output) => output.spl
 let server: Served;
 let model: FakeModel;
 
-async function onPty(args: string[], steps: Step[]) {
-  const command = ['node', '--conditions=byhand-source', '--import', 'tsx', cli, 'call', server.url, ...args].join(' ');
+function onPty(args: string[], steps: Step[]) {
+  return onPtyCommand(['node', '--conditions=byhand-source', '--import', 'tsx', cli, 'call', server.url, ...args].join(' '), steps);
+}
+
+async function onPtyCommand(command: string, steps: Step[]) {
   const child = spawn('script', ['-qfec', command, '/dev/null'], {
     cwd: repo,
     env: { ...process.env, TERM: process.env.TERM ?? 'xterm', BYHAND_OPENAI_BASE_URL: model.url, BYHAND_OPENAI_MODEL: 'fake-model' },
@@ -112,5 +115,22 @@ describe('byhand call on a pseudo-terminal', { skip: !haveScript && 'util-linux 
     const run = await onPty(['many_thoughts', 'count=2'], [{ until: shows('[y/N] '), type: '\u0003' }]);
     assert.equal(run.code, 130, run.output);
     assert.equal(model.calls - before, 0);
+  });
+});
+
+describe('byhand call on a pseudo-terminal, 2025-era server', { skip: !haveScript && 'util-linux script is not installed' }, () => {
+  let legacy: Served;
+  before(async () => {
+    forgetEras();
+    legacy = await serve(fixtureHandler('legacy-session'));
+  });
+  after(() => legacy.close());
+
+  test('Ctrl-C at a pushed form exits 130 and announces notifications/cancelled for the call in flight', { timeout: 30_000 }, async () => {
+    const command = ['node', '--conditions=byhand-source', '--import', 'tsx', cli, 'call', legacy.url, 'ask_name'].join(' ');
+    const run = await onPtyCommand(command, [{ until: shows('name: '), type: '\u0003' }]);
+    assert.equal(run.code, 130, run.output);
+    const cancelled = legacy.requests.find((r) => r.body.includes('"notifications/cancelled"'));
+    assert.ok(cancelled, `no notifications/cancelled among ${legacy.requests.map((r) => r.body.slice(0, 80)).join('\n')}`);
   });
 });
