@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { ElicitParams, ElicitResult, InputContext, JsonObject } from '@byhand/client';
 import { AnswersFileError, NoAnswerError } from './errors.js';
 import { check, expects, fieldsOf, type FieldValue } from './form-fields.js';
+import { MASK } from './secrets.js';
 
 /**
  * An --answers file answers forms without a terminal. It is one JSON object:
@@ -66,7 +67,8 @@ export function answerFromFile(file: AnswersFile, params: ElicitParams, ctx: Pic
     }
     const checked = check(field, value);
     if (!checked.ok) {
-      throw new AnswersFileError(`${file.path}: "${field.name}" for the form "${ctx.key}" ${checked.problem} (got ${JSON.stringify(value)})`);
+      const got = field.secret ? MASK : JSON.stringify(value);
+      throw new AnswersFileError(`${file.path}: "${field.name}" for the form "${ctx.key}" ${checked.problem} (got ${got})`);
     }
     content[field.name] = checked.value;
   }
