@@ -7,6 +7,7 @@ import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { ElicitParams, InputContext } from '../packages/client/src/types.ts';
+import { answerFromFile, loadAnswers } from '../packages/host/src/answers-file.ts';
 import { AnswersFileError, createHost, RootError, type HostEvent } from '../packages/host/src/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'byhand-host-'));
@@ -135,5 +136,14 @@ describe('createHost', () => {
   it('chooses the provider from the env it is given, not from process.env', () => {
     assert.equal(createHost({ env: { ANTHROPIC_API_KEY: 'k' } }).provider?.name, 'anthropic');
     assert.throws(() => createHost({ env: { BYHAND_PROVIDER: 'anthropic' } }), /needs ANTHROPIC_API_KEY/);
+  });
+});
+
+describe('answers file and secrets', () => {
+  it('does not print a secret field\'s value when it does not fit', { timeout: 5000 }, () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'byhand-answers-')), 'answers.json');
+    writeFileSync(path, JSON.stringify({ pin: 'hunter2' }));
+    const params = { message: 'PIN?', requestedSchema: { type: 'object' as const, properties: { pin: { type: 'string', title: 'PIN', maxLength: 4 } }, required: ['pin'] } };
+    assert.throws(() => answerFromFile(loadAnswers(path), params, { key: 'card' }), (e: Error) => /takes at most 4 characters \(got \*\*\*\)/.test(e.message) && !e.message.includes('hunter2'));
   });
 });

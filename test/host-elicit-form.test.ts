@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import type { ElicitParams, InputContext } from '../packages/client/src/types.ts';
-import { createHost, FormSchemaError, type HostEvent } from '../packages/host/src/index.ts';
+import { createHost, FormSchemaError, NoAnswerError, type HostEvent } from '../packages/host/src/index.ts';
 
 const ctx = (): InputContext => ({
   key: 'booking', method: 'tools/call', name: 'book_table', round: 1, era: 'modern', signal: new AbortController().signal,
@@ -111,12 +111,35 @@ describe('elicitation form at the terminal', () => {
     assert.equal(shown.split('✗ name is required; type a value, or :decline / :cancel').length - 1, 2, 'a blank line is no answer either');
   });
 
-  it('declines with :decline and cancels with :cancel or end of input', async () => {
+  it('declines with :decline and cancels with :cancel; piped input that runs out is an error naming --answers', async () => {
     const schema = form({ a: { type: 'string' }, b: { type: 'string' } }, ['a', 'b']);
     assert.deepEqual((await answer(schema, ['x', ':decline'])).result, { action: 'decline' });
     assert.deepEqual((await answer(schema, [':cancel'])).result, { action: 'cancel' });
-    assert.deepEqual((await answer(schema, ['x'])).result, { action: 'cancel' }, 'Ctrl-D (end of input) mid-form cancels');
-    assert.deepEqual((await answer(schema, null)).result, { action: 'cancel' });
+    const noAnswer = (error: unknown) =>
+      error instanceof NoAnswerError &&
+      /stdin is not a terminal and has no answer for it/.test(error.message) &&
+      /--answers FILE, a JSON object such as \{"booking":\{"a":"<text>","b":"<text>"\}\}/.test(error.message);
+    await assert.rejects(answer(schema, ['x']), noAnswer, 'end of piped input mid-form is no answer, not a cancel');
+    await assert.rejects(answer(schema, null), noAnswer);
+  });
+
+  it('flags secret fields by name, title, description or format, reads them unechoed and masks them', async () => {
+    const { result, shown, events } = await answer(
+      form({
+        nickname: { type: 'string', title: 'Public nickname' },
+        shipping: { type: 'string', description: 'pinned to your profile' },
+        card_pin: { type: 'string' },
+        key: { type: 'string', title: 'API key' },
+        word: { type: 'string', format: 'password' },
+      }),
+      ['zed', 'fast', '4321', 'sk-abc', 'hunter2'],
+    );
+    assert.deepEqual(result, { action: 'accept', content: { nickname: 'zed', shipping: 'fast', card_pin: '4321', key: 'sk-abc', word: 'hunter2' } });
+    assert.equal(shown.split('! this looks like a secret').length - 1, 3, 'card_pin, API key and format password; not nickname or shipping');
+    for (const secret of ['4321', 'sk-abc', 'hunter2']) assert.ok(!shown.includes(secret), `${secret} is not shown`);
+    assert.match(shown, /Sending: \{"nickname":"zed","shipping":"fast","card_pin":"\*\*\*","key":"\*\*\*","word":"\*\*\*"\}/);
+    const done = events[1] as Extract<HostEvent, { type: 'elicitation-result' }>;
+    assert.deepEqual(done.result.content, { nickname: 'zed', shipping: 'fast', card_pin: '***', key: '***', word: '***' });
   });
 
   it('reports the request and the result as events', async () => {
@@ -163,7 +186,7 @@ describe('URL mode', () => {
       assert.match(accepted.shown, /byhand will not open or fetch it/);
       assert.match(accepted.shown, /✗ type a, d or c/);
       assert.deepEqual((await answer(params, ['decline'])).result, { action: 'decline' });
-      assert.deepEqual((await answer(params, null)).result, { action: 'cancel' });
+      await assert.rejects(answer(params, null), (e: Error) => e instanceof NoAnswerError && /\{"booking":\{"\$action":"accept"\}\}/.test(e.message));
       assert.equal(hits, 0, 'the URL was never requested');
     } finally {
       server.close();

@@ -103,6 +103,30 @@ describe('sampling policy', () => {
     assert.deepEqual(events.at(-1)?.type, 'sampling-refused');
   });
 
+  it('takes a slot before any await: 20 concurrent calls under a cap of 3 make 3 model calls', { timeout: 5000 }, async () => {
+    const { host, log } = setup({ maxModelCalls: 3, yes: true });
+    const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => host.sample!(request(), ctx(`k${i}`))));
+    assert.equal(results.filter((r) => r.status === 'fulfilled').length, 3);
+    assert.equal(log.filter((l) => l === 'run').length, 3);
+  });
+
+  it('gives a declined call its slot back', { timeout: 5000 }, async () => {
+    let asked = 0;
+    const { host, log } = setup({ maxModelCalls: 1, approve: async () => asked++ > 0 });
+    await assert.rejects(host.sample!(request(), ctx('a')), refusal('declined', /declined/));
+    assert.equal((await host.sample!(request(), ctx('b'))).model, 'fake-sonnet');
+    assert.equal(log.filter((l) => l === 'run').length, 1);
+  });
+
+  it('refuses a prompt over the size cap before preparing anything, and shows the full size otherwise', { timeout: 5000 }, async () => {
+    const { host, prepared, output } = setup({ maxPromptChars: 1000 });
+    const big = request({ messages: [{ role: 'user', content: { type: 'text', text: 'x'.repeat(5000) } }] });
+    await assert.rejects(host.sample!(big, ctx()), refusal('prompt-too-large', /is 5,\d{3} characters \(about 1,\d{3} tokens\), over this host's cap of 1,000/));
+    assert.equal(prepared.length, 0);
+    await host.sample!(request(), ctx());
+    assert.match(output(), /size: \d+ characters in all \(about \d+ tokens\), all of it sent even where shortened above; the cap is 1,000/);
+  });
+
   it('refuses without a terminal unless --yes, and says to pass --yes', async () => {
     const { host, log } = setup({ interactive: false });
     await assert.rejects(host.sample!(request(), ctx()), refusal('needs-yes', /stdin is not a terminal; pass --yes/));

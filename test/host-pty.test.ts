@@ -114,9 +114,9 @@ describe('host on a pseudo-terminal', { skip: !haveScript && 'util-linux script 
     assert.deepEqual(run.result, { action: 'cancel' });
   });
 
-  it('cancels on Ctrl-C', async () => {
+  it('is interrupted by Ctrl-C, which is no answer but a stop', async () => {
     const run = await onPty('form', [['Your name: ', 'Ada\r'], ['size: ', '\u0003']]);
-    assert.deepEqual(run.result, { action: 'cancel' });
+    assert.deepEqual(run.result, { error: 'interrupted (Ctrl-C) at a question; nothing more is asked or sent' });
   });
 
   it('declines with :decline', async () => {

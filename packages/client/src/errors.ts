@@ -120,15 +120,34 @@ export class ProtocolError extends McpError {
 }
 
 /** The server asked again for an input the client had just answered. */
+/** How the re-ask rule (reask.ts) told a loop from a re-ask. */
+export interface LoopFinding {
+  /** 'fixed-point': the same request answered the same way again; 'budget': too many identical re-asks in a row. */
+  kind: 'fixed-point' | 'budget';
+  /** How many times in a row the server asked this same request. */
+  times: number;
+  /** Whether a sampling request (a paid model call per ask) is among the keys. */
+  sampling: boolean;
+  /** The server's message for an elicitation: often why the last answer was not taken. */
+  message?: string;
+}
+
 export class InputLoopError extends McpError {
-  constructor(method: string, name: string, keys: string[], round: number) {
-    super(
-      'loop',
-      `${method} ${name}: the server asked again for ${keys.map((k) => `'${k}'`).join(', ')}, answered in round ${round - 1}`,
-      'the server did not see the answers; likely causes: the responses were put in _meta instead of top-level params, ' +
-        'sent wrapped as {kind, result} instead of the bare result, or the server reads the wrong kind of response for that key',
-      { keys, round },
-    );
+  constructor(method: string, name: string, keys: string[], round: number, finding: LoopFinding) {
+    const quoted = keys.map((k) => `'${k}'`).join(', ');
+    const what =
+      finding.kind === 'fixed-point'
+        ? `the server asked again for ${quoted} with the same request (${finding.times} times in a row) and got the same answer as last time, so sending it again cannot change what the server does`
+        : `the server asked again for ${quoted} with the same request ${finding.times} times in a row` +
+          (finding.sampling ? '; every ask of a sampling request is a paid model call, so byhand stopped' : ', more than a re-ask after an invalid answer needs');
+    const reader =
+      'the server likely never sees the answers: inputResponses and requestState must be top-level members of params, not inside _meta; ' +
+      'each response must be the bare result, not wrapped as {kind, result}; and the server must read each key with the reader for its kind of request';
+    const rejected =
+      finding.sampling || finding.message === undefined
+        ? ''
+        : `if the server did not accept the answer (it says: ${JSON.stringify(finding.message)}), answer differently (in the --answers file, if one was used); otherwise `;
+    super('loop', `${method} ${name}: ${what} (round ${round})`, rejected + reader, { keys, round, ...finding });
     this.name = 'InputLoopError';
   }
 }

@@ -10,9 +10,10 @@
 // method again, with a new id, carrying `inputResponses` (bare results) and `requestState` (byte for
 // byte) as TOP-LEVEL members of params, not in _meta (SEP-2322, spec basic/patterns/mrtr.mdx).
 
-import { InputLoopError, ProtocolError, RoundLimitError } from './errors.js';
+import { ProtocolError, RoundLimitError } from './errors.js';
 import { exchange, resultOf, type RequestOptions, type Wire } from './exchange.js';
 import { fulfil } from './fulfil.js';
+import { ReAsks } from './reask.js';
 import { classifyProbe } from './verdict.js';
 import { encodeHeaderValue } from './headers.js';
 import { TASK_METHODS } from './tasks.js';
@@ -97,7 +98,7 @@ export class ModernConnection {
   async input(method: string, name: string, params: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
     const { host, maxRounds, onRound } = this.settings;
     const signal = options.signal ?? this.settings.wire.signal ?? new AbortController().signal;
-    let answered = new Map<string, string>();
+    const reAsks = new ReAsks(method, name);
     let next = params;
     for (let round = 1; ; round++) {
       const result = await this.request(method, next, options);
@@ -119,20 +120,28 @@ export class ModernConnection {
         throw new ProtocolError(`${method} ${name} asked for input but sent neither inputRequests nor requestState`, 'this is a server bug (spec: at least one of them MUST be present)');
       }
       const entries = Object.entries((requests ?? {}) as JsonObject);
-      const again = entries.filter(([key, request]) => answered.get(key) === JSON.stringify(request)).map(([key]) => key);
-      if (again.length > 0) throw new InputLoopError(method, name, again, round);
+      const asks = reAsks.asks(entries, round);
       onRound?.({ phase: 'asked', round, method, name, inputRequests: (requests ?? {}) as JsonObject, ...(state !== undefined ? { requestState: state } : {}) });
 
+      // The keys are fulfilled together (the host queues what needs a person); when one fails, the
+      // others are given up, so no question is left on screen and no model call runs for nothing.
+      const failed = new AbortController();
+      const roundSignal = AbortSignal.any([signal, failed.signal]);
       const responses = Object.fromEntries(
         await Promise.all(
-          entries.map(async ([key, request]) => {
-            const ctx = { key, method, name, round, era: 'modern' as const, signal };
-            return [key, await fulfil(host, request as JsonObject, ctx)] as const;
+          asks.map(async ({ key, request, again }) => {
+            const ctx = { key, method, name, round, era: 'modern' as const, again, signal: roundSignal };
+            try {
+              return [key, await fulfil(host, request, ctx)] as const;
+            } catch (error) {
+              failed.abort(error);
+              throw error;
+            }
           }),
         ),
       );
+      reAsks.answered(asks, responses, state, round);
       if (entries.length > 0) onRound?.({ phase: 'answered', round, method, name, inputResponses: responses });
-      answered = new Map(entries.map(([key, request]) => [key, JSON.stringify(request)]));
       // A new request, not a continuation: the original params, this round's answers, the state as sent.
       next = { ...params };
       if (entries.length > 0) next.inputResponses = responses;

@@ -179,6 +179,11 @@ export interface InputContext {
   round: number;
   /** 'modern' when the request came as an MRTR inputRequests entry, 'legacy' when pushed on a held connection. */
   era: Era;
+  /**
+   * How many times in a row the server has asked for this key with this same request: 0 (or absent)
+   * the first time, 1 when the round before asked exactly this and was answered (a re-ask).
+   */
+  again?: number;
   signal: AbortSignal;
 }
 

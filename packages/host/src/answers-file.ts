@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { ElicitParams, ElicitResult, InputContext, JsonObject } from '@byhand/client';
-import { AnswersFileError } from './errors.js';
+import { AnswersFileError, NoAnswerError } from './errors.js';
 import { check, expects, fieldsOf, type FieldValue } from './form-fields.js';
+import { MASK } from './secrets.js';
 
 /**
  * An --answers file answers forms without a terminal. It is one JSON object:
@@ -66,7 +67,8 @@ export function answerFromFile(file: AnswersFile, params: ElicitParams, ctx: Pic
     }
     const checked = check(field, value);
     if (!checked.ok) {
-      throw new AnswersFileError(`${file.path}: "${field.name}" for the form "${ctx.key}" ${checked.problem} (got ${JSON.stringify(value)})`);
+      const got = field.secret ? MASK : JSON.stringify(value);
+      throw new AnswersFileError(`${file.path}: "${field.name}" for the form "${ctx.key}" ${checked.problem} (got ${got})`);
     }
     content[field.name] = checked.value;
   }
@@ -80,4 +82,17 @@ function actionOf(value: unknown, path: string, key: string): Action {
 
 function isSection(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The error for a form with no terminal and no answer: it names --answers and shows the file to write. */
+export function noAnswer(params: ElicitParams, key: string, from: string): NoAnswerError {
+  const example =
+    params.mode === 'url'
+      ? { [key]: { $action: 'accept' } }
+      : { [key]: Object.fromEntries(fieldsOf(params.requestedSchema).map((field) => [field.name, `<${expects(field)}>`])) };
+  return new NoAnswerError(
+    `the server asks for ${params.mode === 'url' ? 'consent to open a URL' : 'a form'} (${from}, input "${key}"), but stdin is not a terminal ` +
+      `and has no answer for it; run where you can type, or pass --answers FILE, a JSON object such as ${JSON.stringify(example)} ` +
+      '(field answers at the top level for any form, or under the input key; "$action": "decline" or "cancel" to refuse; see the README, "The answers file")',
+  );
 }

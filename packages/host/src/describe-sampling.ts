@@ -12,6 +12,17 @@ export interface SamplingPlan {
   maxTokensCap: number;
   callNumber: number;
   maxModelCalls: number;
+  /** promptSize() of the request, and the host's cap on it. */
+  promptChars: number;
+  maxPromptChars: number;
+}
+
+/**
+ * How much a sampling request would send, in characters: its messages (media as their base64),
+ * system prompt and tools, as JSON. About four characters make a token.
+ */
+export function promptSize(params: CreateMessageParams): number {
+  return JSON.stringify([params.systemPrompt ?? '', params.messages ?? [], params.tools ?? []]).length;
 }
 
 // Long documents would scroll the question off the screen; the count says how much is hidden.
@@ -37,6 +48,10 @@ export function describeSampling(params: CreateMessageParams, ctx: InputContext,
     const choice = params.toolChoice?.mode ? ` (toolChoice ${params.toolChoice.mode})` : '';
     lines.push(`  tools offered: ${params.tools.map((t) => printable(t.name)).join(', ')}${choice}`);
   }
+  lines.push(
+    `  size: ${plan.promptChars.toLocaleString('en')} characters in all (about ${Math.ceil(plan.promptChars / 4).toLocaleString('en')} tokens), ` +
+      `all of it sent even where shortened above; the cap is ${plan.maxPromptChars.toLocaleString('en')}`,
+  );
   lines.push(`  model: ${printable(plan.call.model)} via ${plan.provider.name} (${plan.provider.endpoint})`);
   for (const note of plan.call.notes) lines.push(`  ! ${note}`);
   lines.push(`  model call ${plan.callNumber} of at most ${plan.maxModelCalls} for this tool call`);

@@ -1,4 +1,5 @@
 import type { ElicitParams, ElicitResult } from '@byhand/client';
+import { noAnswer } from './answers-file.js';
 import type { PromptOptions } from './elicit-form.js';
 import { printable, type Terminal } from './terminal.js';
 
@@ -10,6 +11,7 @@ export async function askUrlConsent(params: ElicitParams, terminal: Terminal, op
   terminal.write(`\nThe server asks you to open a URL (${printable(options.from)}):\n  ${printable(params.message)}\n${urlLines(params.url)}`);
   for (;;) {
     const line = await terminal.ask('Will you open it? [a]ccept / [d]ecline / [c]ancel: ', options.signal);
+    if (line === null && !terminal.interactive) throw noAnswer(params, options.key, options.from);
     const answer = line?.trim().toLowerCase();
     if (answer === undefined || answer === 'c' || answer === 'cancel') return { action: 'cancel' };
     if (answer === 'a' || answer === 'accept') return { action: 'accept' };

@@ -5,7 +5,8 @@ export type SamplingRefusalReason =
   | 'model-call-cap'
   | 'needs-yes'
   | 'declined'
-  | 'invalid-request';
+  | 'invalid-request'
+  | 'prompt-too-large';
 
 /** The host would not make the model call the server asked for. */
 export class SamplingRefusedError extends Error {
@@ -46,4 +47,17 @@ export class ProviderConfigError extends Error {
 /** A form field whose schema is none of the primitive types elicitation allows. */
 export class FormSchemaError extends Error {
   override readonly name = 'FormSchemaError';
+}
+
+/** The person pressed Ctrl-C at a question: the whole command stops (exit 130), not just this answer. */
+export class InterruptedError extends Error {
+  override readonly name = 'InterruptedError';
+  constructor() {
+    super('interrupted (Ctrl-C) at a question; nothing more is asked or sent');
+  }
+}
+
+/** A form or URL consent needs an answer, but stdin is no terminal and has none left for it. */
+export class NoAnswerError extends Error {
+  override readonly name = 'NoAnswerError';
 }

@@ -7,7 +7,14 @@ import { FormSchemaError } from './errors.js';
 export type FieldValue = NonNullable<ElicitResult['content']>[string];
 interface Choice { value: string; label: string }
 
-interface FieldBase { name: string; label: string; description?: string; required: boolean }
+interface FieldBase {
+  name: string;
+  label: string;
+  description?: string;
+  required: boolean;
+  /** Its name, title, description or format says password, secret, token or PIN: read without echo, shown as ***. */
+  secret: boolean;
+}
 type StringFormat = 'email' | 'uri' | 'date' | 'date-time';
 export type Field =
   | (FieldBase & { kind: 'string'; minLength?: number; maxLength?: number; format?: StringFormat; default?: string })
@@ -30,6 +37,7 @@ function toField(name: string, prop: JsonObject, required: boolean): Field {
     name,
     label: typeof prop.title === 'string' && prop.title ? prop.title : name,
     required,
+    secret: looksSecret(name, prop),
     ...(typeof prop.description === 'string' && { description: prop.description }),
   };
   const num = (key: string) => (typeof prop[key] === 'number' ? { [key]: prop[key] as number } : {});
@@ -53,6 +61,23 @@ function toField(name: string, prop: JsonObject, required: boolean): Field {
     }
   }
   throw new FormSchemaError(`form field "${name}" has a schema elicitation does not allow: ${JSON.stringify(prop)}`);
+}
+
+// Whole words only, so "pin" flags "pin" and "card_pin" but not "shipping" or "pinned".
+const SECRET_WORDS = new Set([
+  'password', 'passwords', 'passwd', 'passphrase', 'passcode', 'secret', 'secrets', 'token', 'tokens',
+  'pin', 'otp', 'apikey', 'credential', 'credentials', 'cvv', 'cvc',
+]);
+
+/**
+ * A field that asks for a secret. The spec says servers must not ask for passwords, API keys or
+ * other secrets in form mode (client/elicitation.mdx; /work/shared/reference/spec-2026-07-28.md §9),
+ * so the person is told, and the value is never echoed.
+ */
+export function looksSecret(name: string, prop: JsonObject): boolean {
+  const text = [name, prop.title, prop.description, prop.format].filter((t) => typeof t === 'string').join(' ');
+  const words = text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/);
+  return words.some((word, i) => SECRET_WORDS.has(word) || (word === 'api' && words[i + 1] === 'key'));
 }
 
 /** Single-select enums in all three spellings: enum, enum + legacy enumNames, oneOf const/title. */

@@ -2,15 +2,21 @@ import type { ClientCapabilities, ElicitParams, ElicitResult, Host, InputContext
 import { answerFromFile, loadAnswers } from './answers-file.js';
 import { fillForm } from './elicit-form.js';
 import { askUrlConsent, urlLines } from './elicit-url.js';
+import type { InterruptedError } from './errors.js';
 import type { HostEventListener } from './events.js';
+import { fieldsOf } from './form-fields.js';
 import type { SamplingProvider } from './providers/provider.js';
 import { selectProvider, type Env } from './providers/select-provider.js';
+import { QuestionQueue } from './question-queue.js';
 import { resolveRoots } from './roots.js';
 import { createSampler, type Sampler } from './sampling-policy.js';
+import { Secrets } from './secrets.js';
 import { printable, Terminal, type InputStream, type OutputStream } from './terminal.js';
 
 export const DEFAULT_MAX_TOKENS_CAP = 1024;
 export const DEFAULT_MAX_MODEL_CALLS = 5;
+/** About 25,000 tokens: room for a long document, not for a multi-megabyte one. */
+export const DEFAULT_MAX_PROMPT_CHARS = 100_000;
 
 export interface CreateHostOptions {
   /** Chooses the sampling provider (see selectProvider); defaults to process.env. */
@@ -25,6 +31,8 @@ export interface CreateHostOptions {
   maxTokensCap?: number;
   /** Model calls allowed for the life of this host (one tool call); default 5. */
   maxModelCalls?: number;
+  /** The largest sampling request sent to a model, in characters (promptSize); default 100,000. */
+  maxPromptChars?: number;
   /** --yes: make model calls without asking. */
   yes?: boolean;
   /** Where answers are typed; default process.stdin. */
@@ -33,8 +41,10 @@ export interface CreateHostOptions {
   output?: OutputStream;
   /** Whether a person is there to approve model calls; default: the input is a TTY. */
   interactive?: boolean;
-  /** Replaces the y/N question at the terminal. */
+  /** Replaces the y/N question at the terminal (the description is written first, in the same turn of the queue). */
   approve?: (question: string, ctx: InputContext) => Promise<boolean>;
+  /** Ctrl-C at a question: the caller should stop the whole command (byhand call exits 130). */
+  onInterrupt?: (error: InterruptedError) => void;
   /** --answers FILE: forms are answered from this file (see answers-file.ts), never at the terminal. */
   answersFile?: string;
   /** --root DIR, repeatable; none means the working directory. */
@@ -53,6 +63,8 @@ export interface ByhandHost extends Host {
   capabilities: ClientCapabilities;
   /** The sampling provider, when sampling is declared. */
   provider?: SamplingProvider;
+  /** Text with every secret typed into a form so far replaced by ***: for traces, narration and errors. */
+  mask: (text: string) => string;
 }
 
 /**
@@ -64,6 +76,8 @@ export function createHost(options: CreateHostOptions = {}): ByhandHost {
   let terminal: Terminal | undefined;
   // process.stdin is touched only when something is asked, so a host that never asks leaves it alone.
   const term = () => (terminal ??= new Terminal(options.input ?? process.stdin, options.output ?? process.stderr));
+  const questions = new QuestionQueue(options.onInterrupt);
+  const secrets = new Secrets();
   const answers = options.answersFile === undefined ? undefined : loadAnswers(options.answersFile);
   const roots = resolveRoots(options.roots ?? [], options.cwd ?? process.cwd());
   const samplingTools = options.samplingTools ?? false;
@@ -71,10 +85,12 @@ export function createHost(options: CreateHostOptions = {}): ByhandHost {
   const host: ByhandHost = {
     elicitationModes: ['form', 'url'],
     capabilities: { elicitation: { form: {}, url: {} }, roots: {} },
+    mask: (text) => secrets.mask(text),
 
     async elicit(params, ctx) {
       emit({ type: 'elicitation-request', ctx, params });
       const from = `${ctx.method} ${JSON.stringify(ctx.name)}`;
+      const fields = params.mode === 'url' ? [] : fieldsOf(params.requestedSchema);
       let result: ElicitResult;
       if (answers) {
         result = answerFromFile(answers, params, ctx);
@@ -83,9 +99,10 @@ export function createHost(options: CreateHostOptions = {}): ByhandHost {
         }
       } else {
         const prompt = params.mode === 'url' ? askUrlConsent : fillForm;
-        result = await prompt(params, term(), { from, signal: ctx.signal });
+        result = await questions.ask(() => prompt(params, term(), { from, key: ctx.key, again: ctx.again ?? 0, signal: ctx.signal }), ctx.signal);
       }
-      emit({ type: 'elicitation-result', ctx, source: answers ? 'answers-file' : 'terminal', result });
+      secrets.remember(fields, result);
+      emit({ type: 'elicitation-result', ctx, source: answers ? 'answers-file' : 'terminal', result: Secrets.masked(fields, result) });
       return result;
     },
 
@@ -106,6 +123,7 @@ export function createHost(options: CreateHostOptions = {}): ByhandHost {
       policy: {
         maxTokensCap: options.maxTokensCap ?? DEFAULT_MAX_TOKENS_CAP,
         maxModelCalls: options.maxModelCalls ?? DEFAULT_MAX_MODEL_CALLS,
+        maxPromptChars: options.maxPromptChars ?? DEFAULT_MAX_PROMPT_CHARS,
         toolsDeclared: samplingTools,
         yes: options.yes ?? false,
         get interactive() {
@@ -113,9 +131,13 @@ export function createHost(options: CreateHostOptions = {}): ByhandHost {
         },
       },
       show: (text) => term().write(`\n${text}`),
-      approve:
-        options.approve ??
-        (async (question, ctx) => /^\s*y(es)?\s*$/i.test((await term().ask(`${question} [y/N] `, ctx.signal)) ?? '')),
+      confirm: (description, question, ctx) =>
+        questions.ask(async () => {
+          term().write(`\n${description}`);
+          return options.approve
+            ? options.approve(question, ctx)
+            : /^\s*y(es)?\s*$/i.test((await term().ask(`${question} [y/N] `, ctx.signal)) ?? '');
+        }, ctx.signal),
       emit,
     });
   }
@@ -127,4 +149,5 @@ export type { SamplingProvider, PreparedCall } from './providers/provider.js';
 export type { HostEvent, HostEventListener } from './events.js';
 export type { Sampler, SamplingPolicy } from './sampling-policy.js';
 export * from './errors.js';
+export { QuestionQueue } from './question-queue.js';
 export { printable, Terminal, type InputStream, type OutputStream } from './terminal.js';

@@ -1,5 +1,5 @@
 import type { CreateMessageParams, CreateMessageResult, InputContext } from '@byhand/client';
-import { describeSampling } from './describe-sampling.js';
+import { describeSampling, promptSize } from './describe-sampling.js';
 import { SamplingRefusedError, type SamplingRefusalReason } from './errors.js';
 import type { HostEventListener } from './events.js';
 import type { SamplingProvider } from './providers/provider.js';
@@ -9,6 +9,8 @@ export interface SamplingPolicy {
   maxTokensCap: number;
   /** Model calls allowed for the life of the host, which is one tool call in `byhand call`. */
   maxModelCalls: number;
+  /** The largest request sent to a model, in characters of its messages, system prompt and tools. */
+  maxPromptChars: number;
   /** Whether the host declared sampling.tools; without it a request with tools is refused. */
   toolsDeclared: boolean;
   /** --yes: make model calls without asking. */
@@ -20,17 +22,20 @@ export interface SamplingPolicy {
 export interface SamplerDeps {
   provider: SamplingProvider;
   policy: SamplingPolicy;
-  /** Where the description of each request goes before anything is spent. */
+  /** Where the description of each request goes before anything is spent, when nobody is asked. */
   show: (text: string) => void;
-  /** Asks the person; true means go ahead. */
-  approve: (question: string, ctx: InputContext) => Promise<boolean>;
+  /** Shows the description and asks the person, as one question; true means go ahead. */
+  confirm: (description: string, question: string, ctx: InputContext) => Promise<boolean>;
   emit: HostEventListener;
 }
 
 export type Sampler = (params: CreateMessageParams, ctx: InputContext) => Promise<CreateMessageResult>;
 
-export function createSampler({ provider, policy, show, approve, emit }: SamplerDeps): Sampler {
-  let calls = 0;
+export function createSampler({ provider, policy, show, confirm, emit }: SamplerDeps): Sampler {
+  // Slots taken from maxModelCalls: calls made, and calls being prepared or approved. A slot is
+  // taken before the first await, so keys fulfilled concurrently (one MRTR round with many
+  // sampling requests, or many callers of one host) cannot all pass the check before any counts.
+  let reserved = 0;
 
   return async (params, ctx) => {
     emit({ type: 'sampling-request', ctx, params });
@@ -46,36 +51,53 @@ export function createSampler({ provider, policy, show, approve, emit }: Sampler
       if (!Number.isInteger(params.maxTokens) || params.maxTokens < 1) {
         refuse('invalid-request', `the server's maxTokens ${JSON.stringify(params.maxTokens)} is not a positive whole number`);
       }
-      if (calls >= policy.maxModelCalls) {
-        refuse('model-call-cap', `the server asked for another model call, but this tool call may make at most ${policy.maxModelCalls} and has made them all`);
+      const size = promptSize(params);
+      if (size > policy.maxPromptChars) {
+        refuse(
+          'prompt-too-large',
+          `the server's sampling request is ${size.toLocaleString('en')} characters (about ${Math.ceil(size / 4).toLocaleString('en')} tokens), ` +
+            `over this host's cap of ${policy.maxPromptChars.toLocaleString('en')}; nothing was sent to a model`,
+        );
       }
-
-      const capped: CreateMessageParams = { ...params, maxTokens: Math.min(params.maxTokens, policy.maxTokensCap) };
-      const call = await provider.prepare(capped, ctx.signal);
-      show(
-        describeSampling(params, ctx, {
+      if (reserved >= policy.maxModelCalls) {
+        refuse('model-call-cap', `the server asked for another model call, but this tool call may make at most ${policy.maxModelCalls} and has made or started them all`);
+      }
+      reserved += 1;
+      const callNumber = reserved;
+      let spent = false;
+      try {
+        const capped: CreateMessageParams = { ...params, maxTokens: Math.min(params.maxTokens, policy.maxTokensCap) };
+        const call = await provider.prepare(capped, ctx.signal);
+        const description = describeSampling(params, ctx, {
           provider,
           call,
           maxTokens: capped.maxTokens,
           maxTokensCap: policy.maxTokensCap,
-          callNumber: calls + 1,
+          callNumber,
           maxModelCalls: policy.maxModelCalls,
-        }),
-      );
+          promptChars: size,
+          maxPromptChars: policy.maxPromptChars,
+        });
 
-      if (provider.spends && !policy.yes) {
-        if (!policy.interactive) {
-          refuse('needs-yes', `this model call (${call.model} via ${provider.name}) needs your approval, but stdin is not a terminal; pass --yes to allow model calls without asking`);
-        }
-        if (!(await approve(`Send this to ${call.model} via ${provider.name}?`, ctx))) {
-          refuse('declined', 'you declined the model call');
-        }
+        if (provider.spends && !policy.yes) {
+          if (!policy.interactive) {
+            show(description);
+            refuse('needs-yes', `this model call (${call.model} via ${provider.name}) needs your approval, but stdin is not a terminal; pass --yes to allow model calls without asking`);
+          }
+          if (!(await confirm(description, `Send this to ${call.model} via ${provider.name}?`, ctx))) {
+            refuse('declined', 'you declined the model call');
+          }
+        } else show(description);
+
+        ctx.signal.throwIfAborted();
+        // From here the call may be billed, failed or not: its slot stays taken.
+        spent = true;
+        const result = await call.run(ctx.signal);
+        emit({ type: 'sampling-result', ctx, provider: provider.name, model: call.model, maxTokens: capped.maxTokens, result });
+        return result;
+      } finally {
+        if (!spent) reserved -= 1;
       }
-
-      calls += 1;
-      const result = await call.run(ctx.signal);
-      emit({ type: 'sampling-result', ctx, provider: provider.name, model: call.model, maxTokens: capped.maxTokens, result });
-      return result;
     } catch (error) {
       if (!(error instanceof SamplingRefusedError)) emit({ type: 'sampling-failed', ctx, error: error as Error });
       throw error;

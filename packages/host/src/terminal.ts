@@ -1,4 +1,6 @@
 import { createInterface, type Interface } from 'node:readline';
+import { Writable } from 'node:stream';
+import { InterruptedError } from './errors.js';
 
 export type InputStream = NodeJS.ReadableStream & { isTTY?: boolean; readableEnded?: boolean };
 export type OutputStream = NodeJS.WritableStream & { isTTY?: boolean };
@@ -31,11 +33,14 @@ export class Terminal {
     this.#output.write(text);
   }
 
-  /** One line of answer, or null for end of input (Ctrl-D) and Ctrl-C. */
-  async ask(prompt: string, signal?: AbortSignal): Promise<string | null> {
-    const line = await this.#read(prompt, signal);
+  /**
+   * One line of answer, or null for end of input (Ctrl-D). Ctrl-C rejects with InterruptedError.
+   * A secret is read without echo: nothing typed reaches the screen, and a piped one shows as ***.
+   */
+  async ask(prompt: string, signal?: AbortSignal, options: { secret?: boolean } = {}): Promise<string | null> {
+    const line = await this.#read(prompt, signal, options.secret ?? false);
     // A terminal echoes what is typed; piped answers are echoed here so the transcript reads whole.
-    if (!this.#terminalMode) this.#output.write(`${line ?? ''}\n`);
+    if (!this.#terminalMode) this.#output.write(`${line === null ? '' : options.secret && line !== '' ? '***' : line}\n`);
     return line;
   }
 
@@ -43,7 +48,7 @@ export class Terminal {
     return Boolean(this.#input.isTTY && this.#output.isTTY);
   }
 
-  #read(prompt: string, signal?: AbortSignal): Promise<string | null> {
+  #read(prompt: string, signal: AbortSignal | undefined, secret: boolean): Promise<string | null> {
     signal?.throwIfAborted();
     if (this.#ahead.length) {
       this.#output.write(prompt);
@@ -53,26 +58,35 @@ export class Terminal {
       this.#output.write(prompt);
       return Promise.resolve(null);
     }
+    const muted = secret && this.#terminalMode;
     return new Promise((resolve, reject) => {
-      const rl: Interface = createInterface({ input: this.#input, output: this.#output, terminal: this.#terminalMode });
+      // Without echo, readline draws into a sink: the prompt is written here, the keystrokes nowhere.
+      const output = muted ? new Writable({ write: (_chunk, _encoding, done) => done() }) : this.#output;
+      const rl: Interface = createInterface({ input: this.#input, output, terminal: this.#terminalMode });
       let answered = false;
-      const finish = (line: string | null) => {
-        if (answered) return;
+      const settle = () => {
         answered = true;
         signal?.removeEventListener('abort', onAbort);
         rl.close();
+        if (muted) this.#output.write('\n');
+      };
+      const finish = (line: string | null) => {
+        if (answered) return;
+        settle();
         resolve(line);
       };
-      const onAbort = () => {
-        answered = true;
-        rl.close();
-        reject(signal!.reason);
+      const fail = (error: unknown) => {
+        if (answered) return;
+        settle();
+        reject(error);
       };
+      const onAbort = () => fail(signal!.reason);
       rl.on('line', (line) => (answered ? this.#ahead.push(line) : finish(line)));
       rl.on('close', () => finish(null));
-      rl.on('SIGINT', () => finish(null));
+      rl.on('SIGINT', () => fail(new InterruptedError()));
       signal?.addEventListener('abort', onAbort, { once: true });
-      rl.setPrompt(prompt);
+      if (muted) this.#output.write(prompt);
+      rl.setPrompt(muted ? '' : prompt);
       rl.prompt();
     });
   }

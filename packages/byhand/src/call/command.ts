@@ -3,7 +3,7 @@
 // 2 when the command line was wrong (so a script can tell "fix your invocation" from "it broke").
 
 import { connect, McpError, redactText, type Client } from '@byhand/client';
-import { AnswersFileError, createHost, ProviderConfigError, RootError } from '@byhand/host';
+import { AnswersFileError, createHost, ProviderConfigError, RootError, type InterruptedError } from '@byhand/host';
 import { parseCallArgs, type CallArgs } from './args.js';
 import { coerceToolArguments, promptArguments } from './coerce.js';
 import { didYouMean } from './did-you-mean.js';
@@ -15,8 +15,18 @@ import { resultText, type FinalResult } from './show-result.js';
 import { traceLine } from './show-wire.js';
 import { USAGE, UsageError, type Verb } from './usage.js';
 
+/** The shell's code for a command stopped by Ctrl-C (128 + SIGINT). */
+export const EXIT_INTERRUPTED = 130;
+
 export async function callCommand(verb: Verb, args: string[], io: CommandIO = processIO()): Promise<number> {
-  const say = lineWriter(io.stderr);
+  const write = lineWriter(io.stderr);
+  // Every line goes through the host's mask, so a secret typed into a form never comes back out.
+  let mask = (line: string) => line;
+  const say = (line = '') => write(mask(line));
+  // Ctrl-C at a question stops the whole command; aborting the request sends the cancellation the
+  // protocol has (legacy: notifications/cancelled for the call in flight; modern: nothing is in flight).
+  const stop = new AbortController();
+  let interrupted: InterruptedError | undefined;
   let server: ResolvedServer | undefined;
   let client: Client | undefined;
   try {
@@ -35,14 +45,20 @@ export async function callCommand(verb: Verb, args: string[], io: CommandIO = pr
       input: io.stdin,
       output: io.stderr,
       onEvent: narrator.onEvent,
+      onInterrupt: (error) => {
+        interrupted = error;
+        stop.abort(error);
+      },
       ...(flags.answers !== undefined ? { answersFile: flags.answers } : {}),
     });
+    mask = host.mask;
     server = await resolveServer(parsed.server, { env: io.env, ...(flags.config !== undefined ? { config: flags.config } : {}) });
     client = await connect(server.target, {
       era: flags.era,
       // A remote server may sit behind OAuth: use what `byhand login` stored, never a browser.
       ...(server.login !== undefined ? { auth: storedLogin(io.env, server.login) } : {}),
       host,
+      signal: stop.signal,
       onRound: narrator.onRound,
       ...(flags.trace ? { onTrace: (entry) => say(traceLine(entry)) } : {}),
       ...(flags.timeoutMs !== undefined ? { timeoutMs: flags.timeoutMs } : {}),
@@ -57,6 +73,10 @@ export async function callCommand(verb: Verb, args: string[], io: CommandIO = pr
     }
     return 0;
   } catch (error) {
+    if (interrupted) {
+      say(`✗ ${interrupted.message}`);
+      return EXIT_INTERRUPTED;
+    }
     return failed(error, say);
   } finally {
     await client?.close().catch(() => undefined);
