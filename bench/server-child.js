@@ -14,9 +14,9 @@ import { registerReferenceTools, startReferenceServer } from './sdk-server.js';
 async function startByhandEdge() {
   const { mountToolbox } = await import(fileUrl(dist('servers', 'toolbox.js')));
   const { toWebRequest, writeWebResponse } = await import(fileUrl(dist('servers', 'node-adapter.js')));
-  const { deriveStateKey } = await import(fileUrl(dist('servers', 'state.js')));
+  const { defaultStateKey } = await import(fileUrl(dist('servers', 'state.js')));
   const info = { name: 'bench', title: 'Bench', description: 'the reference tools behind byhand\'s edge', path: '/mcp', legacy: 'stateless', legacyReason: 'bench' };
-  const toolbox = mountToolbox({ info, register: (server) => registerReferenceTools(server) }, { stateKey: deriveStateKey() });
+  const toolbox = mountToolbox({ info, register: (server) => registerReferenceTools(server) }, { stateKey: defaultStateKey() });
   let origin = 'http://127.0.0.1';
   const http = createServer((req, res) => {
     toolbox
