@@ -33,6 +33,8 @@ export async function callCommand(verb: Verb, args: string[], io: CommandIO = pr
     }
     const { flags } = parsed;
     json = flags.json;
+    const label = parsed.server.word ?? parsed.server.command!.join(' ');
+    what = parsed.name !== undefined ? `${verb} ${parsed.name} on ${label}` : `list what ${label} offers`;
     const narrator = createNarrator(say, flags.answers);
     // Built first: a bad --answers, --root or provider setting stops the command before anything starts.
     const host = createHost({
@@ -51,10 +53,8 @@ export async function callCommand(verb: Verb, args: string[], io: CommandIO = pr
       onNotification: (n: JsonRpcNotification) => notifications.show(n),
       ...(flags.logLevel !== undefined ? { logLevel: flags.logLevel as LoggingLevel } : {}),
     });
-    const label = parsed.server.word ?? 'the server';
     say(`byhand: ${open.server.describe}; ${eraLine(open.client)}`);
     if (parsed.name === undefined) return await listChoices(open.client, parsed, io);
-    what = `${verb} ${parsed.name} on ${label}`;
     const final = await send(open.client, parsed, label, notifications.progress);
     notifications.done();
     if (narrator.rounds > 0) say(`round ${narrator.rounds + 1}: complete`);

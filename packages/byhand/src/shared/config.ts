@@ -72,7 +72,7 @@ export function loadConfig(file: string, env: Env = process.env, options: Config
     json = parseJsonc(text);
   } catch (error) {
     if (!(error instanceof JsoncError)) throw error;
-    throw new ConfigError(`${file}:${error.line}:${error.column}: not valid JSON: ${error.message}`);
+    throw new ConfigError(`${file}:${error.line}:${error.column}: not valid JSON (${error.why})`);
   }
   return parseConfig(json, file, env, options);
 }

@@ -3,8 +3,8 @@
 // position in the file, reported as line:column.
 
 export class JsoncError extends Error {
-  constructor(message: string, readonly line: number, readonly column: number) {
-    super(message);
+  constructor(readonly why: string, readonly line: number, readonly column: number) {
+    super(`${why} at ${line}:${column}`);
     this.name = 'JsoncError';
   }
 }
@@ -17,7 +17,7 @@ export function parseJsonc(text: string): unknown {
     // V8's messages do not always carry a position, so the place is found by reading the text again.
     const { offset, why } = locate(plain);
     const { line, column } = lineColumn(text, offset);
-    throw new JsoncError(`${why} at ${line}:${column}`, line, column);
+    throw new JsoncError(why, line, column);
   }
 }
 
