@@ -16,6 +16,7 @@ const COMMANDS: Record<string, Command> = {
   call: { synopsis: 'call SERVER TOOL [key=value ...]', about: 'call a tool, running the multi round-trip through the host', run: async (a) => (await import('./call/command.js')).callCommand('call', a) },
   read: { synopsis: 'read SERVER URI', about: 'read a resource', run: async (a) => (await import('./call/command.js')).callCommand('read', a) },
   prompt: { synopsis: 'prompt SERVER NAME [key=value ...]', about: 'get a prompt', run: async (a) => (await import('./call/command.js')).callCommand('prompt', a) },
+  watch: { synopsis: 'watch SERVER [URI ...]', about: 'print resource updates and list changes until Ctrl-C', run: async (a) => (await import('./watch/command.js')).watchCommand(a) },
   demo: { synopsis: 'demo', about: 'the finding, end to end, against the embedded Probe', run: async (a) => (await import('./call/demo.js')).demoCommand(a) },
   login: { synopsis: 'login SERVER', about: 'OAuth login; the tokens are kept for the other commands', run: async (a) => (await import('./login/command.js')).loginCommand(a) },
   serve: { synopsis: 'serve [--port N] [--host H] [--db FILE]', about: 'serve the toolboxes on loopback', run: async (a) => (await import('@byhand/servers/node')).serveCommand(a) },

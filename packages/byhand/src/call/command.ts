@@ -55,6 +55,7 @@ export async function callCommand(verb: Verb, args: string[], io: CommandIO = pr
     });
     say(`byhand: ${open.server.describe}; ${eraLine(open.client)}`);
     if (parsed.name === undefined) return await listChoices(open.client, parsed, io);
+    notifications.begin();
     const final = await send(open.client, parsed, label, notifications.progress);
     notifications.done();
     if (narrator.rounds > 0) say(`round ${narrator.rounds + 1}: complete`);

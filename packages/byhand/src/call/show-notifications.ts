@@ -10,6 +10,8 @@ export type ProgressListener = (progress: { progress: number; total?: number; me
 export interface NotificationShow {
   show(notification: JsonRpcNotification): void;
   progress: ProgressListener;
+  /** From now on list changes count: a server announcing its lists while starting has not changed them. */
+  begin(): void;
   /** Clears a progress bar left on the terminal. */
   done(): void;
 }
@@ -19,6 +21,7 @@ const WIDTH = 24;
 export function createNotificationShow(stderr: OutputStream): NotificationShow {
   const tty = stderr.isTTY === true;
   let barShown = false;
+  let begun = false;
   const line = (text: string) => {
     if (barShown) stderr.write('\r\x1b[2K');
     barShown = false;
@@ -36,12 +39,15 @@ export function createNotificationShow(stderr: OutputStream): NotificationShow {
         case 'notifications/tools/list_changed':
         case 'notifications/prompts/list_changed':
         case 'notifications/resources/list_changed':
-          line(`byhand: the server says its ${notification.method.split('/')[1]} changed`);
+          if (begun) line(`byhand: the server says its ${notification.method.split('/')[1]} list changed`);
           return;
         case 'notifications/resources/updated':
           line(`byhand: updated ${String(p.uri)}`);
           return;
       }
+    },
+    begin() {
+      begun = true;
     },
     progress({ progress, total, message }) {
       const share = total !== undefined && total > 0 ? Math.min(1, progress / total) : undefined;
