@@ -289,3 +289,47 @@ describe('one command kit', () => {
     }
   });
 });
+
+describe('completion/complete', () => {
+  test('the Everything toolbox (modern) and the reference server (legacy, with context)', { timeout: 60_000 }, async () => {
+    const modern = await byhand(['complete', 'everything', 'prompt', 'test_prompt_with_arguments', 'arg1', 'par']);
+    assert.equal(modern.code, 0, modern.stderr);
+    assert.match(modern.stderr, /modern era, 2026-07-28/);
+    assert.equal(modern.stdout, 'paris\npark\nparsley\n');
+    const legacy = await byhand(['complete', 'prompt', 'completable-prompt', 'name', '--context', 'department=Sales', '--json', '--', process.execPath, everything, 'stdio']);
+    assert.equal(legacy.code, 0, legacy.stderr);
+    assert.match(legacy.stderr, /legacy era, 2025-11-25/);
+    assert.deepEqual(JSON.parse(legacy.stdout).values, ['David', 'Eve', 'Frank']);
+  });
+
+  test('a missing kind is a usage error', { timeout: 60_000 }, async () => {
+    const { code, stderr } = await byhand(['complete', 'everything', 'test_prompt_with_arguments', 'arg1']);
+    assert.equal(code, 2);
+    assert.match(stderr, /^✗ byhand complete: say prompt or resource before the name, not "test_prompt_with_arguments"$/m);
+  });
+});
+
+describe('doctor and shell completion', () => {
+  test('doctor names the provider and why, the configs looked at and the one read', { timeout: 60_000 }, async () => {
+    const project = folder('project-doctor');
+    write(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { one: { url: 'http://127.0.0.1:9/mcp' }, off: { command: 'x', disabled: true } } }));
+    const plain = await byhand(['doctor'], { cwd: project, env: { BYHAND_PROVIDER: '', BYHAND_OPENAI_BASE_URL: 'http://127.0.0.1:9' } });
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.match(plain.stdout, /^sampling provider: openai-compatible \(http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions\)\n {2}why: BYHAND_OPENAI_BASE_URL is set/);
+    assert.match(plain.stdout, /^ {2}✓ read {2}.*project-doctor\/\.mcp\.json {2}Claude Code \(project\)$/m);
+    assert.match(plain.stdout, /^ {2}- off: disabled$/m);
+    const json = JSON.parse((await byhand(['doctor', '--json'], { cwd: project, env: { BYHAND_PROVIDER: 'anthropic' } })).stdout);
+    assert.equal(json.provider.error, 'BYHAND_PROVIDER=anthropic needs ANTHROPIC_API_KEY');
+    assert.equal(json.configs.filter((c: { read: boolean }) => c.read).length, 1);
+  });
+
+  test('completion bash completes commands and a command\'s flags', { timeout: 60_000 }, async () => {
+    const { stdout } = await byhand(['completion', 'bash']);
+    assert.match(stdout, /compgen -W "checkpoint list call read prompt complete watch demo login doctor completion serve --help --version"/);
+    assert.match(stdout, /^ {4}call\) opts="--config --embedded .*--log-level --out --help" ;;$/m);
+    const fish = await byhand(['completion', 'fish']);
+    assert.match(fish.stdout, /^complete -c byhand -n "__fish_seen_subcommand_from watch" -l count -r/m);
+    const bad = await byhand(['completion', 'tcsh']);
+    assert.equal(bad.code, 2);
+  });
+});

@@ -15,7 +15,7 @@ import { UsageError } from '../shared/usage-error.js';
 /** The SDK's own words when a per-request 2025 server tries to ask the client something. */
 export const LEGACY_REFUSAL = 'per-request legacy serving cannot receive server-to-client requests';
 
-const SPEC: CommandSpec = {
+export const SPEC: CommandSpec = {
   name: 'demo',
   synopsis: ['byhand demo [--yes]'],
   about: `Runs the Probe in this process and shows, with the wire, why a 2025-style request from server to

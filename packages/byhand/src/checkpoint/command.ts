@@ -21,7 +21,7 @@ import { renderReport, styleFor } from './render.js';
 export type Io = Pick<CommandIO, 'stdout' | 'stderr' | 'env'> & Partial<Pick<CommandIO, 'stdin'>>;
 
 const { era: _era, ...CONNECT } = CONNECT_FLAGS;
-const SPEC: CommandSpec = {
+export const SPEC: CommandSpec = {
   name: 'checkpoint',
   synopsis: ['byhand checkpoint [options] [URL|NAME ...] [-- COMMAND [ARGS ...]]'],
   about: 'Probes servers: the era each speaks, whether it can ask you to think, what it offers, and how long it took.',

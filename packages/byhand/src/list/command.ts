@@ -12,7 +12,7 @@ import { fetchListing, KINDS, listingText, type Kind } from '../shared/show-list
 import { didYouMean } from '../shared/did-you-mean.js';
 import { UsageError } from '../shared/usage-error.js';
 
-const SPEC: CommandSpec = {
+export const SPEC: CommandSpec = {
   name: 'list',
   synopsis: ['byhand list SERVER [tools|resources|templates|prompts ...]', 'byhand list [options] -- COMMAND [ARGS ...]'],
   about: 'Lists what a server offers: tools with their arguments, resources, resource templates and prompts.',

@@ -16,7 +16,7 @@ import { UsageError } from '../shared/usage-error.js';
 import { openBrowser } from './browser.js';
 import { startLoopback, type Loopback } from './loopback.js';
 
-const SPEC: CommandSpec = {
+export const SPEC: CommandSpec = {
   name: 'login',
   synopsis: ['byhand login SERVER [options]'],
   about: 'OAuth login to an HTTP server; the tokens are kept for checkpoint, call, list and watch, and never printed.',

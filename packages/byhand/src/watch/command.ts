@@ -14,7 +14,7 @@ import type { ServerWord } from '../shared/resolve-server.js';
 import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags } from '../shared/server-flags.js';
 import { UsageError } from '../shared/usage-error.js';
 
-const SPEC: CommandSpec = {
+export const SPEC: CommandSpec = {
   name: 'watch',
   synopsis: ['byhand watch SERVER [URI ...] [--lists]', 'byhand watch [options] [URI ...] -- COMMAND [ARGS ...]'],
   about: 'Prints resource updates and list changes as the server sends them, until Ctrl-C.',
