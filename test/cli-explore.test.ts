@@ -333,3 +333,22 @@ describe('doctor and shell completion', () => {
     assert.equal(bad.code, 2);
   });
 });
+
+describe('checkpoint details', () => {
+  test('--details shows capabilities and instructions; --json carries them', { timeout: 60_000 }, async () => {
+    const human = await byhand(['checkpoint', 'kitchen', '--details']);
+    assert.equal(human.code, 0, human.stderr);
+    assert.match(human.stdout, /^ {4}capabilities: tools \(listChanged\), resources \(listChanged\), prompts \(listChanged\)\n {4}instructions: The Kitchen knows the pantry/m);
+    const json = JSON.parse((await byhand(['checkpoint', 'kitchen', '--json'])).stdout);
+    assert.ok('tools' in json.capabilities);
+    assert.match(json.instructions, /^The Kitchen knows the pantry/);
+    assert.match(json.target, /^http:\/\/127\.0\.0\.1:\d+\/api\/kitchen$/);
+  });
+
+  test('"can ask you to think" is not claimed for a modern server that offers nothing to call', { timeout: 10_000 }, async () => {
+    const { renderReport, plain } = await import('../packages/byhand/src/checkpoint/render.js');
+    const report = { name: 'Empty', target: 'http://x/mcp', ok: true, era: 'modern' as const, protocolVersion: '2026-07-28', reach: 'modern' as const, canSample: false, counts: { tools: 0, resources: 0, prompts: 0, templates: 0 }, elapsedMs: 5 };
+    assert.match(renderReport(report, plain), /^ {4}era: 2026-07-28 \(offers nothing that could ask you\)$/m);
+    assert.match(renderReport({ ...report, name: 'Evil\u001b[2J' }, plain), /^✓ Evil\\u001b\[2J$/m, 'control characters from a server are neutralised');
+  });
+});
