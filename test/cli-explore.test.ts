@@ -275,6 +275,11 @@ describe('one command kit', () => {
     const flag = await byhand(['login', 'x', '--headles']);
     assert.equal(flag.code, 2);
     assert.match(flag.stderr, /^✗ byhand login: unknown option --headles \(did you mean --headless\?\)$/m);
+    const serve = await byhand(['serve', '--prot', '0']);
+    assert.equal(serve.code, 2);
+    assert.match(serve.stderr, /^✗ byhand serve: unknown option --prot \(did you mean --port\?\)$/m);
+    const serveHelp = await byhand(['serve', '--help']);
+    assert.match(serveHelp.stdout, /^ {2}--port N +port to listen on \(0 picks a free one\) \(default: 3000\)$/m);
   });
 
   test('a checkpoint timeout is a timeout, with its value and the flag', { timeout: 60_000 }, async () => {

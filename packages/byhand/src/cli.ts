@@ -22,7 +22,7 @@ const COMMANDS: Record<string, Command> = {
   login: { synopsis: 'login SERVER', about: 'OAuth login; the tokens are kept for the other commands', run: async (a) => (await import('./login/command.js')).loginCommand(a) },
   doctor: { synopsis: 'doctor', about: 'which provider, model, configs and logins byhand would use, and why', run: async (a) => (await import('./doctor/command.js')).doctorCommand(a) },
   completion: { synopsis: 'completion bash|zsh|fish', about: 'a shell completion script (eval "$(byhand completion bash)")', run: (a) => completion(a) },
-  serve: { synopsis: 'serve [--port N] [--host H] [--db FILE]', about: 'serve the toolboxes on loopback', run: async (a) => (await import('@byhand/servers/node')).serveCommand(a) },
+  serve: { synopsis: 'serve [--port N] [--host H] [--db FILE]', about: 'serve the toolboxes on loopback', run: async (a) => (await import('./serve/command.js')).serveCommand(a) },
 };
 
 /** The specs come from the commands themselves, loaded only for this. */
@@ -39,6 +39,7 @@ async function completion(args: string[]): Promise<number> {
     (await import('./call/demo.js')).SPEC,
     (await import('./login/command.js')).SPEC,
     (await import('./doctor/command.js')).SPEC,
+    (await import('./serve/command.js')).SPEC,
   ];
   const { completionScript } = await import('./shared/shell-completion.js');
   try {

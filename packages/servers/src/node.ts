@@ -2,6 +2,6 @@
 // web-standard handlers. Everything else in this package runs wherever web Request/Response exist.
 
 export * from './index.js';
-export { startServer, serveCommand, parseServeArgs } from './serve.js';
+export { startServer, serveCommand, parseServeArgs, runServe, type ServeFlags } from './serve.js';
 export type { StartServerOptions, RunningServer } from './serve.js';
 export { toWebRequest, writeWebResponse, type FetchHandler } from './node-adapter.js';

@@ -128,7 +128,7 @@ const USAGE = `usage: byhand serve [--port N] [--host H] [--db FILE]
 
 Environment: BYHAND_STATE_SECRET signs requestState (set it when several instances serve one URL).`;
 
-interface ServeFlags {
+export interface ServeFlags {
   port: number;
   host: string;
   dbPath: string | undefined;
@@ -163,6 +163,11 @@ export async function serveCommand(args: string[]): Promise<number> {
     process.stderr.write(`byhand serve: ${parsed.error}\n${USAGE}\n`);
     return 2;
   }
+  return runServe(parsed);
+}
+
+/** Serves until SIGINT/SIGTERM, printing where each toolbox is; the byhand CLI parses the flags itself. */
+export async function runServe(parsed: ServeFlags): Promise<number> {
   let running: RunningServer;
   try {
     running = await startServer({
