@@ -69,6 +69,12 @@ describe('byhand list', () => {
     assert.equal(listing.tools[0].inputSchema.properties.depth.default, 'brief');
   });
 
+  test('--trace spells out the caching hints of a modern list', { timeout: 60_000 }, async () => {
+    const { code, stderr } = await byhand(['list', 'kitchen', 'tools', '--trace']);
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /^← HTTP 200 application\/json \{"result":\{"tools":.* \(cacheable for \d+ ms, scope (public|private)\)$/m);
+  });
+
   test('the official reference server over stdio (legacy): templates included', { timeout: 60_000 }, async () => {
     const { code, stdout, stderr } = await byhand(['list', 'templates', '--', process.execPath, everything, 'stdio']);
     assert.equal(code, 0, stderr);

@@ -11,7 +11,14 @@ export function traceLine(entry: TraceEntry): string {
   // An HTTP message without an exchange of its own came as an event on an SSE stream.
   const via = http?.method ? `${http.method} ${http.url ?? ''}` : http?.status !== undefined ? `HTTP ${http.status}${contentType(http.headers)}` : entry.transport === 'http' ? 'sse' : entry.transport;
   const body = entry.message !== undefined ? JSON.stringify(entry.message) : entry.raw !== undefined ? `(not JSON) ${entry.raw}` : '';
-  return printable(`${arrow} ${via}${body ? ` ${body}` : ''}`);
+  return printable(`${arrow} ${via}${body ? ` ${body}` : ''}${cacheHint(entry.message)}`);
+}
+
+/** A result's caching hints (SEP-2549), spelled out: the client reuses a list for ttlMs. */
+function cacheHint(message: unknown): string {
+  const result = (message as { result?: { ttlMs?: unknown; cacheScope?: unknown } } | undefined)?.result;
+  if (typeof result?.ttlMs !== 'number') return '';
+  return ` (cacheable for ${result.ttlMs} ms${typeof result.cacheScope === 'string' ? `, scope ${result.cacheScope}` : ''})`;
 }
 
 interface TrimOptions {
