@@ -363,3 +363,25 @@ describe('checkpoint details', () => {
     assert.match(renderReport({ ...report, name: 'Evil\u001b[2J' }, plain), /^✓ Evil\\u001b\[2J$/m, 'control characters from a server are neutralised');
   });
 });
+
+test('${input:id} at a terminal: asked with its description, a password never echoed', { timeout: 10_000 }, async () => {
+  const { PassThrough, Writable } = await import('node:stream');
+  const { askInputs } = await import('../packages/byhand/src/shared/inputs.js');
+  const stdin = Object.assign(new PassThrough(), { isTTY: true });
+  let shown = '';
+  const stderr = Object.assign(new Writable({ write: (chunk, _encoding, done) => void ((shown += String(chunk)), done()) }), { isTTY: true });
+  const asked = askInputs([{ id: 'api-key', description: 'API key', password: true }, { id: 'region', password: false }], { stdin, stderr });
+  stdin.write('s3cret\r');
+  await until(() => shown.includes('region'));
+  stdin.write('eu\r');
+  assert.deepEqual(await asked, { 'api-key': 's3cret', region: 'eu' });
+  assert.match(shown, /API key \(\$\{input:api-key\}\), not shown: /);
+  assert.doesNotMatch(shown, /s3cret/);
+  assert.match(shown, /region \(\$\{input:region\}\): .*eu/);
+  // Without a terminal nothing is asked: the caller names the --input to give.
+  assert.equal(await askInputs([{ id: 'x', password: false }], { stdin: new PassThrough(), stderr }), undefined);
+});
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+}
