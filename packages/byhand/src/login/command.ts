@@ -36,8 +36,6 @@ export const SPEC: CommandSpec = {
 Tokens are kept in $BYHAND_CONFIG_DIR, $XDG_CONFIG_HOME/byhand or ~/.config/byhand (credentials.json, mode 0600).`,
 };
 
-export const LOGIN_USAGE = helpText(SPEC);
-
 export interface LoginIO extends CommandIO {
   /** Opens the authorization URL; by default the system browser. */
   openBrowser?: (url: string) => void | Promise<void>;
@@ -56,7 +54,7 @@ interface LoginArgs {
   logout: boolean;
 }
 
-export function parseLoginArgs(args: string[]): LoginArgs | 'help' {
+function parseLoginArgs(args: string[]): LoginArgs | 'help' {
   const parsed = parseCommand(SPEC, args);
   if (parsed.help) return 'help';
   const { values } = parsed;
@@ -109,7 +107,7 @@ export async function loginCommand(args: string[], io: LoginIO = processIO()): P
   try {
     const result = parseLoginArgs(args);
     if (result === 'help') {
-      io.stdout.write(`${LOGIN_USAGE}\n`);
+      io.stdout.write(`${helpText(SPEC)}\n`);
       return 0;
     }
     parsed = result;
