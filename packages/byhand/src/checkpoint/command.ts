@@ -18,8 +18,6 @@ import { UsageError } from '../shared/usage-error.js';
 import { probeServer, type ProbeReport } from './probe.js';
 import { renderReport, styleFor } from './render.js';
 
-export type Io = Pick<CommandIO, 'stdout' | 'stderr' | 'env'> & Partial<Pick<CommandIO, 'stdin'>>;
-
 const { era: _era, ...CONNECT } = CONNECT_FLAGS;
 export const SPEC: CommandSpec = {
   name: 'checkpoint',
@@ -38,8 +36,7 @@ export const SPEC: CommandSpec = {
 1 if any failed, 2 for usage errors.`,
 };
 
-export async function checkpointCommand(args: string[], io: Io = process): Promise<number> {
-  const full: CommandIO = { ...processIO(), ...io };
+export async function checkpointCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
   let json = args.includes('--json');
   let close = async () => undefined as void;
   try {
@@ -51,12 +48,12 @@ export async function checkpointCommand(args: string[], io: Io = process): Promi
     const concurrency = positiveFlag(parsed.values, 'concurrency', 32);
     const source = sourceFlags(parsed.values);
     const picked = listFlag(parsed.values, 'server');
-    const chosen = await chooseEntries(parsed.positionals, parsed.rest, picked, source, full);
+    const chosen = await chooseEntries(parsed.positionals, parsed.rest, picked, source, io);
     close = chosen.close;
     for (const line of chosen.notices) notice(io, line);
     const entries = await Promise.all(chosen.entries.map(async (entry) => {
       try {
-        return entry.missingInputs ? await usable(entry, full) : entry;
+        return entry.missingInputs ? await usable(entry, io) : entry;
       } catch (error) {
         return { ...entry, error: (error as Error).message };
       }

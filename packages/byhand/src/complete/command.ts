@@ -26,6 +26,7 @@ export const SPEC: CommandSpec = {
 export async function completeCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
   let json = args.includes('--json');
   let open: OpenServer | undefined;
+  let what = 'byhand complete';
   try {
     const parsed = parseCommand(SPEC, args);
     if (parsed.help) return void io.stdout.write(`${helpText(SPEC)}\n`), 0;
@@ -52,6 +53,7 @@ export async function completeCommand(args: string[], io: CommandIO = processIO(
       if (eq <= 0) throw new UsageError(`--context takes K=V, not ${JSON.stringify(pair)}`, true);
       context[pair.slice(0, eq)] = pair.slice(eq + 1);
     }
+    what = `complete on ${server.word ?? server.command!.join(' ')}`;
     open = await openServer(server, sourceFlags(parsed.values), flags, io);
     notice(io, `${open.server.describe}; ${eraLine(open.client)}`);
     if (!('completions' in open.client.serverCapabilities)) notice(io, 'the server does not declare the completions capability; asking anyway');
@@ -65,7 +67,7 @@ export async function completeCommand(args: string[], io: CommandIO = processIO(
     }
     return 0;
   } catch (error) {
-    return fail(error, io, { what: 'byhand complete', json, usage: usageLines(SPEC) });
+    return fail(error, io, { what, json, usage: usageLines(SPEC) });
   } finally {
     await open?.close();
   }

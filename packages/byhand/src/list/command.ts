@@ -25,6 +25,7 @@ SERVER is a config name, a bundled toolbox, an http(s) URL, or a command line af
 export async function listCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
   let json = args.includes('--json');
   let open: OpenServer | undefined;
+  let what = 'byhand list';
   try {
     const parsed = parseCommand(SPEC, args);
     if (parsed.help) return void io.stdout.write(`${helpText(SPEC)}\n`), 0;
@@ -46,13 +47,14 @@ export async function listCommand(args: string[], io: CommandIO = processIO()): 
       if (!(KINDS as readonly string[]).includes(kind)) throw new UsageError(`byhand list: no kind ${JSON.stringify(word)}${didYouMean(word, KINDS)}: give ${KINDS.join(', ')}`, true);
       return kind as Kind;
     });
+    what = `list what ${server.word ?? server.command!.join(' ')} offers`;
     open = await openServer(server, sourceFlags(parsed.values), flags, io);
     notice(io, `${open.server.describe}; ${eraLine(open.client)}`);
     const listing = await fetchListing(open.client, kinds.length > 0 ? kinds : KINDS);
     io.stdout.write(json ? `${JSON.stringify(listing, null, 2)}\n` : listingText(listing));
     return 0;
   } catch (error) {
-    return fail(error, io, { what: 'byhand list', json, usage: usageLines(SPEC) });
+    return fail(error, io, { what, json, usage: usageLines(SPEC) });
   } finally {
     await open?.close();
   }

@@ -36,6 +36,7 @@ export interface WatchIO extends CommandIO {
 export async function watchCommand(args: string[], io: WatchIO = processIO()): Promise<number> {
   let json = args.includes('--json');
   let open: OpenServer | undefined;
+  let what = 'byhand watch';
   try {
     const parsed = parseCommand(SPEC, args);
     if (parsed.help) return void io.stdout.write(`${helpText(SPEC)}\n`), 0;
@@ -65,6 +66,7 @@ export async function watchCommand(args: string[], io: WatchIO = processIO()): P
       io.stdout.write(json ? `${JSON.stringify(notification)}\n` : `${printable(line)}\n`);
       if (++seen >= count) stop.abort('count');
     };
+    what = `watch ${server.word ?? server.command!.join(' ')}`;
     open = await openServer(server, sourceFlags(parsed.values), flags, io, { onNotification: print });
     notice(io, `${open.server.describe}; ${eraLine(open.client)}`);
     const onSigint = () => stop.abort('interrupt');
@@ -78,7 +80,7 @@ export async function watchCommand(args: string[], io: WatchIO = processIO()): P
     }
     return stop.signal.reason === 'interrupt' ? 130 : 0;
   } catch (error) {
-    return fail(error, io, { what: 'byhand watch', json, usage: usageLines(SPEC) });
+    return fail(error, io, { what, json, usage: usageLines(SPEC) });
   } finally {
     await open?.close();
   }
