@@ -10,7 +10,8 @@ import { fail } from '../shared/fail.js';
 import { processIO, type CommandIO } from '../shared/io.js';
 import { booleanFlag, helpText, listFlag, parseCommand, positiveFlag, usageLines, type CommandSpec } from '../shared/kit.js';
 import { notice, shellQuote } from '../shared/output.js';
-import { adHocCommand, configEntries, resolveServer, targetText, usable, withFlags } from '../shared/resolve-server.js';
+import { askInputs } from '../shared/inputs.js';
+import { adHocCommand, configEntries, resolveServer, targetText, withFlags } from '../shared/resolve-server.js';
 import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags, type SourceFlags } from '../shared/server-flags.js';
 import { traceLine } from '../shared/show-wire.js';
 import { storedLogin } from '../shared/stored-login.js';
@@ -51,13 +52,7 @@ export async function checkpointCommand(args: string[], io: CommandIO = processI
     const chosen = await chooseEntries(parsed.positionals, parsed.rest, picked, source, io);
     close = chosen.close;
     for (const line of chosen.notices) notice(io, line);
-    const entries = await Promise.all(chosen.entries.map(async (entry) => {
-      try {
-        return entry.missingInputs ? await usable(entry, io) : entry;
-      } catch (error) {
-        return { ...entry, error: (error as Error).message };
-      }
-    }));
+    const entries = await withInputs(chosen.entries, io);
     const style = styleFor(io.stdout, io.env);
     const progress = !json && io.stderr.isTTY === true;
     let done = 0;
@@ -81,6 +76,16 @@ export async function checkpointCommand(args: string[], io: CommandIO = processI
   } finally {
     await close();
   }
+}
+
+/** Each ${input:id} is asked once, however many entries use it, one question at a time. */
+async function withInputs(entries: ServerEntry[], io: CommandIO): Promise<ServerEntry[]> {
+  const specs = new Map(entries.flatMap((e) => e.missingInputs ?? []).map((spec) => [spec.id, spec]));
+  if (specs.size === 0) return entries;
+  const values = await askInputs([...specs.values()], io);
+  // Without a terminal each entry keeps its error, which names the --input to give.
+  if (values === undefined) return entries;
+  return entries.map((e) => (e.withInputs ? { ...e.withInputs(values), file: e.file } : e));
 }
 
 interface Chosen {
