@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,9 +19,9 @@ const bin = join(repoRoot, 'packages', 'byhand', 'bin', 'byhand.js');
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-checkpoint-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-function byhand(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function byhand(args: string[], env: Record<string, string> = {}, cwd = repoRoot): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1', ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });
@@ -33,21 +33,28 @@ function config(name: string, json: unknown): string {
   return file;
 }
 
-test('the embedded default: the whole story with no config', async () => {
-  const { code, stdout } = await byhand(['checkpoint']);
+test('the embedded default: the whole story with no config, and a notice that says so', async () => {
+  // An empty HOME and a folder with no config: nothing to discover.
+  const home = join(scratch, 'empty-home');
+  mkdirSync(home, { recursive: true });
+  const { code, stdout, stderr } = await byhand(['checkpoint'], { HOME: home, XDG_CONFIG_HOME: join(home, '.config') }, home);
   assert.equal(code, 0);
+  assert.match(stderr, /^byhand: no MCP config found in this folder or your home folder; probing the bundled toolboxes instead \(--embedded asks for them/m);
   assert.equal(
-    stdout,
+    stdout.replace(/127\.0\.0\.1:\d+/g, 'HOST').replace(/ · \d+ ms/g, ' · N ms'),
     [
       '✓ The Kitchen (asks you to think)',
       '    era: 2026-07-28 (can ask you to think)',
-      '    2 tool(s) · 2 resource(s) · 1 prompt(s)',
+      '    2 tool(s) · 2 resource(s) · 1 prompt(s) · 0 template(s)',
+      '    http://HOST/api/kitchen · N ms',
       '✓ The Cookie Jar (forgetful)',
       '    era: 2026-07-28 (can ask you to think)',
-      '    3 tool(s) · 1 resource(s) · 1 prompt(s)',
+      '    3 tool(s) · 1 resource(s) · 1 prompt(s) · 0 template(s)',
+      '    http://HOST/api/cookie-jar · N ms',
       '✓ The Probe (shows which way of asking the host works in which era)',
       '    era: 2026-07-28 (can ask you to think)',
-      '    2 tool(s) · 0 resource(s) · 0 prompt(s)',
+      '    2 tool(s) · 0 resource(s) · 0 prompt(s) · 0 template(s)',
+      '    http://HOST/api/probe · N ms',
       '',
     ].join('\n'),
   );
@@ -111,7 +118,7 @@ describe('a config that mixes eras, transports and failures', () => {
         ['Unset Token', false, null, null],
       ],
     );
-    assert.deepEqual(rows[0].counts, { tools: 7, resources: 2, prompts: 1 });
+    assert.deepEqual(rows[0].counts, { tools: 7, resources: 2, prompts: 1, templates: 0 });
     assert.equal(rows[4].error.code, 'network');
     assert.ok(rows.every((r) => typeof r.elapsedMs === 'number'));
   });
@@ -138,7 +145,7 @@ describe('VS Code mcp.json and bad input', () => {
     writeFileSync(join(scratch, 'bad.json'), '{"mcpServers": ');
     const bad = await byhand(['checkpoint', '--config', join(scratch, 'bad.json')]);
     assert.equal(bad.code, 2);
-    assert.match(bad.stderr, /bad\.json: not valid JSON/);
+    assert.match(bad.stderr, /bad\.json:1:16: not valid JSON \(the file ends too early\)/);
     const shape = await byhand(['checkpoint', '--config', config('shape.json', { servers: [] })]);
     assert.equal(shape.code, 2);
     assert.match(shape.stderr, /"servers" must be an object/);
@@ -156,7 +163,7 @@ test('a server behind OAuth: "needs login" with the command to run, then probed 
   try {
     const before = await byhand(['checkpoint', '--config', file], { BYHAND_CONFIG_DIR: configDir });
     assert.equal(before.code, 1);
-    assert.equal(before.stdout, `✗ Protected\n    needs login: run \`byhand login Protected --config ${file}\`\n`);
+    assert.equal(before.stdout.replace(/ · \d+ ms/, ' · N ms'), `✗ Protected\n    needs login: run \`byhand login Protected --config ${file}\`\n    ${rs.url} · N ms\n`);
     const json = JSON.parse((await byhand(['checkpoint', '--config', file, '--json'], { BYHAND_CONFIG_DIR: configDir })).stdout);
     assert.equal(json.needsLogin, true);
     assert.equal(json.error.code, 'auth');

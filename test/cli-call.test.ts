@@ -96,7 +96,7 @@ describe('byhand call against the bundled Kitchen', () => {
     const { code, stdout, stderr } = await run('call', ['kitchen', 'suggest_dinner', '--answers', file('empty.json', {})]);
     assert.equal(code, 1);
     assert.equal(stdout, '');
-    assert.match(stderr, /^✗ host the host did not fulfil elicitation for 'diners' .*does not answer the required field "people".*\(hint: /m);
+    assert.match(stderr, /^✗ call suggest_dinner on kitchen: the host did not fulfil elicitation for 'diners' .*does not answer the required field "people".*\n  hint: /m);
   });
 
   test('form answers typed on stdin, in the legacy era: the requests come from the server mid-call', async () => {
@@ -144,14 +144,14 @@ describe('byhand call against the bundled Kitchen', () => {
     assert.match(unknown.stderr, /^✗ plan_meals has no argument "dite" \(did you mean diet\?\); it takes days, people, diet$/m);
     const name = await run('prompt', ['kitchen', 'plan_meal']);
     assert.equal(name.code, 2);
-    assert.match(name.stderr, /^✗ kitchen has no prompt "plan_meal" \(did you mean plan_meals\?\); it has plan_meals$/m);
+    assert.match(name.stderr, /^✗ kitchen has no prompt "plan_meal" \(did you mean plan_meals\?\); it has plan_meals \(byhand prompt kitchen lists them with their arguments\)$/m);
   });
 
   test('an unknown tool: did you mean, and the names it has (exit 2)', async () => {
     const { code, stdout, stderr } = await run('call', ['kitchen', 'sumarise_wek']);
     assert.equal(code, 2);
     assert.equal(stdout, '');
-    assert.match(stderr, /^✗ kitchen has no tool "sumarise_wek" \(did you mean summarise_week\?\); it has summarise_week, suggest_dinner$/m);
+    assert.match(stderr, /^✗ kitchen has no tool "sumarise_wek" \(did you mean summarise_week\?\); it has summarise_week, suggest_dinner \(byhand call kitchen lists them with their arguments\)$/m);
   });
 
   test('coercion errors against the real schema: enum, unknown name, a tool with no arguments (exit 2)', async () => {
@@ -303,7 +303,7 @@ describe('byhand call against a stdio server from --config', () => {
     assert.match(broken.stderr, /^✗ .*mcp\.json: mcpServers\.broken\.command: \$\{BYHAND_TEST_UNSET_COMMAND\} refers to BYHAND_TEST_UNSET_COMMAND, which is not set$/m);
     const unknown = await run('call', ['fixtrue', 'echo', '--config', config()]);
     assert.equal(unknown.code, 2);
-    assert.match(unknown.stderr, /^✗ unknown server "fixtrue" \(did you mean fixture\?\): give an http\(s\) URL, a bundled toolbox \(kitchen, cookie-jar, probe, everything\), a name in .*mcp\.json \(fixture, broken\)$/m);
+    assert.match(unknown.stderr, /^✗ unknown server "fixtrue" \(did you mean fixture\?\): give an http\(s\) URL, a command line after --, a bundled toolbox \(kitchen, cookie-jar, probe, everything\), a name in .*mcp\.json \(fixture, broken\)$/m);
   });
 });
 
@@ -323,7 +323,7 @@ describe('byhand call: the command line and failures', () => {
     assert.match(timeout.stderr, /^✗ --timeout must be a positive number of milliseconds, not "soon"$/m);
     const option = await run('call', ['kitchen', 'summarise_week', '--yse']);
     assert.equal(option.code, 2);
-    assert.match(option.stderr, /^✗ unknown option --yse$/m);
+    assert.match(option.stderr, /^✗ byhand call: unknown option --yse \(did you mean --yes\?\)$/m);
     const read = await run('read', ['kitchen', 'kitchen://pantry', 'extra=1']);
     assert.equal(read.code, 2);
     assert.match(read.stderr, /^✗ byhand read takes one URI and no arguments/m);
@@ -345,15 +345,15 @@ describe('byhand call: the command line and failures', () => {
     assert.match(answers.stderr, /^✗ cannot read the answers file /m);
   });
 
-  test('nothing listening at the URL: one ✗ line with the McpError explanation, exit 1', async () => {
+  test('nothing listening at the URL: one ✗ line with the McpError explanation and its hint, exit 1', async () => {
     const closed = await startServer({ port: 0, toolboxes: ['probe'] });
     const url = closed.urls.probe!;
     await closed.close();
     const { code, stdout, stderr } = await run('call', [url, 'probe_sampling']);
     assert.equal(code, 1);
     assert.equal(stdout, '');
-    assert.deepEqual(stderr.split('\n').filter(Boolean).length, 1);
-    assert.match(stderr, /^✗ network cannot reach http:\/\/127\.0\.0\.1:\d+\/api\/probe: .* \(hint: nothing answered at that address/);
+    assert.deepEqual(stderr.split('\n').filter(Boolean).length, 2, 'the failure and its hint');
+    assert.match(stderr, /^✗ call probe_sampling on http:\/\/127\.0\.0\.1:\d+\/api\/probe: cannot reach http:\/\/127\.0\.0\.1:\d+\/api\/probe: .*\n  hint: nothing answered at that address/);
   });
 
   test('the legacy era against the Probe: the SDK refusal is the tool error, exit 1', async () => {
@@ -443,6 +443,6 @@ describe('byhand demo', () => {
   test('an unknown argument is exit 2', async () => {
     const io = streams('');
     assert.equal(await demoCommand(['--fast'], io), 2);
-    assert.match(io.stderr.text, /^✗ byhand demo: unknown argument --fast\nusage: byhand demo/);
+    assert.match(io.stderr.text, /^✗ byhand demo: unknown option --fast\nusage: byhand demo/);
   });
 });

@@ -249,3 +249,32 @@ describe('OpenAI-compatible provider (fetch against a local stub)', () => {
     await assert.rejects(call.run(controller.signal), /Ctrl-C/);
   });
 });
+
+describe('an unreachable provider is said to be unreachable, with its URL', () => {
+  /** A loopback port that was just free: nothing listens on it. */
+  async function closedPort(): Promise<number> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+  }
+  const params = { messages: [{ role: 'user', content: { type: 'text', text: 'x' } }], maxTokens: 5 } as CreateMessageParams;
+
+  it('OpenAI-compatible: not "lists no model" when /v1/models cannot be reached', { timeout: 10_000 }, async () => {
+    const root = `http://127.0.0.1:${await closedPort()}`;
+    const provider = createOpenAICompatibleProvider({ baseURL: root });
+    await assert.rejects(provider.prepare(params, new AbortController().signal), (error: Error) => {
+      assert.ok(error instanceof ProviderError);
+      assert.match(error.message, new RegExp(`^cannot reach ${root}/v1/models \\(ECONNREFUSED\\): is the server running, and is BYHAND_OPENAI_BASE_URL right\\?`));
+      assert.doesNotMatch(error.message, /lists no model/);
+      return true;
+    });
+  });
+
+  it('Anthropic: the connection error names the base URL', { timeout: 30_000 }, async () => {
+    const root = `http://127.0.0.1:${await closedPort()}`;
+    const prepared = await createAnthropicProvider({ apiKey: 'k', baseURL: root }).prepare(params, new AbortController().signal);
+    await assert.rejects(prepared.run(new AbortController().signal), new RegExp(`^ProviderError: cannot reach ${root} \\(Connection error\\.\\): check the network, or ANTHROPIC_BASE_URL$`));
+  });
+});

@@ -1,45 +1,92 @@
 // The byhand command. Each subcommand is imported only when used, so `byhand checkpoint` does not
 // pay for the model provider SDK and `byhand call` does not pay for the servers it does not start.
 
-const USAGE = `byhand: a hand-written Model Context Protocol toolkit for both eras
+import { readFileSync } from 'node:fs';
+import { didYouMean } from './shared/did-you-mean.js';
 
-usage:
-  byhand checkpoint [--config FILE] [--json] [--trace]   probe servers: era, can it ask you to think, counts
-  byhand call SERVER TOOL [key=value ...]                call a tool, running the multi round-trip through the host
-  byhand read SERVER URI                                 read a resource
-  byhand prompt SERVER NAME [key=value ...]              get a prompt
-  byhand demo                                            the finding, end to end, against the embedded Probe
-  byhand login SERVER [--config FILE] [--headless]       OAuth login; the tokens are kept for checkpoint and call
-  byhand serve [--port N] [--host H] [--db FILE]         serve the toolboxes on loopback
+interface Command {
+  synopsis: string;
+  about: string;
+  run(args: string[]): Promise<number>;
+}
 
-With no --config, checkpoint and call use the embedded toolboxes (kitchen, cookie-jar, probe, everything).`;
+const COMMANDS: Record<string, Command> = {
+  checkpoint: { synopsis: 'checkpoint [URL|NAME ...] [-- CMD]', about: 'probe servers: era, can it ask you to think, counts, timings', run: async (a) => (await import('./checkpoint/command.js')).checkpointCommand(a) },
+  list: { synopsis: 'list SERVER [tools|resources|templates|prompts]', about: 'what a server offers, with schemas', run: async (a) => (await import('./list/command.js')).listCommand(a) },
+  call: { synopsis: 'call SERVER TOOL [key=value ...]', about: 'call a tool, running the multi round-trip through the host', run: async (a) => (await import('./call/command.js')).callCommand('call', a) },
+  read: { synopsis: 'read SERVER URI', about: 'read a resource', run: async (a) => (await import('./call/command.js')).callCommand('read', a) },
+  prompt: { synopsis: 'prompt SERVER NAME [key=value ...]', about: 'get a prompt', run: async (a) => (await import('./call/command.js')).callCommand('prompt', a) },
+  complete: { synopsis: 'complete SERVER prompt|resource NAME ARG [VALUE]', about: "the values a server suggests for an argument", run: async (a) => (await import('./complete/command.js')).completeCommand(a) },
+  watch: { synopsis: 'watch SERVER [URI ...]', about: 'print resource updates and list changes until Ctrl-C', run: async (a) => (await import('./watch/command.js')).watchCommand(a) },
+  demo: { synopsis: 'demo', about: 'the finding, end to end, against the embedded Probe', run: async (a) => (await import('./call/demo.js')).demoCommand(a) },
+  login: { synopsis: 'login SERVER', about: 'OAuth login; the tokens are kept for the other commands', run: async (a) => (await import('./login/command.js')).loginCommand(a) },
+  doctor: { synopsis: 'doctor', about: 'which provider, model, configs and logins byhand would use, and why', run: async (a) => (await import('./doctor/command.js')).doctorCommand(a) },
+  completion: { synopsis: 'completion bash|zsh|fish', about: 'a shell completion script (eval "$(byhand completion bash)")', run: (a) => completion(a) },
+  serve: { synopsis: 'serve [--port N] [--host H] [--db FILE]', about: 'serve the toolboxes on loopback', run: async (a) => (await import('./serve/command.js')).serveCommand(a) },
+};
+
+/** The specs come from the commands themselves, loaded only for this. */
+async function completion(args: string[]): Promise<number> {
+  const { callSpec } = await import('./call/args.js');
+  const specs = [
+    (await import('./checkpoint/command.js')).SPEC,
+    (await import('./list/command.js')).SPEC,
+    callSpec('call'),
+    callSpec('read'),
+    callSpec('prompt'),
+    (await import('./complete/command.js')).SPEC,
+    (await import('./watch/command.js')).SPEC,
+    (await import('./call/demo.js')).SPEC,
+    (await import('./login/command.js')).SPEC,
+    (await import('./doctor/command.js')).SPEC,
+    (await import('./serve/command.js')).SPEC,
+  ];
+  const { completionScript } = await import('./shared/shell-completion.js');
+  try {
+    process.stdout.write(completionScript(args[0] ?? '', specs, Object.keys(COMMANDS)));
+    return 0;
+  } catch (error) {
+    process.stderr.write(`✗ ${(error as Error).message}\n`);
+    return 2;
+  }
+}
+
+function usage(): string {
+  const width = Math.max(...Object.values(COMMANDS).map((c) => c.synopsis.length));
+  return [
+    'byhand: a hand-written Model Context Protocol toolkit for both eras',
+    '',
+    'usage: byhand COMMAND [options]',
+    '',
+    ...Object.values(COMMANDS).map((c) => `  byhand ${c.synopsis.padEnd(width)}  ${c.about}`),
+    '',
+    'SERVER is a name in your MCP config (found in the project or your home folder, or --config FILE),',
+    'a bundled toolbox (kitchen, cookie-jar, probe, everything), an http(s) URL, or a command line after --.',
+    '`byhand COMMAND --help` shows every option with its default. -v, --version prints the version.',
+  ].join('\n');
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
 
 export async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
+  if (command !== undefined && Object.hasOwn(COMMANDS, command)) return COMMANDS[command]!.run(rest);
   switch (command) {
-    case 'checkpoint':
-      return (await import('./checkpoint/command.js')).checkpointCommand(rest);
-    case 'serve':
-      return (await import('@byhand/servers/node')).serveCommand(rest);
-    case 'call':
-    case 'read':
-    case 'prompt':
-      return (await import('./call/command.js')).callCommand(command, rest);
-    case 'login':
-      return (await import('./login/command.js')).loginCommand(rest);
-    case 'demo':
-      return (await import('./call/demo.js')).demoCommand(rest);
     case undefined:
     case 'help':
     case '--help':
     case '-h':
-      process.stdout.write(`${USAGE}\n`);
+      process.stdout.write(`${usage()}\n`);
       return command === undefined ? 2 : 0;
     case '--version':
-      process.stdout.write('byhand 0.1.0\n');
+    case '-v':
+      process.stdout.write(`byhand ${version()}\n`);
       return 0;
     default:
-      process.stderr.write(`byhand: unknown command '${command}'\n\n${USAGE}\n`);
+      process.stderr.write(`✗ unknown command ${JSON.stringify(command)}${didYouMean(command, Object.keys(COMMANDS))}\n  hint: byhand --help lists the commands\n`);
       return 2;
   }
 }

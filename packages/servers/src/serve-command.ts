@@ -78,6 +78,11 @@ export async function serveCommand(args: string[]): Promise<number> {
     process.stderr.write(`byhand serve: ${parsed.error}\n${USAGE}\n`);
     return 2;
   }
+  return runServe(parsed);
+}
+
+/** Serves until SIGINT/SIGTERM, printing the banner; the byhand CLI parses the flags with its own kit and calls this. */
+export async function runServe(parsed: ServeFlags): Promise<number> {
   let running: RunningServer;
   try {
     running = await startServer({

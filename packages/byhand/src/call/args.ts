@@ -1,87 +1,114 @@
-import { UsageError, type Verb } from './usage.js';
+// The command lines of `call`, `read` and `prompt`: SERVER, then the name (none lists the
+// choices), then key=value words. SERVER may also be a command line after `--`.
 
-export type EraChoice = 'auto' | 'modern' | 'legacy';
+import { booleanFlag, listFlag, parseCommand, stringFlag, type CommandSpec } from '../shared/kit.js';
+import type { ServerWord } from '../shared/resolve-server.js';
+import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags, type ConnectFlags, type SourceFlags } from '../shared/server-flags.js';
+import { UsageError } from '../shared/usage-error.js';
 
-export interface CallFlags {
-  config?: string;
+export type Verb = 'call' | 'read' | 'prompt';
+
+export interface CallFlags extends ConnectFlags {
   yes: boolean;
   answers?: string;
   roots: string[];
-  trace: boolean;
-  json: boolean;
-  era: EraChoice;
-  timeoutMs?: number;
+  logLevel?: string;
+  out?: string;
 }
 
 export interface CallArgs {
   verb: Verb;
-  server: string;
-  /** The tool or prompt name, or the resource URI. */
-  name: string;
+  server: ServerWord;
+  /** The tool or prompt name, or the resource URI; none lists the choices. */
+  name?: string;
   /** The key=value words, unparsed: their meaning depends on the tool's schema. */
   pairs: string[];
+  source: SourceFlags;
   flags: CallFlags;
 }
 
-const VALUE_FLAGS = new Set(['--config', '--answers', '--root', '--era', '--timeout']);
-const SWITCHES = new Set(['--yes', '--trace', '--json']);
 const WHAT: Record<Verb, string> = { call: 'TOOL', read: 'URI', prompt: 'NAME' };
+export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+
+export function callSpec(verb: Verb): CommandSpec {
+  const synopsis = {
+    call: ['byhand call SERVER TOOL [key=value ...]', 'byhand call SERVER                       (lists the tools)', 'byhand call [options] -- COMMAND [ARGS ...] TOOL [key=value ...]'],
+    read: ['byhand read SERVER URI', 'byhand read SERVER                       (lists the resources and templates)', 'byhand read [options] -- COMMAND [ARGS ...] URI'],
+    prompt: ['byhand prompt SERVER NAME [key=value ...]', 'byhand prompt SERVER                     (lists the prompts)', 'byhand prompt [options] -- COMMAND [ARGS ...] NAME [key=value ...]'],
+  }[verb];
+  const about = { call: 'Calls a tool and shows each input round (sampling, forms, roots) as it happens.', read: 'Reads a resource.', prompt: 'Gets a prompt.' }[verb];
+  return {
+    name: verb,
+    synopsis,
+    about,
+    flags: {
+      ...SOURCE_FLAGS,
+      ...CONNECT_FLAGS,
+      yes: { type: 'boolean', help: 'make model calls without asking' },
+      answers: { type: 'string', arg: 'FILE', help: 'answer forms from this JSON file ({"field": value}, or {"KEY": {"field": value}} per input key) instead of the terminal' },
+      root: { type: 'string', arg: 'DIR', multiple: true, help: 'a root to offer the server', default: 'the working directory' },
+      'log-level': { type: 'string', arg: 'LEVEL', help: `ask the server for log messages at this level and above (${LOG_LEVELS.join(', ')}); shown on stderr` },
+      out: { type: 'string', arg: 'DIR', help: 'save images, audio and blobs in DIR instead of summarising them' },
+    },
+    notes: `SERVER is a name in the config (see --config), a bundled toolbox (kitchen, cookie-jar, probe, everything;
+started in this process), an http(s) URL, or a command line after -- (a stdio server). After --, the
+last words are the ${WHAT[verb]}${verb === 'read' ? '' : ' and its key=value arguments'}; or put them before the --: byhand ${verb} ${WHAT[verb]} -- node server.js.
+${verb === 'read' ? '' : `
+Values are read against the ${verb === 'call' ? "tool's inputSchema: numbers, true/false, a,b,c or [JSON] for arrays,\n{JSON} for objects" : 'prompt: every prompt argument is a string'}.
+`}
+Sampling: BYHAND_PROVIDER is anthropic (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, BYHAND_ANTHROPIC_MODEL),
+openai (an OpenAI-compatible server: BYHAND_OPENAI_BASE_URL, BYHAND_OPENAI_API_KEY, BYHAND_OPENAI_MODEL)
+or offline (no model). Unset, BYHAND_OPENAI_BASE_URL wins, then ANTHROPIC_API_KEY, then offline.
+\`byhand doctor\` says which would be used and why.`,
+  };
+}
 
 /** `{ help: true }` for --help; throws UsageError for anything malformed. */
 export function parseCallArgs(verb: Verb, args: readonly string[]): CallArgs | { help: true } {
-  const flags: CallFlags = { yes: false, roots: [], trace: false, json: false, era: 'auto' };
-  const positional: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--') {
-      positional.push(...args.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith('--')) {
-      if (arg === '-h') return { help: true };
-      positional.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    if (flag === '--help') return { help: true };
-    if (SWITCHES.has(flag)) {
-      if (eq > 0) throw new UsageError(`${flag} takes no value`, true);
-      if (flag === '--yes') flags.yes = true;
-      else if (flag === '--trace') flags.trace = true;
-      else flags.json = true;
-      continue;
-    }
-    if (!VALUE_FLAGS.has(flag)) throw new UsageError(`unknown option ${flag}`, true);
-    const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
-    if (value === undefined || value === '' || (eq < 0 && value.startsWith('--'))) throw new UsageError(`${flag} needs a value`, true);
-    setValue(flags, flag, value);
+  const parsed = parseCommand(callSpec(verb), args);
+  if (parsed.help) return { help: true };
+  const { values } = parsed;
+  const logLevel = stringFlag(values, 'log-level');
+  if (logLevel !== undefined && !(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not ${JSON.stringify(logLevel)}`, true);
+  const answers = stringFlag(values, 'answers');
+  const out = stringFlag(values, 'out');
+  const flags: CallFlags = {
+    ...connectFlags(values),
+    yes: booleanFlag(values, 'yes'),
+    roots: listFlag(values, 'root'),
+    ...(answers !== undefined ? { answers } : {}),
+    ...(logLevel !== undefined ? { logLevel } : {}),
+    ...(out !== undefined ? { out } : {}),
+  };
+  const source = sourceFlags(values);
+  let server: ServerWord;
+  let words: string[];
+  if (parsed.rest !== undefined && parsed.positionals.length > 0) {
+    server = { command: parsed.rest };
+    words = parsed.positionals;
+  } else if (parsed.rest !== undefined) {
+    const split = splitCommandLine(verb, parsed.rest);
+    server = { command: split.command };
+    words = split.words;
+  } else {
+    const [word, ...others] = parsed.positionals;
+    if (word === undefined) throw new UsageError(`byhand ${verb} needs a SERVER and a ${WHAT[verb]}`, true);
+    server = { word };
+    words = others;
   }
-  const [server, name, ...pairs] = positional;
-  if (server === undefined) throw new UsageError(`byhand ${verb} needs a SERVER and a ${WHAT[verb]}`, true);
-  if (name === undefined) throw new UsageError(`byhand ${verb} ${server} needs a ${WHAT[verb]}`, true);
+  const [name, ...pairs] = words;
   if (verb === 'read' && pairs.length > 0) throw new UsageError(`byhand read takes one URI and no arguments (got ${pairs.join(' ')})`, true);
-  return { verb, server, name, pairs, flags };
+  return { verb, server, ...(name !== undefined ? { name } : {}), pairs, source, flags };
 }
 
-function setValue(flags: CallFlags, flag: string, value: string): void {
-  switch (flag) {
-    case '--config':
-      flags.config = value;
-      return;
-    case '--answers':
-      flags.answers = value;
-      return;
-    case '--root':
-      flags.roots.push(value);
-      return;
-    case '--era':
-      if (value !== 'auto' && value !== 'modern' && value !== 'legacy') throw new UsageError(`--era must be auto, modern or legacy, not ${JSON.stringify(value)}`, true);
-      flags.era = value;
-      return;
-    case '--timeout':
-      if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--timeout must be a positive number of milliseconds, not ${JSON.stringify(value)}`, true);
-      flags.timeoutMs = Number(value);
-      return;
-  }
+/**
+ * `-- node server.js TOOL k=v`: the key=value words at the end, then the name, are split off; a
+ * word that looks like a file or a flag stays part of the command line.
+ */
+function splitCommandLine(verb: Verb, words: string[]): { command: string[]; words: string[] } {
+  let end = words.length;
+  if (verb !== 'read') while (end > 1 && /^[A-Za-z_][\w.-]*=/.test(words[end - 1]!)) end--;
+  const last = words[end - 1];
+  const isName = end > 1 && last !== undefined && (verb === 'read' ? /^[a-z][\w+.-]*:/i.test(last) : !/[\\/]|\.(?:[cm]?[jt]s|py|rb|sh|exe)$|^-/.test(last));
+  return isName ? { command: words.slice(0, end - 1), words: words.slice(end - 1) } : { command: words.slice(0, end), words: words.slice(end) };
 }

@@ -3,8 +3,8 @@
 // here, enough to catch a typo before anything is sent; ranges and lengths are the server's to judge.
 
 import type { JsonObject, Prompt, Tool } from '@byhand/client';
-import { didYouMean } from './did-you-mean.js';
-import { UsageError } from './usage.js';
+import { didYouMean } from '../shared/did-you-mean.js';
+import { UsageError } from '../shared/usage-error.js';
 
 type Schema = JsonObject;
 

@@ -1,41 +1,54 @@
 // `byhand call | read | prompt`: one request to one server, its MRTR rounds told on stderr as they
-// happen, the final result on stdout. Exit 0 on success, 1 when the request or the tool failed,
-// 2 when the command line was wrong (so a script can tell "fix your invocation" from "it broke").
+// happen, the final result on stdout. Without a name, the choices are listed instead. Exit 0 on
+// success, 1 when the request or the tool failed, 2 when the command line was wrong (so a script
+// can tell "fix your invocation" from "it broke").
 
-import { connect, McpError, redactText, type Client } from '@byhand/client';
+import { redactText, type Client, type JsonRpcNotification, type LoggingLevel } from '@byhand/client';
 import { AnswersFileError, createHost, ProviderConfigError, RootError, type InterruptedError } from '@byhand/host';
-import { parseCallArgs, type CallArgs } from './args.js';
+import { parseCallArgs, callSpec, type CallArgs, type Verb } from './args.js';
 import { coerceToolArguments, promptArguments } from './coerce.js';
-import { didYouMean } from './did-you-mean.js';
-import { lineWriter, processIO, type CommandIO } from './io.js';
-import { storedLogin } from '../login/stored.js';
-import { resolveServer, type ResolvedServer } from './resolve-server.js';
+import { createNotificationShow, type ProgressListener } from './show-notifications.js';
 import { createNarrator } from './show-rounds.js';
-import { resultText, type FinalResult } from './show-result.js';
-import { traceLine } from './show-wire.js';
-import { USAGE, UsageError, type Verb } from './usage.js';
+import { resultText, saveBinaries, type FinalResult } from './show-result.js';
+import { didYouMean } from '../shared/did-you-mean.js';
+import { fail } from '../shared/fail.js';
+import { helpText, usageLines } from '../shared/kit.js';
+import { lineWriter, processIO, type CommandIO } from '../shared/io.js';
+import { eraLine, openServer, type OpenServer } from '../shared/open-server.js';
+import { fetchListing, listingText, type Kind } from '../shared/show-lists.js';
+import { UsageError } from '../shared/usage-error.js';
+
+export type { Verb } from './args.js';
 
 /** The shell's code for a command stopped by Ctrl-C (128 + SIGINT). */
 export const EXIT_INTERRUPTED = 130;
 
-export async function callCommand(verb: Verb, args: string[], io: CommandIO = processIO()): Promise<number> {
-  const write = lineWriter(io.stderr);
-  // Every line goes through the host's mask, so a secret typed into a form never comes back out.
+export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO = processIO()): Promise<number> {
+  // Every line on stderr goes through the host's mask, so a secret typed into a form never comes back out
+  // (narration, --trace, notifications, errors).
   let mask = (line: string) => line;
-  const say = (line = '') => write(mask(line));
+  const stderr = Object.assign(Object.create(plainIo.stderr) as typeof plainIo.stderr, {
+    write: (chunk: string | Uint8Array, ...rest: unknown[]) => (plainIo.stderr.write as (...a: unknown[]) => boolean)(typeof chunk === 'string' ? mask(chunk) : chunk, ...rest),
+  });
+  const io: CommandIO = { ...plainIo, stderr };
+  const say = lineWriter(io.stderr);
   // Ctrl-C at a question stops the whole command; aborting the request sends the cancellation the
   // protocol has (legacy: notifications/cancelled for the call in flight; modern: nothing is in flight).
   const stop = new AbortController();
   let interrupted: InterruptedError | undefined;
-  let server: ResolvedServer | undefined;
-  let client: Client | undefined;
+  let open: OpenServer | undefined;
+  let json = args.includes('--json');
+  let what = `byhand ${verb}`;
   try {
     const parsed = parseCallArgs(verb, args);
     if ('help' in parsed) {
-      io.stdout.write(`${USAGE}\n`);
+      io.stdout.write(`${helpText(callSpec(verb))}\n`);
       return 0;
     }
     const { flags } = parsed;
+    json = flags.json;
+    const label = parsed.server.word ?? parsed.server.command!.join(' ');
+    what = parsed.name !== undefined ? `${verb} ${parsed.name} on ${label}` : `list what ${label} offers`;
     const narrator = createNarrator(say, flags.answers);
     // Built first: a bad --answers, --root or provider setting stops the command before anything starts.
     const host = createHost({
@@ -52,20 +65,23 @@ export async function callCommand(verb: Verb, args: string[], io: CommandIO = pr
       ...(flags.answers !== undefined ? { answersFile: flags.answers } : {}),
     });
     mask = host.mask;
-    server = await resolveServer(parsed.server, { env: io.env, ...(flags.config !== undefined ? { config: flags.config } : {}) });
-    client = await connect(server.target, {
-      era: flags.era,
-      // A remote server may sit behind OAuth: use what `byhand login` stored, never a browser.
-      ...(server.login !== undefined ? { auth: storedLogin(io.env, server.login) } : {}),
+    const notifications = createNotificationShow(io.stderr);
+    open = await openServer(parsed.server, parsed.source, flags, io, {
       host,
       signal: stop.signal,
       onRound: narrator.onRound,
-      ...(flags.trace ? { onTrace: (entry) => say(traceLine(entry)) } : {}),
-      ...(flags.timeoutMs !== undefined ? { timeoutMs: flags.timeoutMs } : {}),
+      onNotification: (n: JsonRpcNotification) => notifications.show(n),
+      ...(flags.logLevel !== undefined ? { logLevel: flags.logLevel as LoggingLevel } : {}),
     });
-    say(`byhand: ${redactText(server.describe)}; ${eraLine(client)}`);
-    const final = await send(client, parsed);
+    say(`byhand: ${redactText(open.server.describe)}; ${eraLine(open.client)}`);
+    if (parsed.name === undefined) return await listChoices(open.client, parsed, io);
+    notifications.begin();
+    const final = await send(open.client, parsed, label, notifications.progress);
+    notifications.done();
     if (narrator.rounds > 0) say(`round ${narrator.rounds + 1}: complete`);
+    if (flags.out !== undefined) {
+      for (const saved of await saveBinaries(final, flags.out)) say(`byhand: saved ${saved}`);
+    }
     io.stdout.write(resultText(final, flags.json));
     if (final.verb === 'call' && final.result.isError === true) {
       say(`✗ ${parsed.name} reported an error (isError: true)`);
@@ -77,57 +93,52 @@ export async function callCommand(verb: Verb, args: string[], io: CommandIO = pr
       say(`✗ ${interrupted.message}`);
       return EXIT_INTERRUPTED;
     }
-    return failed(error, say);
+    return fail(error, io, {
+      what,
+      json,
+      usage: usageLines(callSpec(verb)),
+      // createHost's refusals are about the command line or the environment, not the server.
+      isUsage: (e) => e instanceof AnswersFileError || e instanceof RootError || e instanceof ProviderConfigError,
+    });
   } finally {
-    await client?.close().catch(() => undefined);
-    await server?.close();
+    await open?.close();
   }
 }
 
-async function send(client: Client, { verb, name, pairs, server }: CallArgs): Promise<FinalResult> {
+const KINDS_FOR: Record<Verb, Kind[]> = { call: ['tools'], read: ['resources', 'templates'], prompt: ['prompts'] };
+
+async function listChoices(client: Client, { verb, flags }: CallArgs, io: CommandIO): Promise<number> {
+  const listing = await fetchListing(client, KINDS_FOR[verb]);
+  io.stdout.write(flags.json ? `${JSON.stringify(listing, null, 2)}\n` : listingText(listing));
+  const what = { call: 'a TOOL to call it', read: 'a URI to read it', prompt: 'a NAME to get it' }[verb];
+  io.stderr.write(`byhand: name ${what}: byhand ${verb} SERVER ${verb === 'call' ? 'TOOL [key=value ...]' : verb === 'read' ? 'URI' : 'NAME [key=value ...]'}\n`);
+  return 0;
+}
+
+async function send(client: Client, { verb, name, pairs }: CallArgs, server: string, onProgress: ProgressListener): Promise<FinalResult> {
+  // Asking for progress is what puts a progressToken on the request.
+  const options = { onProgress };
   switch (verb) {
     case 'call': {
       const tools = await client.listTools();
       const tool = tools.find((t) => t.name === name);
       // A tool left out of the list for a bad header schema is called anyway, so the client says why it refuses.
-      if (!tool && client.excludedTools.some((t) => t.name === name)) return { verb, result: await client.callTool(name) };
-      if (!tool) throw unknownName('tool', name, server, tools.map((t) => t.name));
-      return { verb, result: await client.callTool(name, coerceToolArguments(tool, pairs)) };
+      if (!tool && client.excludedTools.some((t) => t.name === name)) return { verb, result: await client.callTool(name!) };
+      if (!tool) throw unknownName('tool', 'call', name!, server, tools.map((t) => t.name));
+      return { verb, result: await client.callTool(name!, coerceToolArguments(tool, pairs), options) };
     }
     case 'read':
-      return { verb, result: await client.readResource(name) };
+      return { verb, result: await client.readResource(name!, options) };
     case 'prompt': {
       const prompts = await client.listPrompts();
       const prompt = prompts.find((p) => p.name === name);
-      if (!prompt) throw unknownName('prompt', name, server, prompts.map((p) => p.name));
-      return { verb, result: await client.getPrompt(name, promptArguments(prompt, pairs)) };
+      if (!prompt) throw unknownName('prompt', 'prompt', name!, server, prompts.map((p) => p.name));
+      return { verb, result: await client.getPrompt(name!, promptArguments(prompt, pairs), options) };
     }
   }
 }
 
-function unknownName(kind: string, name: string, server: string, names: string[]): UsageError {
+function unknownName(kind: string, verb: Verb, name: string, server: string, names: string[]): UsageError {
   const offered = names.length > 0 ? `; it has ${names.join(', ')}` : `; it lists no ${kind}s`;
-  return new UsageError(`${server} has no ${kind} ${JSON.stringify(name)}${didYouMean(name, names)}${offered}`);
-}
-
-function eraLine(client: Client): string {
-  const { verdict } = client;
-  const fellBack = verdict.era === 'legacy' && verdict.how === 'probe';
-  const detail = verdict.how === 'pinned' ? ', pinned by --era' : fellBack ? `, after the modern probe failed (${verdict.evidence})` : '';
-  return `${client.era} era, ${client.protocolVersion}${detail}`;
-}
-
-function failed(error: unknown, say: (line: string) => void): number {
-  if (error instanceof UsageError) {
-    say(`✗ ${error.message}`);
-    if (error.showUsage) say(USAGE);
-    return 2;
-  }
-  // createHost's refusals are about the command line or the environment, not the server.
-  if (error instanceof AnswersFileError || error instanceof RootError || error instanceof ProviderConfigError) {
-    say(`✗ ${error.message}`);
-    return 2;
-  }
-  say(`✗ ${error instanceof McpError ? error.explain() : redactText(error instanceof Error ? error.message : String(error))}`);
-  return 1;
+  return new UsageError(`${server} has no ${kind} ${JSON.stringify(name)}${didYouMean(name, names)}${offered} (byhand ${verb} ${server} lists them with their arguments)`);
 }

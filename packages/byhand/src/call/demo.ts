@@ -2,34 +2,39 @@
 // push from server to client has nowhere to go on per-request serving; the 2026-07-28 era asks in
 // the result instead, and the same question completes in two rounds. No network, no keys.
 
-import { startEmbedded } from '../checkpoint/embedded.js';
+import { startEmbedded } from '../shared/embedded.js';
 import { connect, McpError, type CallToolResult, type Client, type RoundEvent, type TraceEntry } from '@byhand/client';
 import { createHost, type ByhandHost } from '@byhand/host';
-import { lineWriter, processIO, type CommandIO } from './io.js';
+import { lineWriter, processIO, type CommandIO } from '../shared/io.js';
 import { createNarrator, type Narrator } from './show-rounds.js';
-import { excerpt } from './show-wire.js';
+import { excerpt } from '../shared/show-wire.js';
+import { fail } from '../shared/fail.js';
+import { booleanFlag, helpText, parseCommand, usageLines, type CommandSpec } from '../shared/kit.js';
+import { UsageError } from '../shared/usage-error.js';
 
 /** The SDK's own words when a per-request 2025 server tries to ask the client something. */
 export const LEGACY_REFUSAL = 'per-request legacy serving cannot receive server-to-client requests';
 
-const USAGE = `usage: byhand demo [--yes]
-
-Runs the Probe in this process and shows, with the wire, why a 2025-style request from server to
+export const SPEC: CommandSpec = {
+  name: 'demo',
+  synopsis: ['byhand demo [--yes]'],
+  about: `Runs the Probe in this process and shows, with the wire, why a 2025-style request from server to
 client fails on per-request serving and how the 2026-07-28 era asks instead. The host thinks with
-byhand's offline provider (not a model) unless BYHAND_PROVIDER names another; --yes lets that one
-be called without asking.`;
+byhand's offline provider (not a model) unless BYHAND_PROVIDER names another.`,
+  flags: { yes: { type: 'boolean', help: 'let a model provider named by BYHAND_PROVIDER be called without asking' } },
+};
 
 const WIDTH = 88;
 
 export async function demoCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) {
-    io.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-  const unknown = args.find((arg) => arg !== '--yes');
-  if (unknown !== undefined) {
-    io.stderr.write(`✗ byhand demo: unknown argument ${unknown}\n${USAGE}\n`);
-    return 2;
+  let yes: boolean;
+  try {
+    const parsed = parseCommand(SPEC, args);
+    if (parsed.help) return void io.stdout.write(`${helpText(SPEC)}\n`), 0;
+    if (parsed.positionals.length > 0 || parsed.rest !== undefined) throw new UsageError(`byhand demo: takes no arguments (got ${[...parsed.positionals, ...(parsed.rest ?? [])].join(' ')})`, true);
+    yes = booleanFlag(parsed.values, 'yes');
+  } catch (error) {
+    return fail(error, io, { what: 'byhand demo', json: false, usage: usageLines(SPEC) });
   }
   const say = lineWriter(io.stdout);
   const embedded = await startEmbedded(['probe']);
@@ -39,7 +44,7 @@ export async function demoCommand(args: string[], io: CommandIO = processIO()): 
     // The demo promises no keys and no network: a key merely present in the shell does not count as asking for a model.
     const env = io.env.BYHAND_PROVIDER ? io.env : { BYHAND_PROVIDER: 'offline' };
     const story = new Story(say, new URL(url).pathname);
-    const host = createHost({ env, yes: args.includes('--yes'), input: io.stdin, output: io.stdout, onEvent: story.narrator.onEvent });
+    const host = createHost({ env, yes, input: io.stdin, output: io.stdout, onEvent: story.narrator.onEvent });
 
     say('byhand demo: asking the host to think, the 2025 way and the 2026-07-28 way.');
     wrap(say, `The Probe is running in this process at ${url}. Like a serverless deployment, it serves 2025-era clients per request: no session, no connection held open between requests.`, '');

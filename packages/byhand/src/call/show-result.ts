@@ -1,6 +1,8 @@
 // The final result on stdout: text as text (so it pipes), everything else as a one-line summary.
 
 import type { CallToolResult, ContentBlock, GetPromptResult, JsonObject, ReadResourceResult } from '@byhand/client';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { printable } from '@byhand/host';
 
 export type FinalResult =
@@ -63,4 +65,37 @@ function media(label: string, mimeType: unknown, size: string): string {
 
 function bytes(base64: unknown): string {
   return typeof base64 === 'string' ? `${Math.floor((base64.replace(/=+$/, '').length * 3) / 4)} bytes` : 'no data';
+}
+
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp', 'image/svg+xml': 'svg',
+  'audio/wav': 'wav', 'audio/x-wav': 'wav', 'audio/mpeg': 'mp3', 'audio/ogg': 'ogg', 'application/pdf': 'pdf', 'application/json': 'json',
+};
+
+/** --out DIR: every image, audio and blob in the result written to DIR; returns the paths written. */
+export async function saveBinaries(final: FinalResult, dir: string): Promise<string[]> {
+  const found: { kind: string; mimeType: unknown; data: string }[] = [];
+  const fromBlock = (block: JsonObject) => {
+    if ((block.type === 'image' || block.type === 'audio') && typeof block.data === 'string') found.push({ kind: String(block.type), mimeType: block.mimeType, data: block.data });
+    const resource = block.type === 'resource' ? (block.resource as JsonObject | undefined) : undefined;
+    if (resource && typeof resource.blob === 'string') found.push({ kind: 'blob', mimeType: resource.mimeType, data: resource.blob });
+  };
+  if (final.verb === 'call') (Array.isArray(final.result.content) ? final.result.content : []).forEach((b) => fromBlock(b as JsonObject));
+  if (final.verb === 'prompt') (Array.isArray(final.result.messages) ? final.result.messages : []).forEach((m) => fromBlock(m.content as JsonObject));
+  if (final.verb === 'read') {
+    for (const item of Array.isArray(final.result.contents) ? final.result.contents : []) {
+      if (typeof item.blob === 'string') found.push({ kind: 'blob', mimeType: item.mimeType, data: item.blob });
+    }
+  }
+  if (found.length === 0) return [];
+  await mkdir(dir, { recursive: true });
+  const written: string[] = [];
+  for (const [i, item] of found.entries()) {
+    // Names come from byhand, never from the server: a server-chosen name could climb out of DIR.
+    const ext = (typeof item.mimeType === 'string' && EXTENSIONS[item.mimeType]) || 'bin';
+    const path = join(dir, `${final.verb}-${i + 1}-${item.kind}.${ext}`);
+    await writeFile(path, Buffer.from(item.data, 'base64'));
+    written.push(path);
+  }
+  return written;
 }

@@ -1,78 +1,149 @@
-// `byhand checkpoint [--config FILE] [--json] [--trace] [--timeout MS] [--concurrency N]`
+// `byhand checkpoint [URL|NAME ...] [-- COMMAND ...]`: probes servers concurrently, each with its
+// own timeout. Which servers: those named on the command line, else --config FILE, else the configs
+// discovered, else the bundled toolboxes; a notice always says which.
 
-import { parseArgs } from 'node:util';
 import type { TraceEntry } from '@byhand/client';
-import { ConfigError, loadConfig, type ServerEntry } from './config.js';
-import { traceLine } from '../call/show-wire.js';
-import { storedLogin } from '../login/stored.js';
+import type { ServerEntry } from '../shared/config.js';
+import { didYouMean } from '../shared/did-you-mean.js';
+import { discoverConfigs } from '../shared/discover.js';
+import { fail } from '../shared/fail.js';
+import { processIO, type CommandIO } from '../shared/io.js';
+import { booleanFlag, helpText, listFlag, parseCommand, positiveFlag, usageLines, type CommandSpec } from '../shared/kit.js';
+import { notice, shellQuote } from '../shared/output.js';
+import { askInputs } from '../shared/inputs.js';
+import { adHocCommand, configEntries, resolveServer, targetText, withFlags } from '../shared/resolve-server.js';
+import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags, type SourceFlags } from '../shared/server-flags.js';
+import { traceLine } from '../shared/show-wire.js';
+import { storedLogin } from '../shared/stored-login.js';
+import { UsageError } from '../shared/usage-error.js';
 import { probeServer, type ProbeReport } from './probe.js';
 import { renderReport, styleFor } from './render.js';
 import { DEFAULT_BOUNDS, mapByKind, type Bounds } from './bounded.js';
 
-export interface Io {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
-  env: Readonly<Record<string, string | undefined>>;
-}
+const { era: _era, ...CONNECT } = CONNECT_FLAGS;
+export const SPEC: CommandSpec = {
+  name: 'checkpoint',
+  synopsis: ['byhand checkpoint [options] [URL|NAME ...] [-- COMMAND [ARGS ...]]'],
+  about: 'Probes servers: the era each speaks, whether it can ask you to think, what it offers, and how long it took.',
+  flags: {
+    ...SOURCE_FLAGS,
+    server: { type: 'string', arg: 'NAME', multiple: true, help: 'probe only this entry of the config' },
+    ...CONNECT,
+    timeout: { ...CONNECT.timeout!, help: 'per-server timeout in milliseconds', default: '10000' },
+    concurrency: { type: 'string', arg: 'N', help: 'servers probed at once, for each kind', default: `${DEFAULT_BOUNDS.http} over HTTP, ${DEFAULT_BOUNDS.stdio} over stdio` },
+    details: { type: 'boolean', help: "show each server's capabilities and instructions" },
+  },
+  notes: `With no URL, NAME or command line: the servers of --config FILE, else of the configs found (see
+--config), else the bundled toolboxes (kitchen, cookie-jar, probe). Exit 0 if every server is ok,
+1 if any failed, 2 for usage errors.`,
+};
 
-const USAGE = 'usage: byhand checkpoint [--config FILE] [--json] [--trace] [--timeout MS] [--concurrency N]';
-
-export async function checkpointCommand(args: string[], io: Io = process): Promise<number> {
-  let flags;
-  try {
-    flags = parseArgs({
-      args,
-      options: { config: { type: 'string' }, json: { type: 'boolean' }, trace: { type: 'boolean' }, timeout: { type: 'string' }, concurrency: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    }).values;
-  } catch (error) {
-    io.stderr.write(`byhand checkpoint: ${(error as Error).message}\n${USAGE}\n`);
-    return 2;
-  }
-  if (flags.help) return void io.stdout.write(`${USAGE}\n`), 0;
-  const timeoutMs = positive(flags.timeout ?? '10000');
-  // --concurrency caps both pools; by default each kind gets what its resources allow (bounded.ts).
-  const concurrency = flags.concurrency === undefined ? undefined : positive(flags.concurrency);
-  if (!timeoutMs || (flags.concurrency !== undefined && concurrency === undefined)) {
-    io.stderr.write(`byhand checkpoint: --timeout and --concurrency take a positive whole number\n${USAGE}\n`);
-    return 2;
-  }
-
-  let entries: ServerEntry[];
+export async function checkpointCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
+  let json = args.includes('--json');
   let close = async () => undefined as void;
   try {
-    if (flags.config) entries = loadConfig(flags.config, io.env);
-    // The toolboxes (and the SDK under them) load only when there is no config to probe.
-    else ({ entries, close } = await (await import('./embedded.js')).startEmbedded());
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    io.stderr.write(`byhand checkpoint: ${error.message}\n`);
-    return 2;
-  }
-
-  const style = styleFor(io.stdout, io.env);
-  const progress = !flags.json && io.stderr.isTTY === true;
-  let done = 0;
-  const tick = () => progress && io.stderr.write(`\rprobing ${entries.length} server(s): ${done} done…`);
-  tick();
-  try {
+    const parsed = parseCommand(SPEC, args);
+    if (parsed.help) return void io.stdout.write(`${helpText(SPEC)}\n`), 0;
+    const flags = connectFlags(parsed.values, 10_000);
+    json = flags.json;
+    // --concurrency caps both pools; by default each kind gets what its resources allow (bounded.ts).
+    const concurrency = parsed.values.concurrency === undefined ? undefined : positiveFlag(parsed.values, 'concurrency', 1);
     const bounds: Bounds = concurrency === undefined ? DEFAULT_BOUNDS : { http: concurrency, stdio: concurrency };
-    const kindOf = (entry: ServerEntry) => (entry.connect === undefined || typeof entry.connect === 'string' || 'url' in entry.connect ? 'http' : 'stdio');
+    const source = sourceFlags(parsed.values);
+    const picked = listFlag(parsed.values, 'server');
+    const chosen = await chooseEntries(parsed.positionals, parsed.rest, picked, source, io);
+    close = chosen.close;
+    for (const line of chosen.notices) notice(io, line);
+    const entries = await withInputs(chosen.entries, io);
+    const style = styleFor(io.stdout, io.env);
+    const progress = !json && io.stderr.isTTY === true;
+    let done = 0;
+    const tick = () => progress && io.stderr.write(`\rprobing ${entries.length} server(s): ${done} done…`);
+    tick();
+    const kindOf = (entry: ServerEntry) => (entry.connect === undefined || typeof entry.connect === 'string' || entry.connect instanceof URL || 'url' in entry.connect ? 'http' : 'stdio');
     const reports = await mapByKind(entries, kindOf, bounds, async (entry) => {
       const trace = flags.trace ? (e: TraceEntry) => io.stderr.write(`[${entry.name}] ${traceLine(e)}\n`) : undefined;
-      // Config servers may sit behind OAuth: use what `byhand login` stored, never a browser.
-      const http = entry.connect !== undefined && (typeof entry.connect === 'string' || 'url' in entry.connect);
-      const auth = flags.config && http ? storedLogin(io.env, `${quote(entry.name)} --config ${quote(flags.config)}`) : undefined;
-      const report = await probeServer(entry, { timeoutMs, trace, ...(auth ? { auth } : {}) });
+      // Remote servers may sit behind OAuth: use what `byhand login` stored, never a browser.
+      const http = entry.connect !== undefined && (typeof entry.connect === 'string' || entry.connect instanceof URL || 'url' in entry.connect);
+      const auth = http ? storedLogin(io.env, entry.file ? `${shellQuote(entry.name)} --config ${shellQuote(entry.file)}` : shellQuote(entry.target)) : undefined;
+      const report = await probeServer({ ...entry, ...(entry.connect ? { connect: withFlags(entry.connect, source) } : {}) }, { timeoutMs: flags.timeoutMs, trace, ...(auth ? { auth } : {}) });
       done++;
       tick();
       return report;
     });
     if (progress) io.stderr.write('\r\x1b[2K');
-    for (const report of reports) io.stdout.write(flags.json ? `${JSON.stringify(toJson(report))}\n` : renderReport(report, style));
+    for (const report of reports) io.stdout.write(json ? `${JSON.stringify(toJson(report))}\n` : renderReport(report, style, booleanFlag(parsed.values, 'details')));
     return reports.every((r) => r.ok) ? 0 : 1;
+  } catch (error) {
+    return fail(error, io, { what: 'byhand checkpoint', json, usage: usageLines(SPEC) });
   } finally {
     await close();
   }
+}
+
+/** Each ${input:id} is asked once, however many entries use it, one question at a time. */
+async function withInputs(entries: ServerEntry[], io: CommandIO): Promise<ServerEntry[]> {
+  const specs = new Map(entries.flatMap((e) => e.missingInputs ?? []).map((spec) => [spec.id, spec]));
+  if (specs.size === 0) return entries;
+  const values = await askInputs([...specs.values()], io);
+  // Without a terminal each entry keeps its error, which names the --input to give.
+  if (values === undefined) return entries;
+  return entries.map((e) => (e.withInputs ? { ...e.withInputs(values), file: e.file } : e));
+}
+
+interface Chosen {
+  entries: ServerEntry[];
+  notices: string[];
+  close(): Promise<void>;
+}
+
+async function chooseEntries(words: string[], rest: string[] | undefined, picked: string[], source: SourceFlags, io: CommandIO): Promise<Chosen> {
+  const nothing = async () => undefined;
+  if (words.length > 0 || rest !== undefined) {
+    if (picked.length > 0) throw new UsageError('--server picks entries of a config; the servers named on the command line are probed as given', true);
+    const closers: (() => Promise<void>)[] = [];
+    const entries: ServerEntry[] = [];
+    for (const word of words) {
+      const server = await resolveServer({ word }, source, io);
+      closers.push(() => server.close());
+      entries.push({ name: word, target: targetText(server.target), connect: server.target });
+    }
+    if (rest !== undefined) {
+      const server = adHocCommand(rest, source);
+      entries.push({ name: rest.join(' '), target: rest.join(' '), connect: server.target });
+    }
+    return { entries, notices: [], close: async () => void (await Promise.all(closers.map((c) => c()))) };
+  }
+  if (!source.embedded) {
+    const notices: string[] = [];
+    let entries: ServerEntry[];
+    if (source.config !== undefined) {
+      entries = configEntries(source, io.env, process.cwd()).entries;
+      notices.push(`servers from ${source.config}`);
+    } else {
+      const found = discoverConfigs(process.cwd(), io.env, source.inputs);
+      entries = found.entries;
+      notices.push(...found.notices);
+      if (found.read.length > 0) notices.push(`servers from ${found.read.map((r) => `${r.file.path} (${r.file.host}, ${r.count})`).join(', ')}; --config FILE picks one file`);
+    }
+    if (entries.length > 0 || source.config !== undefined) {
+      if (picked.length > 0) {
+        const names = entries.map((e) => e.name);
+        const unknown = picked.find((name) => !names.includes(name));
+        if (unknown !== undefined) throw new UsageError(`--server ${unknown}: no such entry${didYouMean(unknown, names)}; the config has ${names.join(', ')}`);
+        entries = entries.filter((e) => picked.includes(e.name));
+      }
+      for (const entry of entries.filter((e) => e.disabled)) notices.push(`skipped ${entry.name}: "disabled": true in ${entry.file}`);
+      return { entries: entries.filter((e) => !e.disabled), notices, close: nothing };
+    }
+    notices.push('no MCP config found in this folder or your home folder; probing the bundled toolboxes instead (--embedded asks for them, --config FILE names a config)');
+    if (picked.length > 0) throw new UsageError('--server picks entries of a config, and no config was found (--config FILE names one)');
+    // The toolboxes (and the SDK under them) load only when there is no config to probe.
+    const embedded = await (await import('../shared/embedded.js')).startEmbedded();
+    return { entries: embedded.entries, notices, close: embedded.close };
+  }
+  const embedded = await (await import('../shared/embedded.js')).startEmbedded();
+  return { entries: embedded.entries, notices: ['probing the bundled toolboxes (--embedded)'], close: embedded.close };
 }
 
 function toJson(r: ProbeReport) {
@@ -86,18 +157,11 @@ function toJson(r: ProbeReport) {
     reach: r.reach ?? null,
     negotiation: r.negotiation ?? null,
     counts: r.counts ?? null,
+    capabilities: r.capabilities ?? null,
+    instructions: r.instructions ?? null,
     error: r.error ?? null,
     needsLogin: r.needsLogin ?? false,
     elapsedMs: r.elapsedMs,
   };
 }
 
-
-/** A shell word the user can paste back. */
-function quote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-function positive(text: string): number | undefined {
-  return /^\d+$/.test(text) && Number(text) > 0 ? Number(text) : undefined;
-}

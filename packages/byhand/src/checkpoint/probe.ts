@@ -2,7 +2,7 @@
 // whether it can ask the host to think. Nothing is guessed: each verdict comes from what happened.
 
 import { connect, McpError, redactText, type Client, type HttpAuth, type Trace } from '@byhand/client';
-import type { ServerEntry } from './config.js';
+import type { ServerEntry } from '../shared/config.js';
 
 export type Reach = 'modern' | 'session' | 'per-request';
 
@@ -19,7 +19,9 @@ export interface ProbeReport {
   about?: string;
   /** 'retried' after a -32022, 'fell back' to the legacy handshake. */
   negotiation?: 'retried' | 'fell back';
-  counts?: { tools: number; resources: number; prompts: number };
+  counts?: { tools: number; resources: number; prompts: number; templates: number };
+  capabilities?: Record<string, unknown>;
+  instructions?: string;
   error?: { code: number | string; message: string; hint: string };
   /** The server wants an OAuth login that byhand has no (usable) token for. */
   needsLogin?: boolean;
@@ -54,10 +56,11 @@ export async function probeServer(entry: ServerEntry, options: ProbeOptions): Pr
     });
     const caps = client.serverCapabilities;
     const count = async (capability: string, list: () => Promise<unknown[]>) => (capability in caps ? (await list()).length : 0);
-    const [tools, resources, prompts] = await Promise.all([
+    const [tools, resources, prompts, templates] = await Promise.all([
       count('tools', () => client!.listTools({ signal })),
       count('resources', () => client!.listResources({ signal })),
       count('prompts', () => client!.listPrompts({ signal })),
+      count('resources', () => client!.listResourceTemplates({ signal })),
     ]);
     // A stdio process is a held connection, as an HTTP session is: a legacy server can push down it.
     const held = client.transportKind === 'stdio' || client.sessionId !== undefined;
@@ -72,14 +75,20 @@ export async function probeServer(entry: ServerEntry, options: ProbeOptions): Pr
       era: client.era,
       protocolVersion: client.protocolVersion,
       reach,
-      canSample: reach !== 'per-request',
+      // Asking happens inside a tool call, a read or a prompt: a server that offers none of them never asks.
+      canSample: reach !== 'per-request' && ['tools', 'resources', 'prompts'].some((c) => c in caps),
       ...(about ? { about } : {}),
       ...(negotiation ? { negotiation } : {}),
-      counts: { tools, resources, prompts },
+      counts: { tools, resources, prompts, templates },
+      capabilities: caps,
+      ...(client.instructions ? { instructions: client.instructions } : {}),
       elapsedMs: elapsed(),
     };
   } catch (error) {
-    const failure = error instanceof McpError ? error : new McpError('protocol', (error as Error).message, 'unexpected failure');
+    // Our own deadline fired: that is a timeout with a value and a flag, not a caller's abort.
+    const failure = signal.aborted
+      ? new McpError('timeout', `no answer within ${options.timeoutMs} ms`, 'the server is slow, hung or still starting: raise --timeout (milliseconds) or check the server')
+      : error instanceof McpError ? error : new McpError('protocol', (error as Error).message, 'unexpected failure');
     const needsLogin = failure.code === 'auth' && (failure.data as { reason?: string } | undefined)?.reason === 'login-required';
     return { ...base, ok: false, error: { code: failure.code, message: failure.message, hint: failure.hint }, ...(needsLogin ? { needsLogin } : {}), elapsedMs: elapsed() };
   } finally {

@@ -5,28 +5,36 @@
 import { createInterface } from 'node:readline';
 import { AuthError, createOAuth } from '@byhand/client/auth';
 import { credentialsFile, fileStore } from '@byhand/client/auth/file-store';
-import { connect, McpError, type Client } from '@byhand/client';
-import { ConfigError, loadConfig } from '../checkpoint/config.js';
-import { lineWriter, processIO, type CommandIO } from '../call/io.js';
-import { UsageError } from '../call/usage.js';
+import { connect, type Client } from '@byhand/client';
+import { didYouMean } from '../shared/did-you-mean.js';
+import { fail } from '../shared/fail.js';
+import { lineWriter, processIO, type CommandIO } from '../shared/io.js';
+import { booleanFlag, helpText, msFlag, parseCommand, stringFlag, usageLines, type CommandSpec } from '../shared/kit.js';
+import { configEntries, usable } from '../shared/resolve-server.js';
+import { SOURCE_FLAGS, sourceFlags, type SourceFlags } from '../shared/server-flags.js';
+import { UsageError } from '../shared/usage-error.js';
 import { openBrowser } from './browser.js';
 import { startLoopback, type Loopback } from './loopback.js';
 
-export const LOGIN_USAGE = `usage: byhand login SERVER [options]
-
-SERVER is an http(s) URL, or a name in --config FILE.
-
-  --config FILE             the mcpServers / VS Code servers file SERVER is named in
-  --headless                print the URL and read the redirect URL pasted back (no browser here)
-  --timeout SECONDS         how long to wait for the browser (default 300)
-  --scope "A B"             scopes to ask for beyond what the server asks
-  --client-id ID            a client registered with the authorization server (else registration)
-  --client-secret SECRET    its secret (or set BYHAND_CLIENT_SECRET)
-  --client-metadata-url URL byhand's Client ID Metadata Document (or BYHAND_CLIENT_METADATA_URL)
-  --force                   log in again even when a stored token still works
-  --logout                  forget the stored tokens for SERVER
-
-Tokens are kept in $BYHAND_CONFIG_DIR, $XDG_CONFIG_HOME/byhand or ~/.config/byhand (credentials.json, mode 0600).`;
+export const SPEC: CommandSpec = {
+  name: 'login',
+  synopsis: ['byhand login SERVER [options]'],
+  about: 'OAuth login to an HTTP server; the tokens are kept for checkpoint, call, list and watch, and never printed.',
+  flags: {
+    config: SOURCE_FLAGS.config!,
+    input: SOURCE_FLAGS.input!,
+    headless: { type: 'boolean', help: 'print the URL and read the redirect URL pasted back (no browser here)' },
+    timeout: { type: 'string', arg: 'MS', help: 'how long to wait for the browser, in milliseconds', default: '300000' },
+    scope: { type: 'string', arg: '"A B"', help: 'scopes to ask for beyond what the server asks' },
+    'client-id': { type: 'string', arg: 'ID', help: 'a client registered with the authorization server (default: registration)' },
+    'client-secret': { type: 'string', arg: 'SECRET', help: 'its secret (or set BYHAND_CLIENT_SECRET)' },
+    'client-metadata-url': { type: 'string', arg: 'URL', help: "byhand's Client ID Metadata Document (or BYHAND_CLIENT_METADATA_URL)" },
+    force: { type: 'boolean', help: 'log in again even when a stored token still works' },
+    logout: { type: 'boolean', help: 'forget the stored tokens for SERVER' },
+  },
+  notes: `SERVER is an http(s) URL, or a name in the config (see --config).
+Tokens are kept in $BYHAND_CONFIG_DIR, $XDG_CONFIG_HOME/byhand or ~/.config/byhand (credentials.json, mode 0600).`,
+};
 
 export interface LoginIO extends CommandIO {
   /** Opens the authorization URL; by default the system browser. */
@@ -35,7 +43,7 @@ export interface LoginIO extends CommandIO {
 
 interface LoginArgs {
   server: string;
-  config?: string;
+  source: SourceFlags;
   headless: boolean;
   timeoutMs: number;
   scope?: string;
@@ -46,61 +54,33 @@ interface LoginArgs {
   logout: boolean;
 }
 
-export function parseLoginArgs(args: string[]): LoginArgs | 'help' {
-  const out: Partial<LoginArgs> & { headless: boolean; force: boolean; logout: boolean; timeoutMs: number } = { headless: false, force: false, logout: false, timeoutMs: 300_000 };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const value = () => {
-      const v = args[++i];
-      if (v === undefined) throw new UsageError(`${arg} needs a value`);
-      return v;
-    };
-    switch (arg) {
-      case '-h':
-      case '--help':
-        return 'help';
-      case '--headless':
-        out.headless = true;
-        break;
-      case '--force':
-        out.force = true;
-        break;
-      case '--logout':
-        out.logout = true;
-        break;
-      case '--config':
-        out.config = value();
-        break;
-      case '--scope':
-        out.scope = value();
-        break;
-      case '--client-id':
-        out.clientId = value();
-        break;
-      case '--client-secret':
-        out.clientSecret = value();
-        break;
-      case '--client-metadata-url':
-        out.clientMetadataUrl = value();
-        break;
-      case '--timeout': {
-        const seconds = Number(value());
-        if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError('--timeout needs a positive number of seconds');
-        out.timeoutMs = seconds * 1000;
-        break;
-      }
-      default:
-        if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}`);
-        if (out.server !== undefined) throw new UsageError(`one SERVER only (got ${JSON.stringify(out.server)} and ${JSON.stringify(arg)})`);
-        out.server = arg;
-    }
-  }
-  if (out.server === undefined) throw new UsageError('name the SERVER to log in to');
-  return out as LoginArgs;
+function parseLoginArgs(args: string[]): LoginArgs | 'help' {
+  const parsed = parseCommand(SPEC, args);
+  if (parsed.help) return 'help';
+  const { values } = parsed;
+  const words = [...parsed.positionals, ...(parsed.rest ?? [])];
+  if (words.length === 0) throw new UsageError('byhand login: name the SERVER to log in to', true);
+  if (words.length > 1) throw new UsageError(`byhand login: one SERVER only (got ${words.map((w) => JSON.stringify(w)).join(' and ')})`, true);
+  const optional = (name: string, key: keyof LoginArgs) => {
+    const value = stringFlag(values, name);
+    return value !== undefined ? { [key]: value } : {};
+  };
+  return {
+    server: words[0]!,
+    source: sourceFlags(values),
+    headless: booleanFlag(values, 'headless'),
+    timeoutMs: msFlag(values, 'timeout', 300_000),
+    force: booleanFlag(values, 'force'),
+    logout: booleanFlag(values, 'logout'),
+    ...optional('scope', 'scope'),
+    ...optional('client-id', 'clientId'),
+    ...optional('client-secret', 'clientSecret'),
+    ...optional('client-metadata-url', 'clientMetadataUrl'),
+  };
 }
 
 /** SERVER as an HTTP endpoint: a URL as given, or a config entry's url and headers. */
-function resolveHttpServer(args: LoginArgs, env: CommandIO['env']): { url: string; headers: Record<string, string> } {
+async function resolveHttpServer(args: LoginArgs, io: CommandIO): Promise<{ url: string; headers: Record<string, string> }> {
   if (/^https?:\/\//i.test(args.server)) {
     try {
       return { url: new URL(args.server).href, headers: {} };
@@ -108,20 +88,14 @@ function resolveHttpServer(args: LoginArgs, env: CommandIO['env']): { url: strin
       throw new UsageError(`${JSON.stringify(args.server)} is not a valid URL`);
     }
   }
-  if (args.config === undefined) throw new UsageError(`${JSON.stringify(args.server)} is not a URL: give an http(s) URL, or the name of a server in --config FILE`);
-  let entries;
-  try {
-    entries = loadConfig(args.config, env);
-  } catch (error) {
-    if (error instanceof ConfigError) throw new UsageError(error.message);
-    throw error;
-  }
-  const entry = entries.find((e) => e.name === args.server);
-  if (!entry) throw new UsageError(`no server ${JSON.stringify(args.server)} in ${args.config} (it has ${entries.map((e) => e.name).join(', ')})`);
-  if (entry.error !== undefined) throw new UsageError(entry.error);
+  const { entries, from } = configEntries(args.source, io.env, process.cwd());
+  if (entries.length === 0) throw new UsageError(`${JSON.stringify(args.server)} is not a URL: give an http(s) URL, or the name of a server in --config FILE`);
+  const found = entries.find((e) => e.name === args.server);
+  if (!found) throw new UsageError(`no server ${JSON.stringify(args.server)}${didYouMean(args.server, entries.map((e) => e.name))} in ${from} (it has ${entries.map((e) => e.name).join(', ')})`);
+  const entry = await usable(found, io);
   const target = entry.connect;
   if (!target || typeof target !== 'object' || !('url' in target)) {
-    throw new UsageError(`${args.server} in ${args.config} is a stdio server: it takes its credentials from its environment, not from an OAuth login`);
+    throw new UsageError(`${args.server} in ${entry.file} is a stdio server: it takes its credentials from its environment, not from an OAuth login`);
   }
   return { url: target.url, headers: target.headers ?? {} };
 }
@@ -133,17 +107,13 @@ export async function loginCommand(args: string[], io: LoginIO = processIO()): P
   try {
     const result = parseLoginArgs(args);
     if (result === 'help') {
-      io.stdout.write(`${LOGIN_USAGE}\n`);
+      io.stdout.write(`${helpText(SPEC)}\n`);
       return 0;
     }
     parsed = result;
-    server = resolveHttpServer(parsed, io.env);
+    server = await resolveHttpServer(parsed, io);
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    say(`byhand login: ${error.message}`);
-    say();
-    say(LOGIN_USAGE);
-    return 2;
+    return fail(error, io, { what: 'byhand login', json: false, usage: usageLines(SPEC) });
   }
 
   const store = fileStore(credentialsFile(io.env));
@@ -184,7 +154,7 @@ export async function loginCommand(args: string[], io: LoginIO = processIO()): P
         try {
           return await Promise.race(arrivals);
         } catch (error) {
-          if (waiting.aborted && !signal.aborted) throw new Error(`no redirect arrived within ${parsed.timeoutMs / 1000} s`);
+          if (waiting.aborted && !signal.aborted) throw new Error(`no redirect arrived within ${parsed.timeoutMs} ms (--timeout)`);
           throw error;
         }
       },
@@ -213,13 +183,7 @@ export async function loginCommand(args: string[], io: LoginIO = processIO()): P
       : `✓ already logged in to ${server.url} (authorization server ${status.issuer}${expiry}${refresh}); --force logs in again`);
     return 0;
   } catch (error) {
-    if (error instanceof McpError) {
-      say(`✗ ${error.message}`);
-      say(`  hint: ${error.hint}`);
-      return 1;
-    }
-    say(`✗ ${(error as Error).message}`);
-    return 1;
+    return fail(error, io, { what: `log in to ${server.url}`, json: false });
   } finally {
     await client?.close().catch(() => undefined);
     await loopback?.close();

@@ -10,7 +10,7 @@ import type {
   ToolChoice,
 } from '@anthropic-ai/sdk/resources/messages';
 import type { ContentBlock, CreateMessageParams, CreateMessageResult, ImageContent } from '@byhand/client';
-import { ProviderConfigError, UnsupportedContentError } from '../errors.js';
+import { ProviderConfigError, ProviderError, UnsupportedContentError } from '../errors.js';
 import { blocksOf, isToolResult, isToolUse, position } from './content.js';
 import { pickModel } from './model-hints.js';
 import type { PreparedCall, SamplingProvider } from './provider.js';
@@ -73,7 +73,13 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Samp
         model,
         notes: anthropicNotes(params),
         async run(runSignal) {
-          const message = await (await client()).messages.create(body, { signal: runSignal });
+          const message = await (await client()).messages.create(body, { signal: runSignal }).catch((error: unknown) => {
+            // The SDK's APIConnectionError says "Connection error." and no more: name where it went.
+            if ((error as Error).name === 'APIConnectionError' && !runSignal.aborted) {
+              throw new ProviderError('anthropic', `cannot reach ${baseURL} (${(error as Error).message}): check the network, or ANTHROPIC_BASE_URL`);
+            }
+            throw error;
+          });
           return fromAnthropicMessage(message, Boolean(params.tools?.length));
         },
       };

@@ -42,20 +42,22 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
   const root = options.baseURL.replace(/\/+$/, '').replace(/\/v1$/, '');
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-  let catalog: Promise<string[]> | undefined;
+  let catalog: Promise<{ models: string[]; failure?: string }> | undefined;
 
-  const availableModels = (signal: AbortSignal): Promise<string[]> =>
-    (catalog ??= fetch(`${root}/v1/models`, { headers, signal })
-      .then(async (response) => (response.ok ? ((await response.json()) as { data?: { id: string }[] }).data ?? [] : []))
-      .then((models) => models.map((m) => m.id))
-      .catch(() => []));
+  // An unreachable server is not a server that lists no model: the two are told apart.
+  const availableModels = (signal: AbortSignal): Promise<{ models: string[]; failure?: string }> =>
+    (catalog ??= fetch(`${root}/v1/models`, { headers, signal }).then(
+      async (response) => (response.ok ? { models: (((await response.json()) as { data?: { id: string }[] }).data ?? []).map((m) => m.id) } : { models: [], failure: `${root}/v1/models answered HTTP ${response.status}` }),
+      (error: unknown) => ({ models: [], failure: `cannot reach ${root}/v1/models (${causeOf(error)}): is the server running, and is BYHAND_OPENAI_BASE_URL right?` }),
+    ));
 
   async function chooseModel(params: CreateMessageParams, signal: AbortSignal): Promise<string> {
     const hints = params.modelPreferences?.hints ?? [];
     if (!hints.length && options.model) return options.model;
-    const available = await availableModels(signal);
-    const model = pickModel(hints, available, options.model ?? available[0] ?? '');
+    const { models, failure } = await availableModels(signal);
+    const model = pickModel(hints, models, options.model ?? models[0] ?? '');
     if (!model) {
+      if (failure) throw new ProviderError('openai-compatible', `${failure}; or set BYHAND_OPENAI_MODEL to the model to use`);
       throw new ProviderError('openai-compatible', `${root}/v1/models lists no model; set BYHAND_OPENAI_MODEL to the model to use`);
     }
     return model;
@@ -75,11 +77,9 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
           ? [`includeContext "${params.includeContext}" is treated as "none": this host adds no context`]
           : [],
         async run(runSignal) {
-          const response = await fetch(`${root}/v1/chat/completions`, {
-            method: 'POST',
-            headers,
-            body: JSON.stringify(body),
-            signal: runSignal,
+          const response = await fetch(`${root}/v1/chat/completions`, { method: 'POST', headers, body: JSON.stringify(body), signal: runSignal }).catch((error: unknown) => {
+            if (runSignal.aborted) throw error;
+            throw new ProviderError('openai-compatible', `cannot reach ${root}/v1/chat/completions (${causeOf(error)}): is the server running, and is BYHAND_OPENAI_BASE_URL right?`);
           });
           const text = await response.text();
           if (!response.ok) {
@@ -195,4 +195,10 @@ function fromChatCompletion(completion: ChatCompletion, requestedModel: string, 
   };
   if (choice.finish_reason) result.stopReason = FINISH_REASONS[choice.finish_reason] ?? choice.finish_reason;
   return result;
+}
+
+/** fetch says "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND) is in its cause. */
+function causeOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error as Error).message;
 }

@@ -13,7 +13,14 @@ export function traceLine(entry: TraceEntry): string {
   const body = entry.message !== undefined ? JSON.stringify(entry.message) : entry.raw !== undefined ? `(not JSON) ${entry.raw}` : '';
   // The transport already redacted headers and the URL; a URL inside a message (a link a server
   // returned, a resource URI) is redacted here by the same rule.
-  return printable(redactText(`${arrow} ${via}${body ? ` ${body}` : ''}`));
+  return printable(redactText(`${arrow} ${via}${body ? ` ${body}` : ''}${cacheHint(entry.message)}`));
+}
+
+/** A result's caching hints (SEP-2549), spelled out: the client reuses a list for ttlMs. */
+function cacheHint(message: unknown): string {
+  const result = (message as { result?: { ttlMs?: unknown; cacheScope?: unknown } } | undefined)?.result;
+  if (typeof result?.ttlMs !== 'number') return '';
+  return ` (cacheable for ${result.ttlMs} ms${typeof result.cacheScope === 'string' ? `, scope ${result.cacheScope}` : ''})`;
 }
 
 interface TrimOptions {

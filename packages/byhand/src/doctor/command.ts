@@ -1,0 +1,94 @@
+// `byhand doctor`: what byhand would use here and why: the sampling provider and model (from the
+// environment, by selectProvider's rules), the config files it looks for and which it would read,
+// and where logins are kept. It starts nothing and sends nothing.
+
+import { existsSync } from 'node:fs';
+import { credentialsFile } from '@byhand/client/auth/file-store';
+import { ProviderConfigError, selectProvider } from '@byhand/host';
+import { discoverConfigs } from '../shared/discover.js';
+import { fail } from '../shared/fail.js';
+import { processIO, type CommandIO } from '../shared/io.js';
+import { booleanFlag, helpText, parseCommand, usageLines, type CommandSpec } from '../shared/kit.js';
+import { UsageError } from '../shared/usage-error.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export const SPEC: CommandSpec = {
+  name: 'doctor',
+  synopsis: ['byhand doctor [--json]'],
+  about: 'Says which sampling provider and model, which config files and which credentials file byhand would use here, and why.',
+  flags: { json: { type: 'boolean', help: 'print the findings as one JSON object' } },
+};
+
+export interface Provider {
+  name: string;
+  endpoint?: string;
+  model: string;
+  why: string;
+  error?: string;
+}
+
+/** The provider selectProvider picks, and the rule that picked it, in words. */
+export function explainProvider(env: Env): Provider {
+  const choice = env.BYHAND_PROVIDER?.trim().toLowerCase();
+  const why = choice
+    ? `BYHAND_PROVIDER=${env.BYHAND_PROVIDER}`
+    : env.BYHAND_OPENAI_BASE_URL
+      ? 'BYHAND_OPENAI_BASE_URL is set (it wins over ANTHROPIC_API_KEY, which is often just present in the shell)'
+      : env.ANTHROPIC_API_KEY
+        ? 'ANTHROPIC_API_KEY is set and BYHAND_OPENAI_BASE_URL is not'
+        : 'no BYHAND_PROVIDER, BYHAND_OPENAI_BASE_URL or ANTHROPIC_API_KEY is set';
+  try {
+    const provider = selectProvider(env);
+    const model =
+      provider.name === 'offline'
+        ? 'none: the offline provider is not a model'
+        : provider.name === 'anthropic'
+          ? (env.BYHAND_ANTHROPIC_MODEL ? `${env.BYHAND_ANTHROPIC_MODEL} (BYHAND_ANTHROPIC_MODEL)` : 'claude-haiku-5-5 (the default; BYHAND_ANTHROPIC_MODEL changes it), unless a server hint names another')
+          : env.BYHAND_OPENAI_MODEL ? `${env.BYHAND_OPENAI_MODEL} (BYHAND_OPENAI_MODEL)` : 'the first model the server lists at /v1/models (BYHAND_OPENAI_MODEL names one)';
+    return { name: provider.name, ...(provider.endpoint ? { endpoint: provider.endpoint } : {}), model, why };
+  } catch (error) {
+    if (!(error instanceof ProviderConfigError)) throw error;
+    return { name: 'none', model: 'none', why, error: error.message };
+  }
+}
+
+export async function doctorCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
+  let json = args.includes('--json');
+  try {
+    const parsed = parseCommand(SPEC, args);
+    if (parsed.help) return void io.stdout.write(`${helpText(SPEC)}\n`), 0;
+    json = booleanFlag(parsed.values, 'json');
+    if (parsed.positionals.length > 0) throw new UsageError(`byhand doctor takes no arguments (got ${parsed.positionals.join(' ')})`, true);
+    const provider = explainProvider(io.env);
+    const found = discoverConfigs(process.cwd(), io.env);
+    const read = new Set(found.read.map((r) => r.file.path));
+    const credentials = credentialsFile(io.env);
+    if (json) {
+      io.stdout.write(`${JSON.stringify({
+        provider,
+        configs: found.looked.map((f) => ({ path: f.path, host: f.host, exists: existsSync(f.path), read: read.has(f.path), servers: found.read.find((r) => r.file.path === f.path)?.count ?? 0 })),
+        servers: found.entries.map((e) => ({ name: e.name, file: e.file, target: e.target, disabled: e.disabled ?? false, error: e.error ?? null })),
+        notices: found.notices,
+        credentials: { path: credentials, exists: existsSync(credentials) },
+      })}\n`);
+      return provider.error ? 1 : 0;
+    }
+    const lines = [
+      `sampling provider: ${provider.name}${provider.endpoint ? ` (${provider.endpoint})` : ''}`,
+      `  why: ${provider.why}`,
+      ...(provider.error ? [`  ✗ ${provider.error}`] : [`  model: ${provider.model}`]),
+      '',
+      `configs (${found.read.length > 0 ? `${found.entries.length} server(s) from ${found.read.length} file(s)` : 'none found: the bundled toolboxes are used'}):`,
+      ...found.looked.map((f) => `  ${read.has(f.path) ? '✓ read ' : existsSync(f.path) ? '✗ skip ' : '  none '} ${f.path}  ${f.host}`),
+      ...found.notices.map((n) => `  note: ${n}`),
+      ...found.entries.map((e) => `  ${e.disabled ? '-' : e.error ? '✗' : '✓'} ${e.name}: ${e.disabled ? 'disabled' : e.error ?? e.target}`),
+      '',
+      `logins: ${credentials}${existsSync(credentials) ? '' : ' (none yet)'}`,
+    ];
+    io.stdout.write(`${lines.join('\n')}\n`);
+    return provider.error ? 1 : 0;
+  } catch (error) {
+    return fail(error, io, { what: 'byhand doctor', json, usage: usageLines(SPEC) });
+  }
+}

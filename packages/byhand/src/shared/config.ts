@@ -1,0 +1,215 @@
+// The server lists people already have: the `mcpServers` JSON of desktop clients and editors
+// (Claude Desktop, Claude Code, Cursor, Windsurf) and VS Code's `mcp.json` (`servers`, with `type`
+// and `inputs`), read as JSONC. Variables in env, headers, url, command, args and cwd are expanded;
+// a server whose entry cannot be used keeps its place with the reason, so one bad entry never
+// hides the rest. Shapes: /work/shared/reference/peers.md, section D1.
+
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Target } from '@byhand/client';
+import { JsoncError, parseJsonc } from './jsonc.js';
+
+/** A VS Code `inputs` entry: asked for at the terminal, or given with --input id=value. */
+export interface InputSpec {
+  id: string;
+  description?: string;
+  password: boolean;
+}
+
+export interface ServerEntry {
+  name: string;
+  /** How to show it, when not by its name (the embedded toolboxes show their titles). */
+  label?: string;
+  /** What was asked for, for display: the URL or the command line. */
+  target: string;
+  connect?: Target;
+  /** Why the entry cannot be probed, naming the file and the field. */
+  error?: string;
+  /** `"disabled": true`: listed, never started. */
+  disabled?: boolean;
+  /** The file the entry came from. */
+  file?: string;
+  /** `${input:id}` values the entry needs and was not given; `withInputs` makes it usable. */
+  missingInputs?: InputSpec[];
+  withInputs?: (values: Readonly<Record<string, string>>) => ServerEntry;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface ConfigOptions {
+  /** `${workspaceFolder}`: the folder the config belongs to; default the parent of `.vscode`/`.cursor`, else the file's folder. */
+  workspaceFolder?: string;
+  /** --input id=value. */
+  inputs?: Readonly<Record<string, string>>;
+}
+
+interface Context {
+  env: Env;
+  workspaceFolder: string;
+  inputs: Readonly<Record<string, string>>;
+  declared: Map<string, InputSpec>;
+  /** Inputs referenced and not given, collected while expanding one entry. */
+  missing: Map<string, InputSpec>;
+}
+
+export function loadConfig(file: string, env: Env = process.env, options: ConfigOptions = {}): ServerEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ConfigError(code === 'ENOENT' ? `${file}: no such file` : `${file}: cannot read it (${(error as Error).message})`);
+  }
+  let json: unknown;
+  try {
+    json = parseJsonc(text);
+  } catch (error) {
+    if (!(error instanceof JsoncError)) throw error;
+    throw new ConfigError(`${file}:${error.line}:${error.column}: not valid JSON (${error.why})`);
+  }
+  return parseConfig(json, file, env, options);
+}
+
+export function parseConfig(json: unknown, file: string, env: Env = process.env, options: ConfigOptions = {}): ServerEntry[] {
+  if (!isObject(json)) throw new ConfigError(`${file}: expected a JSON object with "mcpServers" or "servers"`);
+  const key = 'mcpServers' in json ? 'mcpServers' : 'servers' in json ? 'servers' : isObject(json.mcp) && 'servers' in json.mcp ? 'mcp.servers' : undefined;
+  if (!key) throw new ConfigError(`${file}: no "mcpServers" (desktop clients, editors) or "servers" (VS Code mcp.json) object`);
+  const servers = key === 'mcp.servers' ? (json.mcp as Record<string, unknown>).servers : json[key];
+  if (!isObject(servers)) throw new ConfigError(`${file}: "${key}" must be an object mapping names to servers`);
+  const inputsJson = key === 'mcp.servers' ? (json.mcp as Record<string, unknown>).inputs : json.inputs;
+  const ctx: Context = { env, workspaceFolder: options.workspaceFolder ?? workspaceOf(file), inputs: options.inputs ?? {}, declared: declaredInputs(inputsJson), missing: new Map() };
+  const entries = Object.entries(servers).map(([name, value]) => ({ ...parseEntry(name, value, `${file}: ${key}.${name}`, ctx), file }));
+  if (entries.length === 0) throw new ConfigError(`${file}: "${key}" lists no servers`);
+  return entries;
+}
+
+function declaredInputs(value: unknown): Map<string, InputSpec> {
+  const declared = new Map<string, InputSpec>();
+  if (!Array.isArray(value)) return declared;
+  for (const item of value) {
+    if (!isObject(item) || typeof item.id !== 'string') continue;
+    declared.set(item.id, { id: item.id, ...(typeof item.description === 'string' ? { description: item.description } : {}), password: item.password === true });
+  }
+  return declared;
+}
+
+function parseEntry(name: string, value: unknown, where: string, ctx: Context): ServerEntry {
+  if (!isObject(value)) return { name, target: '?', error: `${where}: expected an object with "command" or "url"` };
+  if (value.disabled === true) return { name, target: String(value.url ?? value.serverUrl ?? value.command ?? '?'), disabled: true };
+  ctx.missing = new Map();
+  let entry: ServerEntry;
+  try {
+    entry = build(name, value, where, ctx);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    entry = { name, target: String(value.url ?? value.serverUrl ?? value.command ?? '?'), error: error.message };
+  }
+  if (ctx.missing.size === 0) return entry;
+  // Never send the placeholder: the entry waits for its inputs, and says which.
+  const missingInputs = [...ctx.missing.values()];
+  const given = ctx.inputs;
+  return {
+    name,
+    target: entry.target,
+    error: `${where}: needs ${missingInputs.map((i) => `\${input:${i.id}}${i.description ? ` (${i.description})` : ''}`).join(', ')}: give --input ${missingInputs.map((i) => `${i.id}=VALUE`).join(' --input ')}`,
+    missingInputs,
+    withInputs: (values) => parseEntry(name, value, where, { ...ctx, inputs: { ...given, ...values } }),
+  };
+}
+
+function build(name: string, value: Record<string, unknown>, where: string, ctx: Context): ServerEntry {
+  const type = typeof value.type === 'string' ? value.type : undefined;
+  // Windsurf calls the URL serverUrl.
+  const urlKey = value.url === undefined && value.serverUrl !== undefined ? 'serverUrl' : 'url';
+  const url = optionalString(value, urlKey, where);
+  const command = optionalString(value, 'command', where);
+  const isHttp = type ? ['http', 'streamable-http', 'streamableHttp'].includes(type) : url !== undefined && command === undefined;
+  if (type === 'sse') throw new ConfigError(`${where}.type: "sse" is the deprecated HTTP+SSE transport, which byhand does not speak; use the server's Streamable HTTP URL`);
+  if (type && !isHttp && type !== 'stdio') throw new ConfigError(`${where}.type: unknown transport "${type}" (expected stdio or http)`);
+  if (isHttp) {
+    if (!url) throw new ConfigError(`${where}.url: an http server needs a "url"`);
+    const expanded = expand(url, `${where}.${urlKey}`, ctx);
+    const headers = stringMap(value.headers, `${where}.headers`, ctx);
+    if (ctx.missing.size === 0) {
+      try {
+        new URL(expanded);
+      } catch {
+        throw new ConfigError(`${where}.${urlKey}: "${expanded}" is not a URL`);
+      }
+    }
+    return { name, target: expanded, connect: { url: expanded, headers } };
+  }
+  if (!command) throw new ConfigError(`${where}: needs "command" (stdio) or "url" (http)`);
+  const args = value.args === undefined ? [] : value.args;
+  if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) throw new ConfigError(`${where}.args: must be an array of strings`);
+  const expandedArgs = args.map((a, i) => expand(a, `${where}.args[${i}]`, ctx));
+  const cmd = expand(command, `${where}.command`, ctx);
+  const cwd = optionalString(value, 'cwd', where);
+  return {
+    name,
+    target: [cmd, ...expandedArgs].join(' '),
+    connect: { command: cmd, args: expandedArgs, env: stringMap(value.env, `${where}.env`, ctx), ...(cwd ? { cwd: expand(cwd, `${where}.cwd`, ctx) } : {}) },
+  };
+}
+
+/**
+ * `${env:VAR}` (VS Code, Cursor), `${VAR}` and `${VAR:-default}` (Claude Code), `$VAR`,
+ * `${workspaceFolder}`, `${userHome}` and `${input:id}` (VS Code). An unset variable is an error
+ * naming the field: silently sending an empty token is worse than stopping.
+ */
+function expand(text: string, where: string, ctx: Context): string {
+  return text.replace(/\$\{input:([^}]+)\}|\$\{(workspaceFolder|userHome)\}|\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, input, folder, braced, fallback, bare) => {
+    if (input !== undefined) {
+      const given = ctx.inputs[input];
+      if (given !== undefined) return given;
+      ctx.missing.set(input, ctx.declared.get(input) ?? { id: input, password: false });
+      return whole;
+    }
+    if (folder === 'workspaceFolder') return ctx.workspaceFolder;
+    if (folder === 'userHome') {
+      const home = ctx.env.HOME ?? ctx.env.USERPROFILE;
+      if (home) return home;
+      throw new ConfigError(`${where}: \${userHome} needs HOME (or USERPROFILE) set`);
+    }
+    const name = braced ?? bare;
+    const value = ctx.env[name];
+    if (value !== undefined && value !== '') return value;
+    if (fallback !== undefined) return fallback;
+    throw new ConfigError(`${where}: ${whole} refers to ${name}, which is not set`);
+  });
+}
+
+/** `.vscode/mcp.json` and `.cursor/mcp.json` belong to the folder above; other files to their own folder. */
+function workspaceOf(file: string): string {
+  const folder = dirname(file);
+  return /[\\/]\.(vscode|cursor)$/.test(folder) ? dirname(folder) : folder;
+}
+
+function stringMap(value: unknown, where: string, ctx: Context): Record<string, string> {
+  if (value === undefined) return {};
+  if (!isObject(value)) throw new ConfigError(`${where}: must be an object of strings`);
+  const out: Record<string, string> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (typeof v !== 'string') throw new ConfigError(`${where}.${key}: must be a string`);
+    out[key] = expand(v, `${where}.${key}`, ctx);
+  }
+  return out;
+}
+
+function optionalString(value: Record<string, unknown>, key: string, where: string): string | undefined {
+  const v = value[key];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || v === '') throw new ConfigError(`${where}.${key}: must be a non-empty string`);
+  return v;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

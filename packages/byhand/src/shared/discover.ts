@@ -1,0 +1,82 @@
+// Where hosts keep their MCP configs, so `byhand checkpoint` and `byhand call NAME` work on the
+// servers a person already has. The project's files first (the folder byhand runs in), then the
+// user's, on the Linux, macOS and Windows paths alike: the file that exists decides, so one test
+// HOME can hold them all. Paths: /work/shared/reference/peers.md, section D1.
+
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError, loadConfig, type ServerEntry } from './config.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface ConfigFile {
+  path: string;
+  /** Which host writes it: "Claude Code (project)", "VS Code (user)". */
+  host: string;
+}
+
+export function candidateFiles(cwd: string, env: Env): ConfigFile[] {
+  const project: ConfigFile[] = [
+    { path: join(cwd, '.mcp.json'), host: 'Claude Code (project)' },
+    { path: join(cwd, '.vscode', 'mcp.json'), host: 'VS Code (workspace)' },
+    { path: join(cwd, '.cursor', 'mcp.json'), host: 'Cursor (project)' },
+  ];
+  const home = env.HOME ?? env.USERPROFILE;
+  if (!home) return project;
+  const xdg = env.XDG_CONFIG_HOME ?? join(home, '.config');
+  const mac = join(home, 'Library', 'Application Support');
+  const appData = env.APPDATA;
+  const perOs = (host: string, ...tail: string[]): ConfigFile[] =>
+    [xdg, mac, ...(appData ? [appData] : [])].map((base) => ({ path: join(base, ...tail), host }));
+  return [
+    ...project,
+    ...perOs('Claude Desktop', 'Claude', 'claude_desktop_config.json'),
+    { path: join(home, '.claude.json'), host: 'Claude Code (user)' },
+    { path: join(home, '.cursor', 'mcp.json'), host: 'Cursor (user)' },
+    { path: join(home, '.codeium', 'windsurf', 'mcp_config.json'), host: 'Windsurf' },
+    ...perOs('VS Code (user)', 'Code', 'User', 'mcp.json'),
+  ];
+}
+
+export interface Discovered {
+  /** Every usable entry, the first of each name kept. */
+  entries: ServerEntry[];
+  /** The files read, in order, with how many servers each gave. */
+  read: { file: ConfigFile; count: number }[];
+  /** What a person should know: unreadable files, shadowed names. */
+  notices: string[];
+  /** Every path looked at, for doctor. */
+  looked: ConfigFile[];
+}
+
+export function discoverConfigs(cwd: string, env: Env, inputs: Readonly<Record<string, string>> = {}): Discovered {
+  const looked = candidateFiles(cwd, env);
+  const found: Discovered = { entries: [], read: [], notices: [], looked };
+  const seen = new Map<string, string>();
+  for (const file of looked) {
+    if (!existsSync(file.path) || !statSync(file.path).isFile()) continue;
+    let entries: ServerEntry[];
+    try {
+      entries = loadConfig(file.path, env, { inputs, ...(file.host.endsWith('(workspace)') || file.host.endsWith('(project)') ? { workspaceFolder: cwd } : {}) });
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      // ~/.claude.json is Claude Code's whole state; most of them hold no user-scope servers.
+      if (file.host === 'Claude Code (user)' && /no "mcpServers"/.test(error.message)) continue;
+      found.notices.push(`skipped ${error.message}`);
+      continue;
+    }
+    let kept = 0;
+    for (const entry of entries) {
+      const first = seen.get(entry.name);
+      if (first !== undefined) {
+        found.notices.push(`${entry.name} in ${file.path} is shadowed by the one in ${first}`);
+        continue;
+      }
+      seen.set(entry.name, file.path);
+      found.entries.push(entry);
+      kept++;
+    }
+    found.read.push({ file, count: kept });
+  }
+  return found;
+}

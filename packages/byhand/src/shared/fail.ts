@@ -1,0 +1,56 @@
+// The one error style: `✗ <what failed>: <why>`, then `  hint: …` naming CLI flags rather than
+// library options; with --json the same three fields as one JSON line on stdout. Usage mistakes
+// exit 2, failures on the way exit 1. Everything a server said is made printable first.
+
+import { McpError } from '@byhand/client';
+import { printable } from '@byhand/host';
+import type { CommandIO } from './io.js';
+import { UsageError } from './usage-error.js';
+
+export interface FailContext {
+  /** What was being done: "call summarise_week on kitchen". */
+  what: string;
+  json: boolean;
+  /** Usage lines, printed under a malformed command line. */
+  usage?: string;
+  /** Errors that are the caller's to fix (exit 2), beyond UsageError. */
+  isUsage?: (error: unknown) => boolean;
+}
+
+export interface Failure {
+  what: string;
+  code: string | number;
+  message: string;
+  hint?: string;
+}
+
+/** Library hints speak of options; a person at the shell has flags. */
+export function cliHint(hint: string): string {
+  return hint
+    .replace(/raise the timeout \(timeoutMs\)/g, 'raise --timeout (milliseconds)')
+    .replace(/\(timeoutMs\)/g, '(--timeout MS)')
+    .replace(/raise the timeout\b(?! \()/g, 'raise --timeout (milliseconds)')
+    .replace(/\(list it first\)/g, '(see `byhand list SERVER`)');
+}
+
+export function describeFailure(error: unknown, what: string): Failure {
+  if (error instanceof McpError) return { what, code: error.code, message: printable(error.message), hint: printable(cliHint(error.hint)) };
+  if (error instanceof UsageError) return { what, code: 'usage', message: printable(error.message) };
+  return { what, code: 'error', message: printable(error instanceof Error ? error.message : String(error)) };
+}
+
+/** Writes the failure and returns the exit code. */
+export function fail(error: unknown, io: Pick<CommandIO, 'stdout' | 'stderr'>, ctx: FailContext): number {
+  const usage = error instanceof UsageError || ctx.isUsage?.(error) === true;
+  const failure = describeFailure(error, ctx.what);
+  if (ctx.json) {
+    io.stdout.write(`${JSON.stringify({ ok: false, error: failure })}\n`);
+    return usage ? 2 : 1;
+  }
+  // A usage mistake is its own "what": the message already names the word that was wrong.
+  const lines = [usage ? `✗ ${failure.message}` : `✗ ${failure.what}: ${failure.message}`];
+  if (failure.hint) lines.push(`  hint: ${failure.hint}`);
+  if (error instanceof UsageError && error.showUsage && ctx.usage) lines.push(ctx.usage);
+  io.stderr.write(`${lines.join('\n')}\n`);
+  return usage ? 2 : 1;
+}

@@ -1,0 +1,54 @@
+// Resolve SERVER and connect to it, the same way for every command: the login `byhand login`
+// stored (never a browser), --trace on stderr, --era and --timeout.
+
+import { connect, type Client, type ConnectOptions } from '@byhand/client';
+import type { CommandIO } from './io.js';
+import { resolveServer, type ResolvedServer, type ServerWord } from './resolve-server.js';
+import type { ConnectFlags, SourceFlags } from './server-flags.js';
+import { traceLine } from './show-wire.js';
+import { storedLogin } from './stored-login.js';
+
+export interface OpenServer {
+  server: ResolvedServer;
+  client: Client;
+  close(): Promise<void>;
+}
+
+export async function openServer(
+  spec: ServerWord,
+  source: SourceFlags,
+  flags: ConnectFlags,
+  io: CommandIO,
+  options: Omit<ConnectOptions, 'era' | 'timeoutMs' | 'onTrace' | 'auth'> = {},
+): Promise<OpenServer> {
+  const server = await resolveServer(spec, source, io);
+  let client: Client;
+  try {
+    client = await connect(server.target, {
+      ...options,
+      era: flags.era,
+      timeoutMs: flags.timeoutMs,
+      ...(server.login !== undefined ? { auth: storedLogin(io.env, server.login) } : {}),
+      ...(flags.trace ? { onTrace: (entry) => void io.stderr.write(`${traceLine(entry)}\n`) } : {}),
+    });
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  return {
+    server,
+    client,
+    close: async () => {
+      await client.close().catch(() => undefined);
+      await server.close();
+    },
+  };
+}
+
+/** "modern era, 2026-07-28", and how it was found when that was not the plain probe. */
+export function eraLine(client: Client): string {
+  const { verdict } = client;
+  const fellBack = verdict.era === 'legacy' && verdict.how === 'probe';
+  const detail = verdict.how === 'pinned' ? ', pinned by --era' : fellBack ? `, after the modern probe failed (${verdict.evidence})` : '';
+  return `${client.era} era, ${client.protocolVersion}${detail}`;
+}

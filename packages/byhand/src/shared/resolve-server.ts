@@ -1,0 +1,137 @@
+// SERVER on the command line, for every command: a command line after `--`, an http(s) URL, a name
+// in --config FILE (or in the configs discovered), a bundled toolbox, in that order, so a config
+// entry can shadow a toolbox name on purpose. Every source is said in a notice.
+
+import type { Target } from '@byhand/client';
+import type { Env } from '@byhand/host';
+import type { ToolboxName } from '@byhand/servers/node';
+import { ConfigError, loadConfig, type ServerEntry } from './config.js';
+import { didYouMean } from './did-you-mean.js';
+import { discoverConfigs } from './discover.js';
+import { EMBEDDED_NAMES, startEmbedded } from './embedded.js';
+import { askInputs } from './inputs.js';
+import type { CommandIO } from './io.js';
+import { shellQuote } from './output.js';
+import type { SourceFlags } from './server-flags.js';
+import { UsageError } from './usage-error.js';
+
+export interface ResolvedServer {
+  target: Target;
+  /** For the narration: where it is and how it was found. */
+  describe: string;
+  /** Stops what was started for this command (the embedded toolbox); a no-op otherwise. */
+  close(): Promise<void>;
+  /** How to log in to it, as `byhand login` arguments, when it is a remote HTTP server. */
+  login?: string;
+}
+
+export interface ServerWord {
+  /** SERVER as typed, or undefined when the server is the command line in `command`. */
+  word?: string;
+  /** The words after `--`. */
+  command?: string[];
+}
+
+const nothing = async () => undefined;
+
+export async function resolveServer(spec: ServerWord, flags: SourceFlags, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr'>, cwd = process.cwd()): Promise<ResolvedServer> {
+  if (spec.command !== undefined) return adHocCommand(spec.command, flags);
+  const word = spec.word!;
+  if (/^https?:\/\//i.test(word)) return adHocUrl(word, flags);
+  let configNames: string[] = [];
+  let where = '';
+  if (!flags.embedded) {
+    const { entries, from } = configEntries(flags, io.env, cwd);
+    const entry = entries.find((e) => e.name === word);
+    if (entry !== undefined) return fromEntry(await usable(entry, io), flags);
+    configNames = entries.map((e) => e.name);
+    where = from;
+  }
+  if (isToolboxName(word)) {
+    const embedded = await startEmbedded([word]);
+    const entry = embedded.entries[0]!;
+    return { target: entry.connect!, describe: `${word}, bundled, started in this process at ${entry.target}`, close: () => embedded.close() };
+  }
+  if (flags.transport === 'stdio') return adHocCommand([word], flags);
+  if (flags.transport === 'http') return adHocUrl(`http://${word}`, flags);
+  const known = [...configNames, ...EMBEDDED_NAMES];
+  const listed = configNames.length > 0 ? `, a name in ${where} (${configNames.join(', ')})` : where ? `; ${where} names no servers` : ', or a name from --config FILE';
+  throw new UsageError(`unknown server ${JSON.stringify(word)}${didYouMean(word, known)}: give an http(s) URL, a command line after --, a bundled toolbox (${EMBEDDED_NAMES.join(', ')})${listed}`);
+}
+
+/** The entries of --config FILE, or of every config discovered; `from` names the file(s). */
+export function configEntries(flags: SourceFlags, env: Env, cwd: string): { entries: ServerEntry[]; from: string } {
+  if (flags.config !== undefined) {
+    try {
+      return { entries: loadConfig(flags.config, env, { inputs: flags.inputs }), from: flags.config };
+    } catch (error) {
+      if (error instanceof ConfigError) throw new UsageError(error.message);
+      throw error;
+    }
+  }
+  const found = discoverConfigs(cwd, env, flags.inputs);
+  return { entries: found.entries, from: found.read.map((r) => r.file.path).join(', ') };
+}
+
+/** An entry with its ${input:…} filled in, or the reason it cannot be used. */
+export async function usable(entry: ServerEntry, io: Pick<CommandIO, 'stdin' | 'stderr'>): Promise<ServerEntry> {
+  if (entry.disabled) throw new UsageError(`${entry.name} is disabled in ${entry.file ?? 'its config'} ("disabled": true)`);
+  let ready = entry;
+  if (entry.missingInputs !== undefined && entry.withInputs !== undefined) {
+    const values = await askInputs(entry.missingInputs, io);
+    // No terminal to ask at: the entry's own error says which --input to give.
+    if (values === undefined) throw new UsageError(entry.error ?? `${entry.name} needs inputs`);
+    ready = { ...entry.withInputs(values), file: entry.file };
+  }
+  if (ready.error !== undefined) throw new UsageError(ready.error);
+  return ready;
+}
+
+function fromEntry(entry: ServerEntry, flags: SourceFlags): ResolvedServer {
+  const connect = withFlags(entry.connect!, flags);
+  const http = typeof connect === 'string' || connect instanceof URL || 'url' in connect;
+  return {
+    target: connect,
+    describe: `${entry.name} from ${entry.file} (${entry.target})`,
+    close: nothing,
+    ...(http ? { login: `${shellQuote(entry.name)} --config ${shellQuote(entry.file ?? '')}` } : {}),
+  };
+}
+
+/** --header, --env and --cwd apply to config entries as to ad-hoc targets. */
+export function withFlags(target: Target, flags: SourceFlags): Target {
+  const url = typeof target === 'string' ? target : target instanceof URL ? target.href : 'url' in target ? target.url : undefined;
+  if (url !== undefined) {
+    const headers = typeof target === 'object' && !(target instanceof URL) && 'url' in target ? target.headers : undefined;
+    return Object.keys(flags.headers).length > 0 || headers ? { url, headers: { ...headers, ...flags.headers } } : url;
+  }
+  const command = target as Exclude<Target, string | URL | { url: string }>;
+  return { ...command, env: { ...command.env, ...flags.env }, ...(flags.cwd !== undefined ? { cwd: flags.cwd } : command.cwd !== undefined ? { cwd: command.cwd } : {}) };
+}
+
+function adHocUrl(word: string, flags: SourceFlags): ResolvedServer {
+  try {
+    new URL(word);
+  } catch {
+    throw new UsageError(`${JSON.stringify(word)} is not a valid URL`);
+  }
+  return { target: withFlags(word, flags), describe: word, close: nothing, login: shellQuote(word) };
+}
+
+export function adHocCommand(words: string[], flags: SourceFlags): ResolvedServer {
+  if (words.length === 0) throw new UsageError('nothing after --: give the command line of a stdio server, such as -- node server.js', true);
+  const [command, ...args] = words;
+  return { target: withFlags({ command: command!, args }, flags), describe: `${words.map(shellQuote).join(' ')}, started as a stdio server`, close: nothing };
+}
+
+/** A target as a person reads it: the URL, or the command line. */
+export function targetText(target: Target): string {
+  if (typeof target === 'string') return target;
+  if (target instanceof URL) return target.href;
+  if ('url' in target) return target.url;
+  return [target.command, ...(target.args ?? [])].map(shellQuote).join(' ');
+}
+
+function isToolboxName(name: string): name is ToolboxName {
+  return EMBEDDED_NAMES.includes(name);
+}

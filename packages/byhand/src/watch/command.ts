@@ -1,0 +1,131 @@
+// `byhand watch SERVER [URI ...]`: prints what changes, one line per notification on stdout, until
+// Ctrl-C (or --count updates). The modern era opens one `subscriptions/listen` stream with the
+// filter asked for; the legacy era sends `resources/subscribe` per URI and listens on the session.
+// Spec: /work/shared/reference/spec-2026-07-28.md section 7.
+
+import type { Client, JsonObject, JsonRpcNotification } from '@byhand/client';
+import { printable } from '@byhand/host';
+import { fail } from '../shared/fail.js';
+import { processIO, type CommandIO } from '../shared/io.js';
+import { booleanFlag, helpText, parseCommand, positiveFlag, usageLines, type CommandSpec } from '../shared/kit.js';
+import { notice } from '../shared/output.js';
+import { eraLine, openServer, type OpenServer } from '../shared/open-server.js';
+import type { ServerWord } from '../shared/resolve-server.js';
+import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags } from '../shared/server-flags.js';
+import { UsageError } from '../shared/usage-error.js';
+
+export const SPEC: CommandSpec = {
+  name: 'watch',
+  synopsis: ['byhand watch SERVER [URI ...] [--lists]', 'byhand watch [options] [URI ...] -- COMMAND [ARGS ...]'],
+  about: 'Prints resource updates and list changes as the server sends them, until Ctrl-C.',
+  flags: {
+    ...SOURCE_FLAGS,
+    ...CONNECT_FLAGS,
+    lists: { type: 'boolean', help: 'also watch the tool, prompt and resource lists', default: 'on when no URI is given' },
+    count: { type: 'string', arg: 'N', help: 'stop after N updates (exit 0)' },
+  },
+  notes: `Modern servers: one subscriptions/listen request. Legacy servers: resources/subscribe for each URI,
+and the session's list_changed notifications. --timeout bounds connecting and subscribing, not the watch.`,
+};
+
+export interface WatchIO extends CommandIO {
+  /** Ends the watch (Ctrl-C); by default SIGINT. */
+  interrupt?: AbortSignal;
+}
+
+export async function watchCommand(args: string[], io: WatchIO = processIO()): Promise<number> {
+  let json = args.includes('--json');
+  let open: OpenServer | undefined;
+  let what = 'byhand watch';
+  try {
+    const parsed = parseCommand(SPEC, args);
+    if (parsed.help) return void io.stdout.write(`${helpText(SPEC)}\n`), 0;
+    const flags = connectFlags(parsed.values);
+    json = flags.json;
+    const count = parsed.values.count !== undefined ? positiveFlag(parsed.values, 'count', 1) : Infinity;
+    let server: ServerWord;
+    let uris: string[];
+    if (parsed.rest !== undefined) {
+      server = { command: parsed.rest };
+      uris = parsed.positionals;
+    } else {
+      const [word, ...others] = parsed.positionals;
+      if (word === undefined) throw new UsageError('byhand watch needs a SERVER', true);
+      server = { word };
+      uris = others;
+    }
+    const lists = booleanFlag(parsed.values, 'lists') || uris.length === 0;
+
+    const stop = new AbortController();
+    let seen = 0;
+    // Armed once listening: a server that announces its lists while starting has not changed them.
+    const armed = { on: false };
+    const print = (notification: JsonRpcNotification) => {
+      const line = describe(notification, uris);
+      if (line === undefined || stop.signal.aborted || !armed.on) return;
+      io.stdout.write(json ? `${JSON.stringify(notification)}\n` : `${printable(line)}\n`);
+      if (++seen >= count) stop.abort('count');
+    };
+    what = `watch ${server.word ?? server.command!.join(' ')}`;
+    open = await openServer(server, sourceFlags(parsed.values), flags, io, { onNotification: print });
+    notice(io, `${open.server.describe}; ${eraLine(open.client)}`);
+    const onSigint = () => stop.abort('interrupt');
+    if (io.interrupt) io.interrupt.addEventListener('abort', onSigint, { once: true });
+    else process.once('SIGINT', onSigint);
+    try {
+      if (open.client.era === 'modern') await listen(open.client, uris, lists, stop.signal, io, armed);
+      else await subscribe(open.client, uris, stop.signal, io, armed);
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+    }
+    return stop.signal.reason === 'interrupt' ? 130 : 0;
+  } catch (error) {
+    return fail(error, io, { what, json, usage: usageLines(SPEC) });
+  } finally {
+    await open?.close();
+  }
+}
+
+async function listen(client: Client, uris: string[], lists: boolean, signal: AbortSignal, io: CommandIO, armed: { on: boolean }): Promise<void> {
+  const filter: JsonObject = { ...(uris.length > 0 ? { resourceSubscriptions: uris } : {}), ...(lists ? { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true } : {}) };
+  const acknowledged = (n: JsonRpcNotification) => {
+    if (n.method !== 'notifications/subscriptions/acknowledged') return;
+    const agreed = ((n.params ?? {}) as JsonObject).notifications;
+    armed.on = true;
+    notice(io, `listening (subscriptions/listen; the server agreed to ${JSON.stringify(agreed ?? filter)}); Ctrl-C stops`);
+  };
+  try {
+    // The stream lasts until we close it: no deadline, only the signal.
+    await client.request('subscriptions/listen', { notifications: filter }, { timeoutMs: Infinity, signal, onNotification: acknowledged });
+    notice(io, 'the server ended the subscription');
+  } catch (error) {
+    if (!signal.aborted) throw error;
+  }
+}
+
+async function subscribe(client: Client, uris: string[], signal: AbortSignal, io: CommandIO, armed: { on: boolean }): Promise<void> {
+  const resources = client.serverCapabilities.resources as JsonObject | undefined;
+  if (uris.length > 0 && resources?.subscribe !== true) throw new UsageError('the server does not offer resource subscriptions (capabilities.resources.subscribe); watch it without a URI for its list changes');
+  for (const uri of uris) await client.request('resources/subscribe', { uri });
+  armed.on = true;
+  notice(io, `listening (${uris.length > 0 ? `resources/subscribe for ${uris.join(', ')}, ` : ''}the session's list changes); Ctrl-C stops`);
+  await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+  await Promise.all(uris.map((uri) => client.request('resources/unsubscribe', { uri }, { timeoutMs: 2000 }).catch(() => undefined)));
+}
+
+/** One line per update; other notifications (logs, the acknowledgement) are not updates. */
+function describe(notification: JsonRpcNotification, uris: string[]): string | undefined {
+  const p = (notification.params ?? {}) as JsonObject;
+  switch (notification.method) {
+    case 'notifications/resources/updated':
+      return uris.length === 0 || uris.includes(String(p.uri)) ? `updated ${String(p.uri)}${typeof p.title === 'string' ? ` (${p.title})` : ''}` : undefined;
+    case 'notifications/tools/list_changed':
+      return 'tools list changed';
+    case 'notifications/prompts/list_changed':
+      return 'prompts list changed';
+    case 'notifications/resources/list_changed':
+      return 'resources list changed';
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,151 @@
+// `byhand watch` and the notifications of a running call, as a user runs them: the real binary,
+// the Everything toolbox (modern subscriptions/listen), an SDK 2025 session server (legacy
+// resources/subscribe) and the official reference server (progress and logs over stdio).
+
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Writable } from 'node:stream';
+import { after, test } from 'node:test';
+import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { connect } from '../packages/client/src/index.js';
+import { startServer } from '../packages/servers/src/serve.js';
+import { serve } from './fixtures/sdk-server.js';
+
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+const bin = join(repoRoot, 'packages', 'byhand', 'bin', 'byhand.js');
+const everything = join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const scratch = mkdtempSync(join(tmpdir(), 'byhand-watch-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+interface Running {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<number | null>;
+}
+
+function start(args: string[]): Running {
+  const child = spawn(process.execPath, [bin, ...args], { cwd: scratch, env: { PATH: process.env.PATH ?? '', HOME: scratch, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (chunk) => (out += chunk));
+  child.stderr!.on('data', (chunk) => (err += chunk));
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, stdout: () => out, stderr: () => err, exit };
+}
+
+async function until(condition: () => boolean, what: string, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+test('modern: watch opens subscriptions/listen and prints a tools list change, then stops at --count', { timeout: 60_000 }, async () => {
+  const server = await startServer({ port: 0, toolboxes: ['everything'] });
+  const url = server.urls.everything!;
+  const watch = start(['watch', url, '--count', '1']);
+  try {
+    await until(() => /listening \(subscriptions\/listen/.test(watch.stderr()), 'the acknowledgement');
+    const client = await connect(url);
+    try {
+      await client.callTool('test_trigger_tool_change');
+    } finally {
+      await client.close();
+    }
+    assert.equal(await watch.exit, 0, watch.stderr());
+    assert.equal(watch.stdout(), 'tools list changed\n');
+  } finally {
+    watch.child.kill();
+    await server.close();
+  }
+});
+
+test('modern: Ctrl-C ends the watch with 130', { timeout: 60_000 }, async () => {
+  const server = await startServer({ port: 0, toolboxes: ['everything'] });
+  const watch = start(['watch', server.urls.everything!]);
+  try {
+    await until(() => /listening/.test(watch.stderr()), 'the acknowledgement');
+    watch.child.kill('SIGINT');
+    assert.equal(await watch.exit, 130);
+  } finally {
+    watch.child.kill();
+    await server.close();
+  }
+});
+
+/** A 2025 session server whose resource changes 100 ms after each subscription. */
+function subscribingLegacy() {
+  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  return async (request: Request): Promise<Response> => {
+    const id = request.headers.get('mcp-session-id');
+    let transport = id ? sessions.get(id) : undefined;
+    if (!transport) {
+      transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (sid) => void sessions.set(sid, transport!) });
+      const server = new McpServer({ name: 'subscribing', version: '1.0.0' }, { capabilities: { resources: { subscribe: true } } });
+      server.registerResource('clock', 'test://clock', { mimeType: 'text/plain' }, async (uri) => ({ contents: [{ uri: uri.href, text: 'tick' }] }));
+      server.server.setRequestHandler('resources/subscribe', async (req) => {
+        setTimeout(() => void server.server.sendResourceUpdated({ uri: req.params.uri }), 100);
+        return {};
+      });
+      server.server.setRequestHandler('resources/unsubscribe', async () => ({}));
+      await server.connect(transport);
+    }
+    return transport.handleRequest(request);
+  };
+}
+
+test('legacy: watch URI sends resources/subscribe and prints the update', { timeout: 60_000 }, async () => {
+  const served = await serve(subscribingLegacy());
+  const watch = start(['watch', served.url, 'test://clock', '--count', '1']);
+  try {
+    assert.equal(await watch.exit, 0, watch.stderr());
+    assert.match(watch.stderr(), /legacy era, 2025-11-25/);
+    assert.match(watch.stderr(), /listening \(resources\/subscribe for test:\/\/clock/);
+    assert.equal(watch.stdout(), 'updated test://clock\n');
+    assert.ok(served.requests.some((r) => r.body.includes('"resources/subscribe"')));
+  } finally {
+    watch.child.kill();
+    await served.close();
+  }
+});
+
+test('a call shows progress and the log level asked for while it runs (reference server, stdio)', { timeout: 60_000 }, async () => {
+  const call = start(['call', 'trigger-long-running-operation', 'duration=0.3', 'steps=3', '--log-level', 'debug', '--', process.execPath, everything, 'stdio']);
+  assert.equal(await call.exit, 0, call.stderr());
+  assert.match(call.stderr(), /^progress 1\/3\nprogress 2\/3\n/m);
+  assert.match(call.stderr(), /^progress 3\/3$/m);
+  assert.match(call.stdout(), /Long running operation completed/);
+  assert.doesNotMatch(call.stderr(), /tools list changed|its tools changed/, 'start-up announcements are not changes');
+});
+
+test('--out DIR saves the image a tool returns', { timeout: 60_000 }, async () => {
+  const out = join(scratch, 'out');
+  const call = start(['call', 'get-tiny-image', '--out', out, '--', process.execPath, everything, 'stdio']);
+  assert.equal(await call.exit, 0, call.stderr());
+  assert.deepEqual(readdirSync(out), ['call-1-image.png']);
+  assert.deepEqual([...readFileSync(join(out, 'call-1-image.png')).subarray(1, 4)], [...Buffer.from('PNG')]);
+  assert.match(call.stderr(), /^byhand: saved .*call-1-image\.png$/m);
+});
+
+test('on a terminal, progress is one bar redrawn in place, cleared before the next line', { timeout: 10_000 }, async () => {
+  const { createNotificationShow } = await import('../packages/byhand/src/call/show-notifications.js');
+  let written = '';
+  const tty = Object.assign(new Writable({ write: (chunk, _encoding, done) => void ((written += String(chunk)), done()) }), { isTTY: true });
+  const show = createNotificationShow(tty);
+  show.progress({ progress: 1, total: 4, message: 'step one' });
+  show.progress({ progress: 2, total: 4 });
+  show.show({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'half\u001b[2Jway' } });
+  show.done();
+  assert.equal(
+    written,
+    '\r\x1b[2K[######..................] 25% step one' + '\r\x1b[2K[############............] 50%' + '\r\x1b[2K[info] half\\u001b[2Jway\n',
+    'the log line clears the bar, and its control characters are neutralised',
+  );
+});
