@@ -1,8 +1,10 @@
 // The embedded default: byhand's own toolboxes, started in-process on an ephemeral loopback port,
 // so a fresh clone shows the whole story with no config, no keys and no network.
 
-import { startServer } from '@byhand/servers/node';
-import { TOOLBOXES, type ToolboxName } from '@byhand/servers/node';
+// The toolboxes, and the server SDK, zod and the storage under them, load only when one is started:
+// `byhand call https://…` must not pay for servers it does not run (test/cli-imports.test.ts).
+
+import type { ToolboxName } from '@byhand/servers/node';
 import type { ServerEntry } from './config.js';
 
 const EMBEDDED: ToolboxName[] = ['kitchen', 'cookie-jar', 'probe'];
@@ -13,6 +15,7 @@ export interface Embedded {
 }
 
 export async function startEmbedded(names: ToolboxName[] = EMBEDDED): Promise<Embedded> {
+  const { startServer, TOOLBOXES } = await import('@byhand/servers/node');
   const server = await startServer({ port: 0, toolboxes: names });
   const entries = TOOLBOXES.filter((t) => names.includes(t.name)).map((t) => {
     const url = server.urls[t.name]!;
@@ -21,5 +24,5 @@ export async function startEmbedded(names: ToolboxName[] = EMBEDDED): Promise<Em
   return { entries, close: () => server.close() };
 }
 
-/** The toolbox names `byhand call SERVER` accepts without a config. */
-export const EMBEDDED_NAMES: readonly string[] = TOOLBOXES.map((t) => t.name);
+/** The toolbox names `byhand call SERVER` accepts without a config: the registry's (a test holds the two equal). */
+export const EMBEDDED_NAMES: readonly ToolboxName[] = ['kitchen', 'cookie-jar', 'probe', 'everything'];

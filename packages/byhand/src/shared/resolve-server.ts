@@ -133,5 +133,5 @@ export function targetText(target: Target): string {
 }
 
 function isToolboxName(name: string): name is ToolboxName {
-  return EMBEDDED_NAMES.includes(name);
+  return (EMBEDDED_NAMES as readonly string[]).includes(name);
 }
