@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-/** Measured 15.1 KB on 2026-12-03 (the tasks extension and DPoP included); growth past this fails. Lower it as the bundle shrinks. */
-const CEILING_BYTES = 15_500;
+/** Measured 15.6 KB on 2026-12-03 (the tasks extension, DPoP and the re-ask rule included); growth past this fails. Lower it as the bundle shrinks. */
+const CEILING_BYTES = 16_000;
 
 async function bundle(contents: string): Promise<Uint8Array> {
   const result = await build({

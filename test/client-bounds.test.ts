@@ -19,7 +19,7 @@ import { DEFAULT_LIMITS } from '../packages/client/src/limits.js';
 import { LineSplitter, responseIdAt } from '../packages/client/src/lines.js';
 import { readSse } from '../packages/client/src/sse.js';
 import { StdioTransport } from '../packages/client/src/stdio.js';
-import { traceLine } from '../packages/byhand/src/call/show-wire.js';
+import { traceLine } from '../packages/byhand/src/shared/show-wire.js';
 import { callCommand } from '../packages/byhand/src/call/command.js';
 import { checkpointCommand } from '../packages/byhand/src/checkpoint/command.js';
 import { flood, arrival, json, legacySession, listen, modern } from './fixtures/loopback.js';

@@ -1,8 +1,8 @@
 // The one error style: `✗ <what failed>: <why>`, then `  hint: …` naming CLI flags rather than
 // library options; with --json the same three fields as one JSON line on stdout. Usage mistakes
-// exit 2, failures on the way exit 1. Everything a server said is made printable first.
+// exit 2, failures on the way exit 1. Everything a server said is made printable, and secrets redacted, first.
 
-import { McpError } from '@byhand/client';
+import { McpError, redactText } from '@byhand/client';
 import { printable } from '@byhand/host';
 import type { CommandIO } from './io.js';
 import { UsageError } from './usage-error.js';
@@ -33,10 +33,14 @@ export function cliHint(hint: string): string {
     .replace(/\(list it first\)/g, '(see `byhand list SERVER`)');
 }
 
+/** Printable and redacted by the one rule (client redact.ts): "what" names the server as typed, URL query keys included. */
+const safe = (text: string) => printable(redactText(text));
+
 export function describeFailure(error: unknown, what: string): Failure {
-  if (error instanceof McpError) return { what, code: error.code, message: printable(error.message), hint: printable(cliHint(error.hint)) };
-  if (error instanceof UsageError) return { what, code: 'usage', message: printable(error.message) };
-  return { what, code: 'error', message: printable(error instanceof Error ? error.message : String(error)) };
+  const named = safe(what);
+  if (error instanceof McpError) return { what: named, code: error.code, message: safe(error.message), hint: safe(cliHint(error.hint)) };
+  if (error instanceof UsageError) return { what: named, code: 'usage', message: safe(error.message) };
+  return { what: named, code: 'error', message: safe(error instanceof Error ? error.message : String(error)) };
 }
 
 /** Writes the failure and returns the exit code. */
