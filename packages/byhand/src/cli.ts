@@ -17,12 +17,13 @@ const COMMANDS: Record<string, Command> = {
   read: { synopsis: 'read SERVER URI', about: 'read a resource', run: async (a) => (await import('./call/command.js')).callCommand('read', a) },
   prompt: { synopsis: 'prompt SERVER NAME [key=value ...]', about: 'get a prompt', run: async (a) => (await import('./call/command.js')).callCommand('prompt', a) },
   complete: { synopsis: 'complete SERVER prompt|resource NAME ARG [VALUE]', about: "the values a server suggests for an argument", run: async (a) => (await import('./complete/command.js')).completeCommand(a) },
+  task: { synopsis: 'task SERVER get|cancel ID', about: "a detached task's status and result, or cancel it", run: async (a) => (await import('./task/command.js')).taskCommand(a) },
   watch: { synopsis: 'watch SERVER [URI ...]', about: 'print resource updates and list changes until Ctrl-C', run: async (a) => (await import('./watch/command.js')).watchCommand(a) },
   demo: { synopsis: 'demo', about: 'the finding, end to end, against the embedded Probe', run: async (a) => (await import('./call/demo.js')).demoCommand(a) },
   login: { synopsis: 'login SERVER', about: 'OAuth login; the tokens are kept for the other commands', run: async (a) => (await import('./login/command.js')).loginCommand(a) },
   doctor: { synopsis: 'doctor', about: 'which provider, model, configs and logins byhand would use, and why', run: async (a) => (await import('./doctor/command.js')).doctorCommand(a) },
   completion: { synopsis: 'completion bash|zsh|fish', about: 'a shell completion script (eval "$(byhand completion bash)")', run: (a) => completion(a) },
-  serve: { synopsis: 'serve [--port N] [--host H] [--db FILE]', about: 'serve the toolboxes on loopback', run: async (a) => (await import('./serve/command.js')).serveCommand(a) },
+  serve: { synopsis: 'serve [--port N] [--host H] [--db FILE|URL] [--allow-host NAME]', about: 'serve the toolboxes on loopback', run: async (a) => (await import('./serve/command.js')).serveCommand(a) },
 };
 
 /** The specs come from the commands themselves, loaded only for this. */
@@ -35,6 +36,7 @@ async function completion(args: string[]): Promise<number> {
     callSpec('read'),
     callSpec('prompt'),
     (await import('./complete/command.js')).SPEC,
+    (await import('./task/command.js')).SPEC,
     (await import('./watch/command.js')).SPEC,
     (await import('./call/demo.js')).SPEC,
     (await import('./login/command.js')).SPEC,

@@ -14,6 +14,8 @@ export interface CallFlags extends ConnectFlags {
   roots: string[];
   logLevel?: string;
   out?: string;
+  /** call: a tool that runs as a task returns its id at once instead of being followed. */
+  detach: boolean;
 }
 
 export interface CallArgs {
@@ -49,6 +51,7 @@ export function callSpec(verb: Verb): CommandSpec {
       root: { type: 'string', arg: 'DIR', multiple: true, help: 'a root to offer the server', default: 'the working directory' },
       'log-level': { type: 'string', arg: 'LEVEL', help: `ask the server for log messages at this level and above (${LOG_LEVELS.join(', ')}); shown on stderr` },
       out: { type: 'string', arg: 'DIR', help: 'save images, audio and blobs in DIR instead of summarising them' },
+      ...(verb === 'call' ? { detach: { type: 'boolean' as const, help: 'a tool that runs as a task (the tasks extension): print its id and return; `byhand task` reads or cancels it' } } : {}),
     },
     notes: `SERVER is a name in the config (see --config), a bundled toolbox (kitchen, cookie-jar, probe, everything;
 started in this process), an http(s) URL, or a command line after -- (a stdio server). After --, the
@@ -75,6 +78,7 @@ export function parseCallArgs(verb: Verb, args: readonly string[]): CallArgs | {
   const flags: CallFlags = {
     ...connectFlags(values),
     yes: booleanFlag(values, 'yes'),
+    detach: verb === 'call' && booleanFlag(values, 'detach'),
     roots: listFlag(values, 'root'),
     ...(answers !== undefined ? { answers } : {}),
     ...(logLevel !== undefined ? { logLevel } : {}),

@@ -3,7 +3,7 @@
 // success, 1 when the request or the tool failed, 2 when the command line was wrong (so a script
 // can tell "fix your invocation" from "it broke").
 
-import { redactText, type Client, type JsonRpcNotification, type LoggingLevel } from '@byhand/client';
+import { redactText, type Client, type JsonRpcNotification, type LoggingLevel, type Task } from '@byhand/client';
 import { AnswersFileError, createHost, ProviderConfigError, RootError, type InterruptedError } from '@byhand/host';
 import { parseCallArgs, callSpec, type CallArgs, type Verb } from './args.js';
 import { coerceToolArguments, promptArguments } from './coerce.js';
@@ -76,7 +76,10 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
     say(`byhand: ${redactText(open.server.describe)}; ${eraLine(open.client)}`);
     if (parsed.name === undefined) return await listChoices(open.client, parsed, io);
     notifications.begin();
-    const final = await send(open.client, parsed, label, notifications.progress);
+    if (flags.detach) return await detach(open.client, parsed, label, io);
+    // A tool that runs as a task (the tasks extension) is followed; each status it reports is told.
+    const onTask = (task: Task) => say(`task ${task.taskId}: ${task.status}${task.statusMessage ? ` (${task.statusMessage})` : ''}`);
+    const final = await send(open.client, parsed, label, notifications.progress, onTask);
     notifications.done();
     if (narrator.rounds > 0) say(`round ${narrator.rounds + 1}: complete`);
     if (flags.out !== undefined) {
@@ -115,7 +118,26 @@ async function listChoices(client: Client, { verb, flags }: CallArgs, io: Comman
   return 0;
 }
 
-async function send(client: Client, { verb, name, pairs }: CallArgs, server: string, onProgress: ProgressListener): Promise<FinalResult> {
+/** `call --detach`: the task's id on stdout (or the result, for a tool that does not run as one). */
+async function detach(client: Client, { name, pairs, flags }: CallArgs, server: string, io: CommandIO): Promise<number> {
+  const tool = (await client.listTools()).find((t) => t.name === name);
+  if (!tool) throw unknownName('tool', 'call', name!, server, (await client.listTools()).map((t) => t.name));
+  const started = await client.startTool(name!, coerceToolArguments(tool, pairs));
+  if ('result' in started) {
+    io.stdout.write(resultText({ verb: 'call', result: started.result }, flags.json));
+    return started.result.isError === true ? 1 : 0;
+  }
+  const { task } = started;
+  io.stdout.write(flags.json ? `${JSON.stringify(task)}\n` : `${task.taskId}\n`);
+  io.stderr.write(`byhand: ${name} runs as task ${task.taskId} (${task.status}); follow it with: byhand task ${shellWord(server)} get ${task.taskId}, stop it with: byhand task ${shellWord(server)} cancel ${task.taskId}\n`);
+  return 0;
+}
+
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+async function send(client: Client, { verb, name, pairs }: CallArgs, server: string, onProgress: ProgressListener, onTask: (task: Task) => void): Promise<FinalResult> {
   // Asking for progress is what puts a progressToken on the request.
   const options = { onProgress };
   switch (verb) {
@@ -125,7 +147,7 @@ async function send(client: Client, { verb, name, pairs }: CallArgs, server: str
       // A tool left out of the list for a bad header schema is called anyway, so the client says why it refuses.
       if (!tool && client.excludedTools.some((t) => t.name === name)) return { verb, result: await client.callTool(name!) };
       if (!tool) throw unknownName('tool', 'call', name!, server, tools.map((t) => t.name));
-      return { verb, result: await client.callTool(name!, coerceToolArguments(tool, pairs), options) };
+      return { verb, result: await client.callTool(name!, coerceToolArguments(tool, pairs), { ...options, onTask }) };
     }
     case 'read':
       return { verb, result: await client.readResource(name!, options) };

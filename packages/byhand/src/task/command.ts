@@ -1,0 +1,60 @@
+// `byhand task SERVER get|cancel ID`: a task that `byhand call --detach` left running (the tasks extension,
+// SEP-2663): its status and, once it has ended, its result or error; or asking the server to cancel it.
+
+import { printable } from '@byhand/host';
+import { fail } from '../shared/fail.js';
+import { processIO, type CommandIO } from '../shared/io.js';
+import { helpText, parseCommand, usageLines, type CommandSpec } from '../shared/kit.js';
+import { notice } from '../shared/output.js';
+import { eraLine, openServer, type OpenServer } from '../shared/open-server.js';
+import type { ServerWord } from '../shared/resolve-server.js';
+import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags } from '../shared/server-flags.js';
+import { UsageError } from '../shared/usage-error.js';
+
+export const SPEC: CommandSpec = {
+  name: 'task',
+  synopsis: ['byhand task SERVER get ID', 'byhand task SERVER cancel ID', 'byhand task [options] get|cancel ID -- COMMAND [ARGS ...]'],
+  about: 'Reads or cancels a task a tool started (`byhand call --detach`), through tasks/get and tasks/cancel.',
+  flags: { ...SOURCE_FLAGS, ...CONNECT_FLAGS },
+  notes: 'get prints the status, and once the task has ended its result or error (the whole task with --json). Exit 0 when the task is working, waiting for input or completed, 1 when it failed or was cancelled.',
+};
+
+export async function taskCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
+  let json = args.includes('--json');
+  let open: OpenServer | undefined;
+  let what = 'byhand task';
+  try {
+    const parsed = parseCommand(SPEC, args);
+    if (parsed.help) return void io.stdout.write(`${helpText(SPEC)}\n`), 0;
+    const flags = connectFlags(parsed.values);
+    json = flags.json;
+    const [server, words]: [ServerWord, string[]] =
+      parsed.rest !== undefined ? [{ command: parsed.rest }, parsed.positionals] : [{ word: parsed.positionals[0] ?? '' }, parsed.positionals.slice(1)];
+    if (server.word === '') throw new UsageError('byhand task needs a SERVER', true);
+    const [action, taskId, ...extra] = words;
+    if (action !== 'get' && action !== 'cancel') throw new UsageError(`byhand task: say get or cancel${action ? `, not ${JSON.stringify(action)}` : ''}`, true);
+    if (taskId === undefined || extra.length > 0) throw new UsageError(`byhand task ${action} takes one task ID`, true);
+    what = `task ${action} ${taskId} on ${server.word ?? server.command!.join(' ')}`;
+    open = await openServer(server, sourceFlags(parsed.values), flags, io);
+    notice(io, `${open.server.describe}; ${eraLine(open.client)}`);
+    if (action === 'cancel') {
+      await open.client.cancelTask(taskId);
+      io.stdout.write(json ? `${JSON.stringify({ ok: true, taskId, cancelled: true })}\n` : `asked the server to cancel task ${printable(taskId)}\n`);
+      return 0;
+    }
+    const task = await open.client.getTask(taskId);
+    if (json) io.stdout.write(`${JSON.stringify(task)}\n`);
+    else {
+      const lines = [`task ${printable(task.taskId)}: ${task.status}${task.statusMessage ? ` (${printable(task.statusMessage)})` : ''}`];
+      if (task.result !== undefined) lines.push(printable(JSON.stringify(task.result, null, 2)));
+      if (task.error !== undefined) lines.push(`error ${task.error.code}: ${printable(task.error.message)}`);
+      if (task.inputRequests !== undefined) lines.push(`waiting for input: ${Object.keys(task.inputRequests).map(printable).join(', ')} (a detached task's questions are answered by a client that follows it)`);
+      io.stdout.write(`${lines.join('\n')}\n`);
+    }
+    return task.status === 'failed' || task.status === 'cancelled' ? 1 : 0;
+  } catch (error) {
+    return fail(error, io, { what, json, usage: usageLines(SPEC) });
+  } finally {
+    await open?.close();
+  }
+}
