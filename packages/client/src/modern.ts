@@ -98,7 +98,6 @@ export class ModernConnection {
   /** tools/call, resources/read or prompts/get: sends `params`, then answers input requests until the result is complete. */
   async input(method: string, name: string, params: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
     const { host, maxRounds, onRound } = this.settings;
-    const signal = options.signal ?? this.settings.wire.signal ?? new AbortController().signal;
     /** Per key: the request as last asked, the answer last given, and how many times in a row it was asked unchanged. */
     const history = new Map<string, { request: string; answer: string; asks: number }>();
     let next = params;
@@ -131,6 +130,8 @@ export class ModernConnection {
       if (overBudget.length > 0) throw new InputLoopError(method, name, overBudget, round, 'budget');
       onRound?.({ phase: 'asked', round, method, name, inputRequests: (requests ?? {}) as JsonObject, ...(state !== undefined ? { requestState: state } : {}) });
 
+      // Made here, not per call: an AbortSignal costs more than a whole request on node:http.
+      const signal = options.signal ?? this.settings.wire.signal ?? new AbortController().signal;
       const responses = Object.fromEntries(
         await Promise.all(
           entries.map(async ([key, request]) => {
