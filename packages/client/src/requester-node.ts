@@ -6,42 +6,52 @@
 // whose wiring into node:http costs more than the rest of the request), the body is read from 'data'
 // events with the response paused while a chunk waits (so nothing is held past one chunk).
 
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import type { ByteStream } from './bytes.js';
-import type { Requester, WireResponse } from './wire.js';
+import type { Requester, WireRequest, WireResponse } from './wire.js';
+
+type Send = (options: RequestOptions, onResponse: (res: IncomingMessage) => void) => ClientRequest;
 
 export function nodeRequester(): Requester {
-  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+  const agent = new HttpAgent({ keepAlive: true });
+  // node:https (and TLS with it) loads on the first https request: a cold start to an http server
+  // does not pay for it.
+  let https: Promise<{ send: Send; agent: HttpAgent }> | undefined;
+  const loadHttps = () =>
+    (https ??= import('node:https').then(({ request, Agent }) => ({ send: request, agent: new Agent({ keepAlive: true }) })));
   let parsed: { url: string; secure: boolean; options: RequestOptions } | undefined;
   const target = (url: string) => {
     if (parsed?.url === url) return parsed;
     const { protocol, hostname, port, pathname, search } = new URL(url);
-    const secure = protocol === 'https:';
     // An IPv6 literal comes bracketed from URL; node:http wants it bare.
     const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
-    parsed = { url, secure, options: { protocol, hostname: host, port, path: pathname + search, agent: secure ? agents.https : agents.http } };
+    parsed = { url, secure: protocol === 'https:', options: { protocol, hostname: host, port, path: pathname + search } };
     return parsed;
   };
-  const requester: Requester = ({ method, url, headers, body, abort }) =>
-    new Promise<WireResponse>((resolve, reject) => {
-      if (abort.aborted) return reject(new Error('aborted before it was sent'));
-      const { secure, options } = target(url);
-      const send = secure ? httpsRequest : httpRequest;
-      const outgoing = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
-      const req = send({ ...options, method, headers: outgoing }, (res) => resolve(wrap(res, release)));
-      const release = abort.onAbort(() => req.destroy(new Error('aborted')));
-      req.on('error', (error) => {
-        release();
-        reject(error);
-      });
-      req.end(body);
-    });
+  const requester: Requester = (request) => {
+    const { secure, options } = target(request.url);
+    if (!secure) return exchangeOnce(httpRequest, { ...options, agent }, request);
+    return loadHttps().then((tls) => exchangeOnce(tls.send, { ...options, agent: tls.agent }, request));
+  };
   requester.close = () => {
-    agents.http.destroy();
-    agents.https.destroy();
+    agent.destroy();
+    void https?.then((tls) => tls.agent.destroy());
   };
   return requester;
+}
+
+function exchangeOnce(send: Send, options: RequestOptions, { method, headers, body, abort }: WireRequest): Promise<WireResponse> {
+  return new Promise<WireResponse>((resolve, reject) => {
+    if (abort.aborted) return reject(new Error('aborted before it was sent'));
+    const outgoing = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+    const req = send({ ...options, method, headers: outgoing }, (res) => resolve(wrap(res, release)));
+    const release = abort.onAbort(() => req.destroy(new Error('aborted')));
+    req.on('error', (error) => {
+      release();
+      reject(error);
+    });
+    req.end(body);
+  });
 }
 
 function wrap(res: IncomingMessage, release: () => void): WireResponse {
