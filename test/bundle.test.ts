@@ -1,0 +1,34 @@
+// The client's size for a browser caller, measured the way bench/results.md measures it
+// (bench/bundle-size.js: esbuild, minified ESM for the browser, split, gzip level 9 per chunk), so a
+// regression fails the suite; and both browser entries bundle at all (no node: import reached).
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { bundleChunks, modernPathBundle } from '../bench/bundle-size.js';
+
+// Issue 12 asks for under 10 KB. The client's plain-language messages and hints are about 40% of the
+// gzipped bytes (README "Performance"); this budget holds today's size so that growth is a decision.
+const BUDGET_BYTES = 15 * 1024;
+const TARGET_BYTES = 10 * 1024;
+
+test('connect, for an HTTP-only browser caller, stays within its min+gzip budget', { timeout: 60_000 }, async () => {
+  const { modern, chunks } = await modernPathBundle({ source: true });
+  const detail = chunks.map((c) => `${c.name}${c.modern ? '' : ' (not on the modern path)'}: ${c.gzip} B`).join(', ');
+  assert.ok(modern < BUDGET_BYTES, `the modern HTTP path is ${modern} B min+gzip, over the budget of ${BUDGET_BYTES} B (${detail})`);
+  // stdio is its own chunk, never on the HTTP path.
+  assert.ok(chunks.some((c) => !c.modern && c.modules.some((m) => /stdio-unavailable/.test(m.file))), `stdio should be split off (${detail})`);
+});
+
+test('connect under 10 KB min+gzip (issue 12 target)', { timeout: 60_000, todo: 'not met: see README "Performance", bundle' }, async () => {
+  const { modern } = await modernPathBundle({ source: true });
+  assert.ok(modern < TARGET_BYTES, `${modern} B`);
+});
+
+for (const entry of ['@byhand/client', '@byhand/client/auth']) {
+  test(`${entry} bundles for the browser (no node: import on its path)`, { timeout: 60_000 }, async () => {
+    const chunks = await bundleChunks(`export * from '${entry}';`, { source: true });
+    const modules = chunks.flatMap((c) => c.modules.map((m) => m.file));
+    assert.ok(modules.length > 3, `expected the package's modules, got ${modules.join(', ')}`);
+    assert.ok(!modules.some((m) => m.startsWith('node:') || /requester-node|\/stdio\.[jt]s$/.test(m)), modules.join(', '));
+  });
+}
