@@ -1,13 +1,22 @@
-// Client benchmark: byhand's client against @modelcontextprotocol/client 2.4.0 (versionNegotiation
-// 'auto', so both speak 2026-07-28), on the same local SDK server in a child process.
+// Client benchmark, one run, everything side by side: byhand's client on node:http (the default on
+// Node) and on fetch, @modelcontextprotocol/client 2.4.0 (versionNegotiation 'auto', so every client
+// speaks 2026-07-28), and the two floors with no MCP library (bare fetch, raw node:http keep-alive;
+// bench/floors.js). Against two servers in a child process each: the SDK reference server and a canned
+// node:http server that costs next to nothing (bench/canned-server.js), so a client's own cost shows.
 
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { modernPathBundle } from './bundle-size.js';
+import { fetchFloor, nodeFloor, ANSWER } from './floors.js';
 import {
   BYHAND_CLIENT, SDK_CLIENT, ROOT, cpuSince, fileUrl, int, kb, median, ms, p95, ratio, runNode, startChild, us,
 } from './lib.js';
 
-const ANSWER = { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'bench', stopReason: 'endTurn' };
+const VARIANTS = ['byhand', 'byhandFetch', 'sdk', 'fetch', 'node'];
+const LABELS = { byhand: 'byhand (node:http)', byhandFetch: 'byhand (fetch)', sdk: 'SDK client', fetch: 'bare fetch', node: 'raw node:http' };
 
 // ---- start-up ---------------------------------------------------------------------
 
@@ -19,86 +28,84 @@ function importScript(path) {
 async function startup({ runs }) {
   const variants = { baseline: null, byhand: BYHAND_CLIENT, sdk: SDK_CLIENT };
   const wall = { baseline: [], byhand: [], sdk: [] };
-  const inside = { baseline: [], byhand: [], sdk: [] };
   const names = Object.keys(variants);
   // One warm-up each (file system cache), then rounds in rotating order.
   for (const name of names) await runNode(['--input-type=module', '-e', importScript(variants[name])]);
   for (let round = 0; round < runs; round++) {
     for (let i = 0; i < names.length; i++) {
       const name = names[(round + i) % names.length];
-      const { ms: elapsed, stdout } = await runNode(['--input-type=module', '-e', importScript(variants[name])]);
-      wall[name].push(elapsed);
-      inside[name].push(Number(stdout));
+      wall[name].push((await runNode(['--input-type=module', '-e', importScript(variants[name])])).ms);
     }
   }
   const base = median(wall.baseline);
-  const result = {};
-  for (const name of ['byhand', 'sdk']) {
-    result[name] = { wall: median(wall[name]), net: median(wall[name]) - base, inside: median(inside[name]), insideP95: p95(inside[name]) };
-  }
-  return { base, ...result };
+  return { base, byhand: median(wall.byhand) - base, sdk: median(wall.sdk) - base };
 }
 
-async function coldCall(url, { runs }) {
-  const variants = { byhand: BYHAND_CLIENT, sdk: SDK_CLIENT, 'byhand-node': BYHAND_CLIENT };
-  const names = Object.keys(variants);
-  const samples = Object.fromEntries(names.map((n) => [n, []]));
-  for (let round = 0; round < runs; round++) {
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(round + k) % names.length];
-      const started = performance.now();
-      const { stdout } = await runNode(['bench/cold-child.js', name, url, variants[name]]);
-      samples[name].push({ ...JSON.parse(stdout), wallMs: performance.now() - started });
+/**
+ * An experiment, not what byhand ships: the client's dist/ as ONE file (esbuild, platform node), to
+ * show how much of a cold start is Node's per-module ESM loading rather than the client's code.
+ */
+async function oneFileClient() {
+  const outfile = join(tmpdir(), `byhand-client-one-file-${process.pid}.mjs`);
+  await build({ entryPoints: [BYHAND_CLIENT], bundle: true, format: 'esm', platform: 'node', outfile, logLevel: 'silent' });
+  return outfile;
+}
+
+/** Whole fresh processes (import, connect, one call, exit), wall time from spawn to exit, rotating order. */
+async function coldProcess(url, { runs }) {
+  const oneFile = await oneFileClient();
+  try {
+    const kinds = {
+      byhand: ['byhand', BYHAND_CLIENT],
+      byhandFetch: ['byhand-fetch', BYHAND_CLIENT],
+      sdk: ['sdk', SDK_CLIENT],
+      node: ['node-http', ''],
+      byhandOneFile: ['byhand', oneFile],
+    };
+    const names = Object.keys(kinds);
+    const wall = Object.fromEntries(names.map((n) => [n, []]));
+    const once = (name) => runNode(['bench/cold-child.js', kinds[name][0], url, kinds[name][1]]);
+    for (const name of names) await once(name);
+    for (let round = 0; round < runs; round++) {
+      for (let k = 0; k < names.length; k++) {
+        const name = names[(round + k) % names.length];
+        wall[name].push((await once(name)).ms);
+      }
     }
+    return Object.fromEntries(names.map((n) => [n, median(wall[n])]));
+  } finally {
+    rmSync(oneFile, { force: true });
   }
+}
+
+/** Heap growth over `calls` calls, each client in its own fresh process (bench/memory-child.js). */
+async function memory(url, { calls }) {
+  const kinds = { byhand: 'byhand', byhandFetch: 'byhand-fetch', sdk: 'sdk', node: 'node-http' };
   const out = {};
-  for (const name of names) {
-    const pick = (key) => median(samples[name].map((s) => s[key]));
-    out[name] = { importMs: pick('importMs'), connectMs: pick('connectMs'), callMs: pick('callMs'), wallMs: pick('wallMs') };
+  for (const [name, kind] of Object.entries(kinds)) {
+    const { stdout } = await runNode(['--expose-gc', 'bench/memory-child.js', kind, url, name === 'sdk' ? SDK_CLIENT : BYHAND_CLIENT, String(calls)], { timeoutMs: 90_000 });
+    out[name] = JSON.parse(stdout);
   }
   return out;
 }
 
-// ---- warm latency -------------------------------------------------------------------
-
-/** The floor: the same requests as hand-built bodies over bare fetch, no client library at all. */
-function rawCalls(url) {
-  const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } };
-  let id = 0;
-  const post = async (name, params) => {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
-      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name, ...params, _meta: META } }),
-    });
-    return (await response.json()).result;
-  };
-  return {
-    simple: () => post('simple_text', { arguments: {} }),
-    mrtr: async () => {
-      const first = await post('probe_sampling', { arguments: { topic: 'tea' } });
-      if (first.resultType !== 'input_required') throw new Error('floor: expected input_required');
-      return post('probe_sampling', { arguments: { topic: 'tea' }, inputResponses: { think: ANSWER } });
-    },
-  };
-}
+// ---- warm calls ---------------------------------------------------------------------
 
 async function makeClients(url) {
   const { connect } = await import(fileUrl(BYHAND_CLIENT));
   const { Client, StreamableHTTPClientTransport } = await import(fileUrl(SDK_CLIENT));
-  const { nodeFetch } = await import('./node-fetch.js');
   const host = { sample: async () => ANSWER };
-  const byhand = await connect(url, { host });
-  const byhandNode = await connect(url, { host, fetch: nodeFetch });
+  const byhand = await connect(url, { host, transport: 'node' });
+  const byhandFetch = await connect(url, { host, transport: 'fetch' });
   const sdk = new Client({ name: 'bench', version: '1' }, { capabilities: { sampling: {} }, versionNegotiation: { mode: 'auto' } });
   sdk.setRequestHandler('sampling/createMessage', async () => ANSWER);
   await sdk.connect(new StreamableHTTPClientTransport(new URL(url)));
-  if (byhand.era !== 'modern' || byhandNode.era !== 'modern' || sdk.getProtocolEra() !== 'modern') {
+  if (byhand.era !== 'modern' || byhandFetch.era !== 'modern' || sdk.getProtocolEra() !== 'modern') {
     throw new Error(`every client must negotiate the modern era (byhand: ${byhand.era}, sdk: ${sdk.getProtocolEra()})`);
   }
   // What a host does first; it also primes each client's tool cache (byhand's Mcp-Param headers, the SDK's output checks).
   await byhand.listTools();
-  await byhandNode.listTools();
+  await byhandFetch.listTools();
   await sdk.listTools();
   const check = (expected) => (result) => {
     const text = result.content?.[0]?.text;
@@ -106,29 +113,32 @@ async function makeClients(url) {
   };
   const simple = check('This is a simple text response for testing.');
   const sampled = check('model said: ok');
-  const raw = rawCalls(url);
+  const floors = { fetch: fetchFloor(url), node: nodeFloor(url) };
   return {
-    close: () => Promise.all([byhand.close(), byhandNode.close(), sdk.close()]),
-    calls: {
-      simple: {
-        byhand: () => byhand.callTool('simple_text', {}).then(simple),
-        sdk: () => sdk.callTool({ name: 'simple_text', arguments: {} }).then(simple),
-        floor: () => raw.simple().then(simple),
-        byhandNode: () => byhandNode.callTool('simple_text', {}).then(simple),
-      },
-      mrtr: {
-        byhand: () => byhand.callTool('probe_sampling', { topic: 'tea' }).then(sampled),
-        sdk: () => sdk.callTool({ name: 'probe_sampling', arguments: { topic: 'tea' } }).then(sampled),
-        floor: () => raw.mrtr().then(sampled),
-        byhandNode: () => byhandNode.callTool('probe_sampling', { topic: 'tea' }).then(sampled),
-      },
+    close: async () => {
+      await Promise.all([byhand.close(), byhandFetch.close(), sdk.close()]);
+      floors.node.close();
+    },
+    simple: {
+      byhand: () => byhand.callTool('simple_text', {}).then(simple),
+      byhandFetch: () => byhandFetch.callTool('simple_text', {}).then(simple),
+      sdk: () => sdk.callTool({ name: 'simple_text', arguments: {} }).then(simple),
+      fetch: () => floors.fetch.simple().then(simple),
+      node: () => floors.node.simple().then(simple),
+    },
+    mrtr: {
+      byhand: () => byhand.callTool('probe_sampling', { topic: 'tea' }).then(sampled),
+      byhandFetch: () => byhandFetch.callTool('probe_sampling', { topic: 'tea' }).then(sampled),
+      sdk: () => sdk.callTool({ name: 'probe_sampling', arguments: { topic: 'tea' } }).then(sampled),
+      fetch: () => floors.fetch.mrtr().then(sampled),
+      node: () => floors.node.mrtr().then(sampled),
     },
   };
 }
 
 /**
- * Blocks of `block` calls per variant, the order rotating every round so none always goes first,
- * `iterations` measured calls per variant after `warmup` each. Bounded by maxMs.
+ * Sequential calls: blocks of `block` calls per variant, the order rotating every round so none
+ * always goes first, `iterations` measured calls per variant after `warmup` each. Bounded by maxMs.
  */
 async function latency(calls, { iterations, warmup, block, maxMs }) {
   const names = Object.keys(calls);
@@ -155,125 +165,154 @@ async function latency(calls, { iterations, warmup, block, maxMs }) {
   return out;
 }
 
-/** HTTP requests each client puts on the wire per call, as the server counted them. */
-async function wireCounts(server, calls) {
-  const out = {};
-  for (const name of ['byhand', 'sdk']) {
-    await server.call({ type: 'reset' });
-    for (let i = 0; i < 5; i++) await calls[name]();
-    const { counts } = await server.call({ type: 'stats' });
-    out[name] = Object.values(counts).reduce((a, b) => a + b, 0) / 5;
+/** `concurrency` callers at once, in slices that rotate between variants; calls per second over all slices. */
+async function throughput(calls, { concurrency, perSlice, slices, maxMs }) {
+  const names = Object.keys(calls);
+  const done = Object.fromEntries(names.map((n) => [n, 0]));
+  const elapsed = Object.fromEntries(names.map((n) => [n, 0]));
+  for (let s = -1; s < slices; s++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(Math.max(s, 0) + k) % names.length];
+      let issued = 0;
+      let finished = 0;
+      const started = performance.now();
+      const worker = async () => {
+        while (issued < perSlice && performance.now() - started < maxMs) {
+          issued++;
+          await calls[name]();
+          finished++;
+        }
+      };
+      await Promise.all(Array.from({ length: concurrency }, worker));
+      // Slice -1 warms every variant up at this concurrency and is not counted.
+      if (s >= 0) {
+        done[name] += finished;
+        elapsed[name] += performance.now() - started;
+      }
+    }
   }
-  return out;
+  return Object.fromEntries(names.map((n) => [n, (done[n] / elapsed[n]) * 1000]));
+}
+
+async function onServer(url, plan) {
+  const clients = await makeClients(url);
+  try {
+    return {
+      simple: await latency(clients.simple, plan.latency),
+      mrtr: await latency(clients.mrtr, plan.latency),
+      concurrent: await throughput(clients.simple, plan.throughput),
+    };
+  } finally {
+    await clients.close();
+  }
 }
 
 // ---- bundle size -------------------------------------------------------------------------
 
-async function bundleSize(entry) {
+/** The SDK client's bundle, for comparison: Client and StreamableHTTPClientTransport, one file. */
+async function sdkBundle() {
   const result = await build({
-    ...entry,
-    bundle: true,
-    minify: true,
-    platform: 'node',
-    format: 'esm',
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-    absWorkingDir: ROOT,
+    stdin: { contents: `export { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';`, resolveDir: ROOT, loader: 'js' },
+    bundle: true, minify: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent', absWorkingDir: ROOT,
   });
-  const code = result.outputFiles[0].contents;
-  const inputs = Object.keys(result.metafile.inputs);
-  return { min: code.length, gzip: gzipSync(code, { level: 9 }).length, inputs: inputs.length };
-}
-
-async function bundles() {
-  const used = (contents) => ({ stdin: { contents, resolveDir: ROOT, loader: 'js' } });
-  return {
-    byhand: await bundleSize({ entryPoints: [BYHAND_CLIENT] }),
-    sdk: await bundleSize({ entryPoints: [SDK_CLIENT] }),
-    byhandUsed: await bundleSize(used(`export { connect } from ${JSON.stringify(BYHAND_CLIENT)};`)),
-    sdkUsed: await bundleSize(used(`export { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';`)),
-  };
+  return gzipSync(result.outputFiles[0].contents, { level: 9 }).length;
 }
 
 // ---- the section ----------------------------------------------------------------------------
 
-// JIT settles slowly: per-call CPU keeps dropping for the first few hundred calls (measured), hence the long warm-up.
-const ITERATIONS = 300;
-const STARTUP_RUNS = 11;
-const COLD_RUNS = 5;
-const WARMUP = 300;
+const PLAN = {
+  full: {
+    latency: { iterations: 400, warmup: 300, block: 10, maxMs: 15_000 },
+    throughput: { concurrency: 16, perSlice: 1500, slices: 3, maxMs: 1500 },
+    startupRuns: 9,
+    coldRuns: 7,
+    memoryCalls: 10_000,
+  },
+  quick: {
+    latency: { iterations: 40, warmup: 20, block: 10, maxMs: 3000 },
+    throughput: { concurrency: 16, perSlice: 100, slices: 1, maxMs: 500 },
+    startupRuns: 2,
+    coldRuns: 2,
+    memoryCalls: 500,
+  },
+};
 
 export async function clientBenchmark(options) {
-  const { quick } = options;
+  const plan = options.quick ? PLAN.quick : PLAN.full;
   const started = performance.now();
-  const start = await startup({ runs: quick ? 3 : STARTUP_RUNS });
-  const size = await bundles();
+  const start = await startup({ runs: plan.startupRuns });
+  const size = await modernPathBundle();
+  const sdkSize = await sdkBundle();
 
-  const server = startChild('server-child.js', ['sdk'], { name: 'reference server' });
-  let warm;
+  const canned = startChild('canned-server.js', [], { name: 'canned server' });
+  const reference = startChild('server-child.js', ['sdk'], { name: 'reference server' });
+  const results = {};
   let cold;
-  let wire;
+  let mem;
   try {
-    const { urls } = await server.ready;
-    cold = await coldCall(urls.simple, { runs: quick ? 2 : COLD_RUNS });
-    const clients = await makeClients(urls.simple);
-    try {
-      const plan = { iterations: quick ? 40 : ITERATIONS, warmup: quick ? 20 : WARMUP, block: 10, maxMs: 15_000 };
-      warm = { simple: await latency(clients.calls.simple, plan), mrtr: await latency(clients.calls.mrtr, plan) };
-      wire = { simple: await wireCounts(server, clients.calls.simple), mrtr: await wireCounts(server, clients.calls.mrtr) };
-    } finally {
-      await clients.close();
-    }
+    const [{ urls: cannedUrls }, { urls: sdkUrls }] = await Promise.all([canned.ready, reference.ready]);
+    results.canned = await onServer(cannedUrls.simple, plan);
+    results.sdk = await onServer(sdkUrls.simple, plan);
+    cold = await coldProcess(cannedUrls.simple, { runs: plan.coldRuns });
+    mem = await memory(cannedUrls.simple, { calls: plan.memoryCalls });
   } finally {
-    await server.stop();
+    await Promise.all([canned.stop(), reference.stop()]);
   }
 
-  const rows = [
-    ['import, fresh node process (wall, raw)', ms(start.byhand.wall), ms(start.sdk.wall), ratio(start.sdk.wall, start.byhand.wall)],
-    [`import, net of bare node (${ms(start.base)})`, ms(start.byhand.net), ms(start.sdk.net), ratio(start.sdk.net, start.byhand.net)],
-    ['import, timed inside the process', ms(start.byhand.inside), ms(start.sdk.inside), ratio(start.sdk.inside, start.byhand.inside)],
-    ...[
-      ['connectMs', 'cold: connect (era probe) in a fresh process'],
-      ['callMs', 'cold: first tools/call in a fresh process'],
-      ['wallMs', 'cold: whole process (import+connect+call+exit)'],
-    ].map(([key, label]) => [label, ms(cold.byhand[key]), ms(cold.sdk[key]), ratio(cold.sdk[key], cold.byhand[key]), '', ms(cold['byhand-node'][key])]),
-  ];
-  for (const [key, label] of [['simple', 'tools/call simple_text'], ['mrtr', 'tools/call probe_sampling (2-round MRTR)']]) {
-    const w = warm[key];
-    const row = (what, f, fmt) => rows.push([`${label}: ${what}`, fmt(f(w.byhand)), fmt(f(w.sdk)), ratio(f(w.sdk), f(w.byhand)), fmt(f(w.floor)), fmt(f(w.byhandNode))]);
-    row('median', (r) => r.median, ms);
-    row('p95', (r) => r.p95, ms);
-    row('client CPU per call', (r) => r.cpuPerCall, us);
-    rows.push([`${label}: HTTP requests per call`, String(wire[key].byhand), String(wire[key].sdk), '', '', '']);
+  const rows = [];
+  const row = (label, pick, fmt) => rows.push([label, ...VARIANTS.map((v) => fmt(pick(v)))]);
+  for (const [server, title] of [['canned', 'canned server'], ['sdk', 'SDK server']]) {
+    const r = results[server];
+    row(`${title}: tools/call, median`, (v) => r.simple[v].median, ms);
+    row(`${title}: tools/call, p95`, (v) => r.simple[v].p95, ms);
+    row(`${title}: tools/call, client CPU per call`, (v) => r.simple[v].cpuPerCall, us);
+    row(`${title}: two-round MRTR, median`, (v) => r.mrtr[v].median, ms);
+    row(`${title}: two-round MRTR / two plain calls`, (v) => r.mrtr[v].median / (2 * r.simple[v].median), (x) => `${x.toFixed(2)}x`);
+    row(`${title}: 16 concurrent callers, calls/s`, (v) => r.concurrent[v], int);
   }
-  rows.push(['bundle, whole entry: min', kb(size.byhand.min), kb(size.sdk.min), ratio(size.sdk.min, size.byhand.min)]);
-  rows.push(['bundle, whole entry: min+gzip', `${kb(size.byhand.gzip)} (${int(size.byhand.gzip)} B)`, `${kb(size.sdk.gzip)} (${int(size.sdk.gzip)} B)`, ratio(size.sdk.gzip, size.byhand.gzip)]);
-  rows.push(['bundle, what a caller imports: min+gzip', kb(size.byhandUsed.gzip), kb(size.sdkUsed.gzip), ratio(size.sdkUsed.gzip, size.byhandUsed.gzip)]);
-  rows.push(['bundle: source files pulled in', String(size.byhand.inputs), String(size.sdk.inputs), '']);
+  row('cold process: import, connect, one call, exit (canned server)', (v) => cold[v], (x) => (x === undefined ? '' : ms(x)));
+  row('cold process, byhand\'s dist/ as one file (experiment)', (v) => (v === 'byhand' ? cold.byhandOneFile : undefined), (x) => (x === undefined ? '' : ms(x)));
+  row(`memory: heap growth after ${int(plan.memoryCalls)} calls (after gc)`, (v) => (mem[v] ? mem[v].heapAfter - mem[v].heapBefore : NaN), (b) => (Number.isFinite(b) ? `${(b / 1024).toFixed(0)} KB` : ''));
+  row(`memory: heap after ${int(plan.memoryCalls)} calls (after gc)`, (v) => mem[v]?.heapAfter ?? NaN, (b) => (Number.isFinite(b) ? `${(b / 1048576).toFixed(1)} MB` : ''));
+  row('memory: RSS at the end', (v) => mem[v]?.rss ?? NaN, (b) => (Number.isFinite(b) ? `${(b / 1048576).toFixed(0)} MB` : ''));
+  row('import, fresh process, net of bare node', (v) => start[v] ?? NaN, (x) => (Number.isFinite(x) ? ms(x) : ''));
+  row('bundle for `connect`, min+gzip (browser)', (v) => (v === 'byhand' ? size.modern : v === 'sdk' ? sdkSize : NaN), (b) => (Number.isFinite(b) ? `${int(b)} B` : ''));
 
-  const startRatio = start.sdk.net / start.byhand.net;
-  const callRatios = [warm.simple.sdk.median / warm.simple.byhand.median, warm.mrtr.sdk.median / warm.mrtr.byhand.median];
-  const cpuRatios = [warm.simple.sdk.cpuPerCall / warm.simple.byhand.cpuPerCall, warm.mrtr.sdk.cpuPerCall / warm.mrtr.byhand.cpuPerCall];
-  const verdict = (ok) => (ok ? 'met' : 'NOT met');
+  const c = results.canned;
+  const s = results.sdk;
+  const verdict = (value, ok) => `${ok ? 'met' : 'NOT met'} (${value.toFixed(2)}x)`;
+  const floorRatio = c.simple.byhand.median / c.simple.node.median;
+  const sdkRatio = c.simple.sdk.median / c.simple.byhand.median;
+  const concurrentRatio = c.concurrent.byhand / c.concurrent.node;
+  const coldRatio = cold.byhand / cold.node;
+  const mrtrRatio = c.mrtr.byhand.median / (2 * c.simple.byhand.median);
+  const fetchRatio = c.simple.byhandFetch.median / c.simple.fetch.median;
   const targets = [
-    `start-up at least 2x faster (net import): ${verdict(startRatio >= 2)} (${startRatio.toFixed(2)}x)`,
-    `tools/call at least 2x faster (warm median latency): ${verdict(Math.min(...callRatios) >= 2)} (simple ${callRatios[0].toFixed(2)}x, MRTR ${callRatios[1].toFixed(2)}x); client CPU per call: simple ${cpuRatios[0].toFixed(2)}x, MRTR ${cpuRatios[1].toFixed(2)}x`,
-    `under 10 KB min+gzip: ${verdict(size.byhand.gzip < 10 * 1024)} (${int(size.byhand.gzip)} B whole entry, ${int(size.byhandUsed.gzip)} B for connect alone)`,
+    `warm tools/call within 1.15x of raw node:http keep-alive (canned server, median): ${verdict(floorRatio, floorRatio <= 1.15)}; SDK server ${(s.simple.byhand.median / s.simple.node.median).toFixed(2)}x`,
+    `warm tools/call at least 2x faster than the SDK client (canned server, median): ${verdict(sdkRatio, sdkRatio >= 2)}; SDK server ${(s.simple.sdk.median / s.simple.byhand.median).toFixed(2)}x`,
+    `16 concurrent callers at least 0.8x the calls/s of raw node:http (canned server): ${verdict(concurrentRatio, concurrentRatio >= 0.8)}; SDK server ${(s.concurrent.byhand / s.concurrent.node).toFixed(2)}x`,
+    `cold process within 1.2x of a bare node:http script doing the same two requests: ${verdict(coldRatio, coldRatio <= 1.2)}; the same client as one file (experiment) ${(cold.byhandOneFile / cold.node).toFixed(2)}x`,
+    `two-round MRTR within 1.1x of two plain calls (canned server): ${verdict(mrtrRatio, mrtrRatio <= 1.1)}; SDK server ${(s.mrtr.byhand.median / (2 * s.simple.byhand.median)).toFixed(2)}x`,
+    `fetch path within 1.1x of bare fetch (canned server, median): ${verdict(fetchRatio, fetchRatio <= 1.1)}; SDK server ${(s.simple.byhandFetch.median / s.simple.fetch.median).toFixed(2)}x`,
+    `bundle for an HTTP-only caller of connect under 10 KB min+gzip: ${size.modern < 10 * 1024 ? 'met' : 'NOT met'} (${int(size.modern)} B on the modern path; ${size.chunks.filter((k) => !k.modern).map((k) => `${k.name} ${int(k.gzip)} B`).join(', ') || 'no other chunk'} loaded only when needed)`,
   ];
+  const L = plan.latency;
   return {
-    title: 'Client: byhand vs @modelcontextprotocol/client 2.4.0',
-    header: ['measure', 'byhand', 'SDK client', 'SDK / byhand', 'floor: bare fetch', 'byhand on node:http (experiment)'],
+    title: 'Client: byhand vs @modelcontextprotocol/client 2.4.0 vs the floors',
+    header: ['measure', ...VARIANTS.map((v) => LABELS[v])],
     rows,
     targets,
     notes: [
-      `Both clients negotiate 2026-07-28 against the same SDK reference server (createMcpHandler, bench/sdk-server.js) running in a child process; the clients run in the bench process, taking turns in blocks of 10 calls with the order rotating every round, ${warm.simple.byhand.n} measured calls each after ${quick ? 20 : WARMUP} warm-up calls each; the host answers sampling at once.`,
-      `Start-up: ${quick ? 3 : STARTUP_RUNS} fresh \`node --input-type=module -e "await import(...)"\` processes per client in rotating order, medians; "net" subtracts a bare node doing nothing. Cold rows: ${quick ? 2 : COLD_RUNS} fresh processes each (bench/cold-child.js).`,
-      'Client CPU per call: user+system CPU of the bench process (where only the client runs) over the measured calls, divided by the calls; latency also contains the server\'s time, which is the same for both.',
-      'floor: the same requests hand-built over bare fetch with no client library (what any fetch-based client pays at least). byhand on node:http (experiment): byhand with `connect(url, {fetch})` given bench/node-fetch.js, a node:http keep-alive request answering with a minimal Response-like object; an experiment, not something byhand ships.',
-      'Bundles: esbuild 0.28, bundle+minify, platform node, format esm, gzip level 9 (node:zlib). "Whole entry" bundles the package entry (dist/client/index.js; @modelcontextprotocol/client dist/index.mjs); "what a caller imports" bundles only `connect` / `Client` + `StreamableHTTPClientTransport`.',
+      'Columns: byhand\'s client with `transport: \'node\'` (node:http with a keep-alive agent, the default on Node) and `transport: \'fetch\'`; the SDK client (`versionNegotiation: {mode: \'auto\'}`); bare fetch and raw node:http (keep-alive agent): the same requests hand-built with no MCP library (bench/floors.js). Every client speaks 2026-07-28 and first lists the tools, as a host does.',
+      'Servers, each in its own child process: the canned server (bench/canned-server.js: node:http answering fixed JSON, so the client\'s own cost shows; the targets are read here) and the SDK reference server (bench/sdk-server.js: createMcpHandler, the SDK\'s own example shape).',
+      `Sequential rows: blocks of ${L.block} calls per variant, the order rotating every round, ${L.iterations} measured calls each after ${L.warmup} warm-up calls each (bounded by ${L.maxMs / 1000} s per series). Client CPU per call: user+system CPU of the bench process (where only the clients run) over the measured calls. A two-round MRTR call is round 1 (input_required), the host's sampling answer (at once), round 2.`,
+      `16 concurrent callers: one client per variant shared by 16 callers, ${plan.throughput.slices} slices of up to ${plan.throughput.perSlice} calls (or ${plan.throughput.maxMs} ms) per variant in rotating order, after one unmeasured slice each.`,
+      'Cold process, one file (an experiment, not what byhand ships): dist/index.js bundled by esbuild (platform node, ESM) into one file, run the same way: the difference from the row above is the cost of loading the client as about twenty ES modules.',
+      `Cold process: ${plan.coldRuns} fresh processes per variant in rotating order (bench/cold-child.js), median wall time from spawn to exit: import, connect (byhand and the SDK probe the era with server/discover; the node:http script sends server/discover too), one tools/call, close. Import: ${plan.startupRuns} fresh \`node -e "await import(...)"\` processes, net of a bare node (${ms(start.base)}).`,
+      `Memory: each client in a fresh \`node --expose-gc\` process (bench/memory-child.js): 200 warm-up calls, gc, heap; ${int(plan.memoryCalls)} calls 16 at a time, gc, heap again.`,
+      `Bundle: ${size.method}`,
     ],
     seconds: (performance.now() - started) / 1000,
-    raw: { start, cold, warm, wire, size },
+    raw: { start, results, cold, mem, size, sdkSize },
   };
 }

@@ -1,26 +1,35 @@
-// One cold start of one client, in a fresh process: import, connect (era negotiation), one tools/call.
-// `node bench/cold-child.js byhand|byhand-node|sdk URL CLIENT_PATH` prints {importMs, connectMs, callMs} as JSON.
-// byhand-node is the experiment of bench/node-fetch.js: byhand with a node:http `fetch`.
+// One cold start, in a fresh process: import, connect (era negotiation), one tools/call, exit.
+// `node bench/cold-child.js KIND URL CLIENT_PATH` prints {importMs, connectMs, callMs} as JSON. KIND:
+//   byhand        byhand's client as shipped (transport 'auto': node:http on Node)
+//   byhand-fetch  byhand's client with transport 'fetch'
+//   sdk           @modelcontextprotocol/client (versionNegotiation 'auto')
+//   node-http     no MCP library: the same two requests (server/discover, tools/call) over raw node:http
 
 import { pathToFileURL } from 'node:url';
 
 const [kind, url, clientPath] = process.argv.slice(2);
 
 const t0 = performance.now();
-const mod = await import(pathToFileURL(clientPath).href);
-const nodeFetch = kind === 'byhand-node' ? (await import('./node-fetch.js')).nodeFetch : undefined;
+const mod = kind === 'node-http' ? await import('./floors.js') : await import(pathToFileURL(clientPath).href);
 const importMs = performance.now() - t0;
 
 const t1 = performance.now();
 let client;
 let callTool;
-if (kind === 'byhand' || kind === 'byhand-node') {
-  client = await mod.connect(url, nodeFetch ? { fetch: nodeFetch } : {});
+if (kind === 'byhand' || kind === 'byhand-fetch') {
+  client = await mod.connect(url, kind === 'byhand-fetch' ? { transport: 'fetch' } : {});
   callTool = () => client.callTool('simple_text', {});
-} else {
+} else if (kind === 'sdk') {
   client = new mod.Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: 'auto' } });
   await client.connect(new mod.StreamableHTTPClientTransport(new URL(url)));
   callTool = () => client.callTool({ name: 'simple_text', arguments: {} });
+} else if (kind === 'node-http') {
+  client = mod.nodeFloor(url);
+  const discovered = await client.discover();
+  if (!discovered.supportedVersions?.includes('2026-07-28')) throw new Error('node-http: not a modern server');
+  callTool = () => client.simple();
+} else {
+  throw new Error(`usage: cold-child.js byhand|byhand-fetch|sdk|node-http URL CLIENT_PATH (got ${kind})`);
 }
 const connectMs = performance.now() - t1;
 

@@ -1,38 +1,35 @@
-// The client's web entries bundle for a browser (esbuild, platform browser: no node: module may be reached), and the
-// HTTP-only caller of `connect` stays small. The target is 10 KB min+gzip; today's size is above it (README,
-// Performance), so this holds the line against growth while the target is open.
+// The client's size for a browser caller, measured the way bench/results.md measures it
+// (bench/bundle-size.js: esbuild, minified ESM for the browser, split, gzip level 9 per chunk), so a
+// regression fails the suite; and both browser entries bundle at all (no node: import reached).
 
 import assert from 'node:assert/strict';
-import { gzipSync } from 'node:zlib';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { bundleChunks, modernPathBundle } from '../bench/bundle-size.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-/** Measured 15.6 KB on 2026-12-03 (the tasks extension, DPoP and the re-ask rule included); growth past this fails. Lower it as the bundle shrinks. */
-const CEILING_BYTES = 16_000;
+// Issue 12 asks for under 10 KB. The client's plain-language messages and hints are about 40% of the
+// gzipped bytes (README "Performance"); this budget holds today's size (15.6 KB measured on 2026-12-03, with the
+// tasks extension, DPoP and the re-ask rule) so that growth is a decision.
+const BUDGET_BYTES = 16 * 1024;
+const TARGET_BYTES = 10 * 1024;
 
-async function bundle(contents: string): Promise<Uint8Array> {
-  const result = await build({
-    stdin: { contents, resolveDir: root, loader: 'ts' },
-    bundle: true,
-    write: false,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    logLevel: 'silent',
+test('connect, for an HTTP-only browser caller, stays within its min+gzip budget', { timeout: 60_000 }, async () => {
+  const { modern, chunks } = await modernPathBundle({ source: true });
+  const detail = chunks.map((c) => `${c.name}${c.modern ? '' : ' (not on the modern path)'}: ${c.gzip} B`).join(', ');
+  assert.ok(modern < BUDGET_BYTES, `the modern HTTP path is ${modern} B min+gzip, over the budget of ${BUDGET_BYTES} B (${detail})`);
+  // stdio is its own chunk, never on the HTTP path.
+  assert.ok(chunks.some((c) => !c.modern && c.modules.some((m) => /stdio-unavailable/.test(m.file))), `stdio should be split off (${detail})`);
+});
+
+test('connect under 10 KB min+gzip (issue 12 target)', { timeout: 60_000, todo: 'not met: see README "Performance", bundle' }, async () => {
+  const { modern } = await modernPathBundle({ source: true });
+  assert.ok(modern < TARGET_BYTES, `${modern} B`);
+});
+
+for (const entry of ['@byhand/client', '@byhand/client/auth']) {
+  test(`${entry} bundles for the browser (no node: import on its path)`, { timeout: 60_000 }, async () => {
+    const chunks = await bundleChunks(`export * from '${entry}';`, { source: true });
+    const modules = chunks.flatMap((c) => c.modules.map((m) => m.file));
+    assert.ok(modules.length > 3, `expected the package's modules, got ${modules.join(', ')}`);
+    assert.ok(!modules.some((m) => m.startsWith('node:') || /requester-node|\/stdio\.[jt]s$/.test(m)), modules.join(', '));
   });
-  return result.outputFiles[0]!.contents;
 }
-
-test('@byhand/client and @byhand/client/auth bundle for a browser, with no node: module', { timeout: 60_000 }, async () => {
-  for (const entry of ['@byhand/client', '@byhand/client/auth']) {
-    const out = new TextDecoder().decode(await bundle(`export * from '${entry}';`));
-    assert.doesNotMatch(out, /from"node:|require\("node:|import\("node:/, `${entry} reaches a node: module`);
-  }
-});
-
-test('connect alone, min+gzip, stays under its ceiling', { timeout: 60_000 }, async () => {
-  const size = gzipSync(await bundle("export { connect } from '@byhand/client';")).length;
-  assert.ok(size < CEILING_BYTES, `connect bundles to ${size} bytes min+gzip (ceiling ${CEILING_BYTES}, target 10,000)`);
-});

@@ -1,25 +1,62 @@
 // A per-request deadline that can pause: time the host spends asking a person or a model (legacy
 // server-to-client requests arrive mid-request) is not the server's time and must not time it out.
+// An AbortSignal costs more to make than a whole request on node:http, so the deadline makes one only
+// when something asks for it (fetch, a caller's signal, the host); node:http listens through onAbort.
 
 import { AbortedError, TimeoutError } from './errors.js';
 
-export class Deadline {
+/** What a requester needs to stop an exchange: a signal on demand, or a cheaper listener. */
+export interface AbortSource {
   readonly signal: AbortSignal;
-  private readonly controller = new AbortController();
+  readonly aborted: boolean;
+  /** Calls `listener` once when aborted; returns the way to stop listening. */
+  onAbort(listener: () => void): () => void;
+}
+
+export class Deadline implements AbortSource {
+  private controller: AbortController | undefined;
+  private combined: AbortSignal | undefined;
+  private timedOut = false;
+  private listeners: (() => void)[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private remaining: number;
   private startedAt = 0;
   private paused = 0;
 
-  constructor(private readonly method: string, private readonly ms: number, outer?: AbortSignal) {
+  constructor(private readonly method: string, private readonly ms: number, private readonly outer?: AbortSignal) {
     this.remaining = ms;
-    this.signal = outer ? AbortSignal.any([outer, this.controller.signal]) : this.controller.signal;
     this.start();
   }
 
-  /** The error to report once the signal fired: a timeout of ours or the caller's abort. */
+  get signal(): AbortSignal {
+    if (this.combined) return this.combined;
+    this.controller = new AbortController();
+    if (this.timedOut) this.controller.abort(new TimeoutError(this.method, this.ms));
+    this.combined = this.outer ? AbortSignal.any([this.outer, this.controller.signal]) : this.controller.signal;
+    return this.combined;
+  }
+
+  get aborted(): boolean {
+    return this.timedOut || this.outer?.aborted === true;
+  }
+
+  onAbort(listener: () => void): () => void {
+    // A caller's signal can fire at any time: listen to it through the real signal.
+    if (this.outer || this.combined) {
+      const signal = this.signal;
+      signal.addEventListener('abort', listener, { once: true });
+      return () => signal.removeEventListener('abort', listener);
+    }
+    this.listeners.push(listener);
+    return () => {
+      const at = this.listeners.indexOf(listener);
+      if (at >= 0) this.listeners.splice(at, 1);
+    };
+  }
+
+  /** The error to report once aborted: a timeout of ours or the caller's abort. */
   failure(): TimeoutError | AbortedError {
-    return this.controller.signal.aborted ? new TimeoutError(this.method, this.ms) : new AbortedError(this.method, this.signal.reason);
+    return this.timedOut ? new TimeoutError(this.method, this.ms) : new AbortedError(this.method, this.outer?.reason);
   }
 
   async excluding<T>(work: () => Promise<T>): Promise<T> {
@@ -33,14 +70,23 @@ export class Deadline {
 
   dispose(): void {
     clearTimeout(this.timer);
+    this.listeners = [];
   }
 
   private start(): void {
     this.startedAt = Date.now();
     // No timer for a request that may run as long as it is wanted (a subscription): only its signal ends it.
     if (!Number.isFinite(this.remaining)) return;
-    this.timer = setTimeout(() => this.controller.abort(new TimeoutError(this.method, this.ms)), Math.min(this.remaining, 2 ** 31 - 1));
+    this.timer = setTimeout(() => this.expire(), Math.min(this.remaining, 2 ** 31 - 1));
     (this.timer as { unref?: () => void }).unref?.();
+  }
+
+  private expire(): void {
+    this.timedOut = true;
+    this.controller?.abort(new TimeoutError(this.method, this.ms));
+    const listeners = this.listeners;
+    this.listeners = [];
+    for (const listener of listeners) listener();
   }
 
   private stop(): void {

@@ -59,7 +59,7 @@ export async function exchange(wire: Wire, method: string, params: JsonObject, o
       },
     });
   } catch (error) {
-    if (deadline.signal.aborted) era.onAbandon?.(id, (error as Error).message);
+    if (deadline.aborted) era.onAbandon?.(id, (error as Error).message);
     throw error;
   } finally {
     deadline.dispose();

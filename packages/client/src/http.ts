@@ -139,11 +139,16 @@ export class HttpTransport implements Transport {
   async close(): Promise<void> {
     this.listening?.abort();
     if (this.sessionId) {
-      const headers = { ...this.baseHeaders, ...(await this.auth?.headers(this.url, AbortSignal.timeout(2000), 'DELETE').catch(() => ({}))), 'Mcp-Session-Id': this.sessionId };
-      this.traceHttp('send', { method: 'DELETE', url: this.url, headers });
-      // Ending a legacy session is a courtesy: a server that cannot (405) or is gone has nothing to end.
-      const response = await this.requester({ method: 'DELETE', url: this.url, headers, signal: AbortSignal.timeout(2000) }).catch(() => undefined);
-      if (response) await drain(response);
+      const deadline = new Deadline('DELETE', 2000);
+      try {
+        const headers = { ...this.baseHeaders, ...(await this.auth?.headers(this.url, deadline.signal, 'DELETE').catch(() => ({}))), 'Mcp-Session-Id': this.sessionId };
+        this.traceHttp('send', { method: 'DELETE', url: this.url, headers });
+        // Ending a legacy session is a courtesy: a server that cannot (405) or is gone has nothing to end.
+        const response = await this.requester({ method: 'DELETE', url: this.url, headers, abort: deadline }).catch(() => undefined);
+        if (response) await drain(response);
+      } finally {
+        deadline.dispose();
+      }
       this.sessionId = undefined;
     }
     this.requester.close?.();
@@ -160,20 +165,21 @@ export class HttpTransport implements Transport {
     return headers;
   }
 
-  private async signed(extra: Record<string, string>, signal: AbortSignal, method: 'POST' | 'GET'): Promise<Record<string, string>> {
+  private async signed(extra: Record<string, string>, deadline: Deadline, method: 'POST' | 'GET'): Promise<Record<string, string>> {
     if (!this.auth) return this.headers(extra);
-    return { ...this.headers(extra), ...(await this.auth.headers(this.url, signal, method)) };
+    return { ...this.headers(extra), ...(await this.auth.headers(this.url, deadline.signal, method)) };
   }
 
   private async post(message: JsonRpcMessage, exchange: Exchange): Promise<WireResponse> {
-    const { signal } = exchange.deadline;
+    const { deadline } = exchange;
     const body = JSON.stringify(message);
     for (let attempt = 1; ; attempt++) {
-      const headers = await this.signed(exchange.headers, signal, 'POST');
+      // No await without authorization: one fewer turn of the event loop per request.
+      const headers = this.auth ? await this.signed(exchange.headers, deadline, 'POST') : this.headers(exchange.headers);
       if (this.trace) this.trace({ direction: 'send', transport: 'http', message, http: { method: 'POST', url: redactUrl(this.url), headers: redactHeaders(headers) } });
       let response: WireResponse;
       try {
-        response = await this.requester({ method: 'POST', url: this.url, headers, body, signal });
+        response = await this.requester({ method: 'POST', url: this.url, headers, body, abort: deadline });
       } catch (error) {
         throw this.failure(error, exchange, `cannot reach ${this.url}`);
       }
@@ -181,7 +187,7 @@ export class HttpTransport implements Transport {
       if (!this.auth || attempt >= MAX_AUTH_ATTEMPTS || !isChallenge(response)) return response;
       await drain(response);
       this.traceHttp('receive', { status: response.status, headers: Object.fromEntries(response.headers()) });
-      if (!(await exchange.deadline.excluding(() => this.auth!.challenged({ status: response.status, headers: response.headers(), url: this.url }, signal)))) {
+      if (!(await deadline.excluding(() => this.auth!.challenged({ status: response.status, headers: response.headers(), url: this.url }, deadline.signal)))) {
         return response;
       }
     }
@@ -224,7 +230,7 @@ export class HttpTransport implements Transport {
         }
       } catch (error) {
         // A stream that broke off may be resumed; anything else (a limit, our own abort) ends the request.
-        if (exchange.deadline.signal.aborted || error instanceof McpError) throw error;
+        if (exchange.deadline.aborted || error instanceof McpError) throw error;
       }
       // The server's `retry` counts from the moment the stream ended: time spent since then comes off the wait,
       // so a busy event loop does not push the reconnect past it (conformance sse-retry allows 200 ms late).
@@ -241,12 +247,12 @@ export class HttpTransport implements Transport {
 
   /** A GET that should answer an event stream; undefined when the server offers none (405, another type). */
   private async openStream(extra: Record<string, string>, deadline: Deadline, strict = false): Promise<WireResponse | undefined> {
-    const headers: Record<string, string> = { ...(await this.signed(extra, deadline.signal, 'GET')), Accept: 'text/event-stream' };
+    const headers: Record<string, string> = { ...(await this.signed(extra, deadline, 'GET')), Accept: 'text/event-stream' };
     delete headers['Content-Type'];
     this.traceHttp('send', { method: 'GET', url: this.url, headers });
     let response: WireResponse;
     try {
-      response = await this.requester({ method: 'GET', url: this.url, headers, signal: deadline.signal });
+      response = await this.requester({ method: 'GET', url: this.url, headers, abort: deadline });
     } catch (error) {
       throw this.failure(error, { deadline }, `cannot reach ${this.url}`);
     }
@@ -278,7 +284,7 @@ export class HttpTransport implements Transport {
 
   /** What a failed exchange becomes: our deadline's timeout or the caller's abort, else the cause. */
   private failure(error: unknown, exchange: Pick<Exchange, 'deadline'>, what: string): McpError {
-    if (exchange.deadline.signal.aborted) return exchange.deadline.failure();
+    if (exchange.deadline.aborted) return exchange.deadline.failure();
     if (error instanceof McpError) return error;
     if (what.startsWith('cannot reach')) return new NetworkError(this.url, error);
     return new StreamClosedError(`${what}: ${(error as Error).message}`);

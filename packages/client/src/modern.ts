@@ -97,7 +97,6 @@ export class ModernConnection {
   /** tools/call, resources/read or prompts/get: sends `params`, then answers input requests until the result is complete. */
   async input(method: string, name: string, params: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
     const { host, maxRounds, onRound } = this.settings;
-    const signal = options.signal ?? this.settings.wire.signal ?? new AbortController().signal;
     const reAsks = new ReAsks(method, name);
     let next = params;
     for (let round = 1; ; round++) {
@@ -125,6 +124,8 @@ export class ModernConnection {
 
       // The keys are fulfilled together (the host queues what needs a person); when one fails, the
       // others are given up, so no question is left on screen and no model call runs for nothing.
+      // Made here, not per call: an AbortSignal costs more than a whole request on node:http.
+      const signal = options.signal ?? this.settings.wire.signal ?? new AbortController().signal;
       const failed = new AbortController();
       const roundSignal = AbortSignal.any([signal, failed.signal]);
       const responses = Object.fromEntries(

@@ -1,32 +1,60 @@
 // The default requester on Node: node:http/node:https with a keep-alive agent per client. On Node the
 // platform's fetch (undici) costs about twice a raw keep-alive request per call (bench/results.md), so
 // here, and only here, byhand goes below fetch. Same contract as fetchRequester: no redirects
-// followed, the body streamed, abort through the signal.
+// followed, the body streamed, abort through the deadline. Per request it spends no more than a raw
+// node:http call does: the URL is parsed once, abort is one listener on the deadline (no AbortSignal,
+// whose wiring into node:http costs more than the rest of the request), the body is read from 'data'
+// events with the response paused while a chunk waits (so nothing is held past one chunk).
 
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import type { ByteStream } from './bytes.js';
-import type { Requester, WireResponse } from './wire.js';
+import type { Requester, WireRequest, WireResponse } from './wire.js';
+
+type Send = (options: RequestOptions, onResponse: (res: IncomingMessage) => void) => ClientRequest;
 
 export function nodeRequester(): Requester {
-  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
-  const requester: Requester = ({ method, url, headers, body, signal }) =>
-    new Promise<WireResponse>((resolve, reject) => {
-      const secure = url.startsWith('https:');
-      const send = secure ? httpsRequest : httpRequest;
-      const outgoing = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
-      const req = send(url, { method, headers: outgoing, agent: secure ? agents.https : agents.http, signal }, (res) => resolve(wrap(res)));
-      req.on('error', reject);
-      req.end(body);
-    });
+  const agent = new HttpAgent({ keepAlive: true });
+  // node:https (and TLS with it) loads on the first https request: a cold start to an http server
+  // does not pay for it.
+  let https: Promise<{ send: Send; agent: HttpAgent }> | undefined;
+  const loadHttps = () =>
+    (https ??= import('node:https').then(({ request, Agent }) => ({ send: request, agent: new Agent({ keepAlive: true }) })));
+  let parsed: { url: string; secure: boolean; options: RequestOptions } | undefined;
+  const target = (url: string) => {
+    if (parsed?.url === url) return parsed;
+    const { protocol, hostname, port, pathname, search } = new URL(url);
+    // An IPv6 literal comes bracketed from URL; node:http wants it bare.
+    const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
+    parsed = { url, secure: protocol === 'https:', options: { protocol, hostname: host, port, path: pathname + search } };
+    return parsed;
+  };
+  const requester: Requester = (request) => {
+    const { secure, options } = target(request.url);
+    if (!secure) return exchangeOnce(httpRequest, { ...options, agent }, request);
+    return loadHttps().then((tls) => exchangeOnce(tls.send, { ...options, agent: tls.agent }, request));
+  };
   requester.close = () => {
-    agents.http.destroy();
-    agents.https.destroy();
+    agent.destroy();
+    void https?.then((tls) => tls.agent.destroy());
   };
   return requester;
 }
 
-function wrap(res: IncomingMessage): WireResponse {
+function exchangeOnce(send: Send, options: RequestOptions, { method, headers, body, abort }: WireRequest): Promise<WireResponse> {
+  return new Promise<WireResponse>((resolve, reject) => {
+    if (abort.aborted) return reject(new Error('aborted before it was sent'));
+    const outgoing = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
+    const req = send({ ...options, method, headers: outgoing }, (res) => resolve(wrap(res, release)));
+    const release = abort.onAbort(() => req.destroy(new Error('aborted')));
+    req.on('error', (error) => {
+      release();
+      reject(error);
+    });
+    req.end(body);
+  });
+}
+
+function wrap(res: IncomingMessage, release: () => void): WireResponse {
   let headers: Headers | undefined;
   return {
     status: res.statusCode ?? 0,
@@ -40,23 +68,56 @@ function wrap(res: IncomingMessage): WireResponse {
       for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
       return headers;
     },
-    body: bodyOf(res),
+    body: bodyOf(res, release),
   };
 }
 
-function bodyOf(res: IncomingMessage): ByteStream {
-  const chunks = res[Symbol.asyncIterator]();
-  let done = false;
+function bodyOf(res: IncomingMessage, release: () => void): ByteStream {
+  const queue: Buffer[] = [];
+  let ended = false;
+  let failed: Error | undefined;
+  let waiting: { resolve: (chunk: Buffer | undefined) => void; reject: (error: Error) => void } | undefined;
+  const settle = (error?: Error) => {
+    if (ended || failed) return;
+    if (error) failed = error;
+    else ended = true;
+    release();
+    const waiter = waiting;
+    waiting = undefined;
+    if (error) waiter?.reject(error);
+    else waiter?.resolve(undefined);
+  };
+  res.on('data', (chunk: Buffer) => {
+    if (waiting) {
+      const waiter = waiting;
+      waiting = undefined;
+      waiter.resolve(chunk);
+    } else {
+      queue.push(chunk);
+      res.pause();
+    }
+  });
+  res.on('end', () => settle());
+  res.on('error', (error) => settle(error));
+  res.on('close', () => {
+    // After 'end' this is the normal close; an Error (and its stack) only when it came first.
+    if (!ended && !failed) settle(new Error('the connection closed before the body ended'));
+  });
   return {
-    async read() {
-      if (done) return undefined;
-      const next = await chunks.next();
-      if (next.done) done = true;
-      return next.done ? undefined : (next.value as Buffer);
+    read() {
+      if (queue.length > 0) {
+        const chunk = queue.shift()!;
+        if (queue.length === 0 && !ended) res.resume();
+        return Promise.resolve(chunk);
+      }
+      if (failed) return Promise.reject(failed);
+      if (ended) return Promise.resolve(undefined);
+      return new Promise((resolve, reject) => (waiting = { resolve, reject }));
     },
     async cancel() {
-      if (done) return;
-      done = true;
+      if (ended || failed) return;
+      queue.length = 0;
+      settle();
       res.destroy();
     },
   };

@@ -4,13 +4,15 @@
 // (requester-node.ts), which is faster there. Neither follows redirects.
 
 import { fromReadableStream, type ByteStream } from './bytes.js';
+import type { AbortSource } from './deadline.js';
 
 export interface WireRequest {
   method: 'POST' | 'GET' | 'DELETE';
   url: string;
   headers: Record<string, string>;
   body?: string;
-  signal: AbortSignal;
+  /** Ends the exchange, whatever stage it is at; a requester that needs no AbortSignal should not ask for one. */
+  abort: AbortSource;
 }
 
 export interface WireResponse {
@@ -30,8 +32,8 @@ export interface Requester {
 }
 
 export function fetchRequester(fetchImpl: typeof fetch = (input, init) => fetch(input, init)): Requester {
-  return async ({ method, url, headers, body, signal }) => {
-    const response = await fetchImpl(url, { method, headers, body, signal, redirect: 'manual' });
+  return async ({ method, url, headers, body, abort }) => {
+    const response = await fetchImpl(url, { method, headers, body, signal: abort.signal, redirect: 'manual' });
     const empty = { read: async () => undefined, cancel: async () => undefined };
     return {
       // A browser hides a manual redirect as an opaque response with status 0.

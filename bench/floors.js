@@ -1,0 +1,67 @@
+// The floors: the benchmark's requests hand-built, with no MCP library at all, over bare fetch and
+// over raw node:http with a keep-alive agent. What any client pays at least on each way out.
+// Each request: the modern envelope in _meta, the SEP-2243 headers, one JSON answer read whole.
+
+import { Agent, request } from 'node:http';
+
+const VERSION = '2026-07-28';
+const META = { 'io.modelcontextprotocol/protocolVersion': VERSION, 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } };
+export const ANSWER = { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'bench', stopReason: 'endTurn' };
+
+function headersFor(method, name) {
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION, 'mcp-method': method };
+  if (name) headers['mcp-name'] = name;
+  return headers;
+}
+
+const bodyFor = (id, method, params) => JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: META } });
+
+function calls(post) {
+  return {
+    discover: () => post('server/discover', {}),
+    simple: () => post('tools/call', { name: 'simple_text', arguments: {} }),
+    mrtr: async () => {
+      const params = { name: 'probe_sampling', arguments: { topic: 'tea' } };
+      const first = await post('tools/call', params);
+      if (first.resultType !== 'input_required') throw new Error('floor: expected input_required');
+      return post('tools/call', { ...params, inputResponses: { think: ANSWER } });
+    },
+  };
+}
+
+/** Bare fetch (undici on Node). */
+export function fetchFloor(url) {
+  let id = 0;
+  return {
+    ...calls(async (method, params) => {
+      const response = await fetch(url, { method: 'POST', headers: headersFor(method, params.name), body: bodyFor(++id, method, params) });
+      return (await response.json()).result;
+    }),
+    close: () => undefined,
+  };
+}
+
+/** Raw node:http, one keep-alive agent, the body collected and parsed. */
+export function nodeFloor(url) {
+  const agent = new Agent({ keepAlive: true });
+  let id = 0;
+  const post = (method, params) =>
+    new Promise((resolve, reject) => {
+      const body = bodyFor(++id, method, params);
+      const req = request(url, { method: 'POST', agent, headers: { ...headersFor(method, params.name), 'content-length': Buffer.byteLength(body) } }, (res) => {
+        const chunks = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.on('end', () => {
+          try {
+            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')).result);
+          } catch (error) {
+            reject(error);
+          }
+        });
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  return { ...calls(post), close: () => agent.destroy() };
+}
