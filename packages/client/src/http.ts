@@ -9,6 +9,7 @@ import { BodyError, HttpStatusError, McpError, NetworkError, RedirectError, Stre
 import type { Limits } from './limits.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import { readSse, type SseEvent } from './sse.js';
+import { sleep } from './sleep.js';
 import type { Exchange, Reply, Trace, Transport } from './transport.js';
 import { isRequest, isResponse } from './transport.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from './types.js';
@@ -325,18 +326,3 @@ function pickResponse(body: unknown, id: JsonRpcRequest['id']) {
   return undefined;
 }
 
-/** Waits `ms`, or rejects with the deadline's failure when its signal fires first. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}

@@ -6,6 +6,7 @@
 
 import { AbortedError, McpError, ProtocolError, RoundLimitError } from './errors.js';
 import { fulfil } from './fulfil.js';
+import { sleep } from './sleep.js';
 import type { Host, InputResponse, JsonObject } from './types.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -66,25 +67,11 @@ export function asTask(value: JsonObject, what: string): Task {
   return value as unknown as Task;
 }
 
-function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', stop);
-      resolve();
-    }, ms);
-    const stop = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', stop, { once: true });
-  });
-}
 
 /** Follows a task from its handle to its result; a failed task throws its error, a cancelled one AbortedError. */
 export async function followTask(ops: TaskOps, handle: Task, options: FollowOptions): Promise<JsonObject> {
   const { host, name, signal, onTask, maxRounds } = options;
-  const sleep = options.sleep ?? defaultSleep;
+  const wait = options.sleep ?? sleep;
   const now = options.now ?? Date.now;
   const started = now();
   const lifetime = handle.ttlMs ?? DEFAULT_TTL_MS;
@@ -116,7 +103,7 @@ export async function followTask(ops: TaskOps, handle: Task, options: FollowOpti
         if (now() - started > lifetime) {
           throw new ProtocolError(`task ${task.taskId} (${name}) did not finish within its ttl of ${lifetime} ms`, 'the server forgets a task after its ttl; ask its owner why it runs so long');
         }
-        await sleep(Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, task.pollIntervalMs ?? handle.pollIntervalMs ?? DEFAULT_POLL_MS)), signal);
+        await wait(Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, task.pollIntervalMs ?? handle.pollIntervalMs ?? DEFAULT_POLL_MS)), signal);
       }
       const next = asTask(await ops.get(task.taskId, signal), `tasks/get ${task.taskId}`);
       if (next.status !== task.status || next.statusMessage !== task.statusMessage) onTask?.(next);
