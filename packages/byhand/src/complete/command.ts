@@ -6,7 +6,7 @@ import { processIO, type CommandIO } from '../shared/io.js';
 import { helpText, listFlag, parseCommand, usageLines, type CommandSpec } from '../shared/kit.js';
 import { notice } from '../shared/output.js';
 import { eraLine, openServer, type OpenServer } from '../shared/open-server.js';
-import type { ServerWord } from '../shared/resolve-server.js';
+import { serverAndWords } from '../shared/resolve-server.js';
 import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags } from '../shared/server-flags.js';
 import { printable } from '@byhand/host';
 import { UsageError } from '../shared/usage-error.js';
@@ -32,17 +32,7 @@ export async function completeCommand(args: string[], io: CommandIO = processIO(
     if (parsed.help) return void io.stdout.write(`${helpText(SPEC)}\n`), 0;
     const flags = connectFlags(parsed.values);
     json = flags.json;
-    let server: ServerWord;
-    let words: string[];
-    if (parsed.rest !== undefined) {
-      server = { command: parsed.rest };
-      words = parsed.positionals;
-    } else {
-      const [word, ...others] = parsed.positionals;
-      if (word === undefined) throw new UsageError('byhand complete needs a SERVER', true);
-      server = { word };
-      words = others;
-    }
+    const { server, words } = serverAndWords('complete', parsed);
     const [kind, name, argument, value = '', ...extra] = words;
     if (kind !== 'prompt' && kind !== 'resource') throw new UsageError(`byhand complete: say prompt or resource before the name${kind ? `, not ${JSON.stringify(kind)}` : ''}`, true);
     if (name === undefined || argument === undefined) throw new UsageError(`byhand complete: needs the ${kind === 'prompt' ? 'prompt NAME' : 'resource TEMPLATE'} and the ARG to complete`, true);

@@ -6,7 +6,7 @@ import { processIO, type CommandIO } from '../shared/io.js';
 import { helpText, parseCommand, usageLines, type CommandSpec } from '../shared/kit.js';
 import { notice } from '../shared/output.js';
 import { eraLine, openServer, type OpenServer } from '../shared/open-server.js';
-import type { ServerWord } from '../shared/resolve-server.js';
+import { serverAndWords } from '../shared/resolve-server.js';
 import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags } from '../shared/server-flags.js';
 import { fetchListing, KINDS, listingText, type Kind } from '../shared/show-lists.js';
 import { didYouMean } from '../shared/did-you-mean.js';
@@ -31,17 +31,7 @@ export async function listCommand(args: string[], io: CommandIO = processIO()): 
     if (parsed.help) return void io.stdout.write(`${helpText(SPEC)}\n`), 0;
     const flags = connectFlags(parsed.values);
     json = flags.json;
-    let server: ServerWord;
-    let kindWords: string[];
-    if (parsed.rest !== undefined) {
-      server = { command: parsed.rest };
-      kindWords = parsed.positionals;
-    } else {
-      const [word, ...others] = parsed.positionals;
-      if (word === undefined) throw new UsageError('byhand list needs a SERVER', true);
-      server = { word };
-      kindWords = others;
-    }
+    const { server, words: kindWords } = serverAndWords('list', parsed);
     const kinds = kindWords.map((word) => {
       const kind = word === 'resource-templates' ? 'templates' : word;
       if (!(KINDS as readonly string[]).includes(kind)) throw new UsageError(`byhand list: no kind ${JSON.stringify(word)}${didYouMean(word, KINDS)}: give ${KINDS.join(', ')}`, true);

@@ -60,6 +60,17 @@ export async function resolveServer(spec: ServerWord, flags: SourceFlags, io: Pi
 }
 
 /** The entries of --config FILE, or of every config discovered; `from` names the file(s). */
+/**
+ * The SERVER of a command line and the words after it: a command line after `--` (the words before it are the
+ * rest), else the first positional word.
+ */
+export function serverAndWords(command: string, parsed: { positionals: string[]; rest?: string[] }): { server: ServerWord; words: string[] } {
+  if (parsed.rest !== undefined) return { server: { command: parsed.rest }, words: parsed.positionals };
+  const [word, ...words] = parsed.positionals;
+  if (word === undefined) throw new UsageError(`byhand ${command} needs a SERVER`, true);
+  return { server: { word }, words };
+}
+
 export function configEntries(flags: SourceFlags, env: Env, cwd: string): { entries: ServerEntry[]; from: string } {
   if (flags.config !== undefined) {
     try {

@@ -7,7 +7,7 @@ import { processIO, type CommandIO } from '../shared/io.js';
 import { helpText, parseCommand, usageLines, type CommandSpec } from '../shared/kit.js';
 import { notice } from '../shared/output.js';
 import { eraLine, openServer, type OpenServer } from '../shared/open-server.js';
-import type { ServerWord } from '../shared/resolve-server.js';
+import { serverAndWords } from '../shared/resolve-server.js';
 import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags } from '../shared/server-flags.js';
 import { UsageError } from '../shared/usage-error.js';
 
@@ -28,9 +28,7 @@ export async function taskCommand(args: string[], io: CommandIO = processIO()): 
     if (parsed.help) return void io.stdout.write(`${helpText(SPEC)}\n`), 0;
     const flags = connectFlags(parsed.values);
     json = flags.json;
-    const [server, words]: [ServerWord, string[]] =
-      parsed.rest !== undefined ? [{ command: parsed.rest }, parsed.positionals] : [{ word: parsed.positionals[0] ?? '' }, parsed.positionals.slice(1)];
-    if (server.word === '') throw new UsageError('byhand task needs a SERVER', true);
+    const { server, words } = serverAndWords('task', parsed);
     const [action, taskId, ...extra] = words;
     if (action !== 'get' && action !== 'cancel') throw new UsageError(`byhand task: say get or cancel${action ? `, not ${JSON.stringify(action)}` : ''}`, true);
     if (taskId === undefined || extra.length > 0) throw new UsageError(`byhand task ${action} takes one task ID`, true);

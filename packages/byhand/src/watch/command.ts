@@ -10,7 +10,7 @@ import { processIO, type CommandIO } from '../shared/io.js';
 import { booleanFlag, helpText, parseCommand, positiveFlag, usageLines, type CommandSpec } from '../shared/kit.js';
 import { notice } from '../shared/output.js';
 import { eraLine, openServer, type OpenServer } from '../shared/open-server.js';
-import type { ServerWord } from '../shared/resolve-server.js';
+import { serverAndWords } from '../shared/resolve-server.js';
 import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags } from '../shared/server-flags.js';
 import { UsageError } from '../shared/usage-error.js';
 
@@ -43,17 +43,7 @@ export async function watchCommand(args: string[], io: WatchIO = processIO()): P
     const flags = connectFlags(parsed.values);
     json = flags.json;
     const count = parsed.values.count !== undefined ? positiveFlag(parsed.values, 'count', 1) : Infinity;
-    let server: ServerWord;
-    let uris: string[];
-    if (parsed.rest !== undefined) {
-      server = { command: parsed.rest };
-      uris = parsed.positionals;
-    } else {
-      const [word, ...others] = parsed.positionals;
-      if (word === undefined) throw new UsageError('byhand watch needs a SERVER', true);
-      server = { word };
-      uris = others;
-    }
+    const { server, words: uris } = serverAndWords('watch', parsed);
     const lists = booleanFlag(parsed.values, 'lists') || uris.length === 0;
 
     const stop = new AbortController();
