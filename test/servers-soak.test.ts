@@ -16,7 +16,9 @@ const fixture = fileURLToPath(new URL('./fixtures/soak-server.ts', import.meta.u
 const WRITERS = 6;
 const LEGACY_WRITERS = 2;
 const WRITES_EACH = 12;
-const BODY_TIMEOUT_MS = 1000;
+// Well above undici's one-second keep-alive margin: the server closes idle kept-alive connections at the deadline minus
+// half a second, and a shorter deadline would race the client reusing them.
+const BODY_TIMEOUT_MS = 3000;
 const MAX_BODY_BYTES = 64 * 1024;
 const SESSION_IDLE_MS = 1500;
 /** How far above the warmed-up baseline the server may end, after a full GC. */
@@ -65,7 +67,7 @@ async function spawnServer(): Promise<Server> {
 }
 
 /** One raw exchange; resolves with what came back when the server closes, or after `waitMs`. */
-function raw(port: number, text: string, waitMs = 3000): Promise<string> {
+function raw(port: number, text: string, waitMs = BODY_TIMEOUT_MS * 2): Promise<string> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1', () => socket.write(text));
     let received = '';
