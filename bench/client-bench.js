@@ -285,14 +285,14 @@ export async function clientBenchmark(options) {
   const sdkRatio = c.simple.sdk.median / c.simple.byhand.median;
   const concurrentRatio = c.concurrent.byhand / c.concurrent.node;
   const coldRatio = cold.byhand / cold.node;
-  const mrtrRatio = c.mrtr.byhand.median / (2 * c.simple.byhand.median);
+  const mrtrRatio = s.mrtr.byhand.median / (2 * s.simple.byhand.median);
   const fetchRatio = c.simple.byhandFetch.median / c.simple.fetch.median;
   const targets = [
     `warm tools/call within 1.15x of raw node:http keep-alive (canned server, median): ${verdict(floorRatio, floorRatio <= 1.15)}; SDK server ${(s.simple.byhand.median / s.simple.node.median).toFixed(2)}x`,
     `warm tools/call at least 2x faster than the SDK client (canned server, median): ${verdict(sdkRatio, sdkRatio >= 2)}; SDK server ${(s.simple.sdk.median / s.simple.byhand.median).toFixed(2)}x`,
     `16 concurrent callers at least 0.8x the calls/s of raw node:http (canned server): ${verdict(concurrentRatio, concurrentRatio >= 0.8)}; SDK server ${(s.concurrent.byhand / s.concurrent.node).toFixed(2)}x`,
     `cold process within 1.2x of a bare node:http script doing the same two requests: ${verdict(coldRatio, coldRatio <= 1.2)}; the same client as one file (experiment) ${(cold.byhandOneFile / cold.node).toFixed(2)}x`,
-    `two-round MRTR within 1.1x of two plain calls (canned server): ${verdict(mrtrRatio, mrtrRatio <= 1.1)}; SDK server ${(s.mrtr.byhand.median / (2 * s.simple.byhand.median)).toFixed(2)}x`,
+    `two-round MRTR within 1.1x of two plain calls (SDK server, median): ${verdict(mrtrRatio, mrtrRatio <= 1.1)}; canned server ${(c.mrtr.byhand.median / (2 * c.simple.byhand.median)).toFixed(2)}x (below 1 for every column, the floors too: on the canned server a second request right after a first costs less than a lone one, so there the ratio says nothing about the client)`,
     `fetch path within 1.1x of bare fetch (canned server, median): ${verdict(fetchRatio, fetchRatio <= 1.1)}; SDK server ${(s.simple.byhandFetch.median / s.simple.fetch.median).toFixed(2)}x`,
     `bundle for an HTTP-only caller of connect under 10 KB min+gzip: ${size.modern < 10 * 1024 ? 'met' : 'NOT met'} (${int(size.modern)} B on the modern path; ${size.chunks.filter((k) => !k.modern).map((k) => `${k.name} ${int(k.gzip)} B`).join(', ') || 'no other chunk'} loaded only when needed)`,
   ];

@@ -43,7 +43,9 @@ export function fetchFloor(url) {
 
 /** Raw node:http, one keep-alive agent, the body collected and parsed. */
 export function nodeFloor(url) {
-  const agent = new Agent({ keepAlive: true });
+  // The idle timeout lets node:http apply the server's Keep-Alive hint (as byhand's requester does):
+  // without it, a socket reused as the server closes it fails with "socket hang up".
+  const agent = new Agent({ keepAlive: true, timeout: 4000 });
   let id = 0;
   const post = (method, params) =>
     new Promise((resolve, reject) => {

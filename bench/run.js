@@ -28,7 +28,7 @@ export const BENCHMARKS = [
 ];
 
 /** The whole run must stay well under this; each benchmark also bounds its own loops. */
-const RUN_BUDGET_MS = 300_000;
+const RUN_BUDGET_MS = 420_000;
 
 function machine() {
   let cpu = cpus()[0]?.model ?? 'unknown';
@@ -67,11 +67,20 @@ async function main() {
   process.stdout.write(`byhand bench — ${env.date}, Node ${env.node}, ${env.nproc} CPUs (${env.cpu}), ${env.platform}${options.quick ? ', QUICK' : ''}\n`);
   const loadBefore = loadavg()[0].toFixed(2);
   const sections = [];
+  const failed = [];
   const started = performance.now();
   for (const bench of BENCHMARKS) {
     if (wanted.length > 0 && !wanted.includes(bench.id)) continue;
     process.stderr.write(`bench: ${bench.id}…\n`);
-    const section = await bench.run(options);
+    let section;
+    try {
+      section = await bench.run(options);
+    } catch (error) {
+      // One broken benchmark does not cost the others their figures: it is reported, and the run fails at the end.
+      failed.push(bench.id);
+      process.stderr.write(`bench: ${bench.id} failed: ${error.stack ?? error}\n`);
+      section = { title: `${bench.id}: FAILED`, header: ['error'], rows: [[String(error.message ?? error).split('\n')[0]]], seconds: 0 };
+    }
     sections.push(section);
     process.stdout.write(`\n## ${section.title} (${section.seconds.toFixed(1)} s)\n\n${textTable(section.header, section.rows)}\n`);
     if (section.targets?.length) process.stdout.write(`\nTargets:\n${section.targets.map((t) => `  - ${t}`).join('\n')}\n`);
@@ -98,6 +107,10 @@ async function main() {
     ].join('\n');
     writeFileSync(join(BENCH_DIR, 'results.md'), md);
     process.stdout.write(`wrote bench/results.md\n`);
+  }
+  if (failed.length > 0) {
+    process.stderr.write(`bench: failed: ${failed.join(', ')}\n`);
+    process.exitCode = 1;
   }
 }
 

@@ -12,13 +12,19 @@ import type { Requester, WireRequest, WireResponse } from './wire.js';
 
 type Send = (options: RequestOptions, onResponse: (res: IncomingMessage) => void) => ClientRequest;
 
+// An idle kept-alive connection is dropped before the server drops it, as undici does: after the
+// server's Keep-Alive hint less a second (node:http applies the hint only under an agent timeout),
+// else after 4 s. Sending on a connection the server is closing that moment fails the request.
+// An in-use socket's timeout only emits an event, so a slow answer or a quiet stream is not cut.
+const IDLE_MS = 4000;
+
 export function nodeRequester(): Requester {
-  const agent = new HttpAgent({ keepAlive: true });
+  const agent = new HttpAgent({ keepAlive: true, timeout: IDLE_MS });
   // node:https (and TLS with it) loads on the first https request: a cold start to an http server
   // does not pay for it.
   let https: Promise<{ send: Send; agent: HttpAgent }> | undefined;
   const loadHttps = () =>
-    (https ??= import('node:https').then(({ request, Agent }) => ({ send: request, agent: new Agent({ keepAlive: true }) })));
+    (https ??= import('node:https').then(({ request, Agent }) => ({ send: request, agent: new Agent({ keepAlive: true, timeout: IDLE_MS }) })));
   let parsed: { url: string; secure: boolean; options: RequestOptions } | undefined;
   const target = (url: string) => {
     if (parsed?.url === url) return parsed;

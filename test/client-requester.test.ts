@@ -1,0 +1,147 @@
+// The two requesters under one contract (wire.ts): node:http (the Node default, requester-node.ts) and
+// fetch. The node one stops a request through a listener on the deadline rather than an AbortSignal,
+// reads the body from 'data' events with the response paused while a chunk waits, and parses the URL
+// once; these tests hold it to what fetch does in the middle of a body: a deadline or a caller's abort
+// ends the call and closes the connection, a connection cut short is an error and not a hang, a body
+// that drips in many chunks arrives whole. Loopback only.
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { AbortedError, StreamClosedError, TimeoutError, connect, forgetEras } from '../packages/client/src/index.js';
+import { Deadline } from '../packages/client/src/deadline.js';
+import { listen, modern } from './fixtures/loopback.js';
+
+const TEXT = 'x'.repeat(64 * 1024);
+
+/** A tools/call answer whose headers come at once and whose body waits for `release` (or never comes). */
+function stalledServer() {
+  const closed: Promise<void>[] = [];
+  return {
+    closed,
+    handler: modern((request, res, req) => {
+      closed.push(new Promise((resolve) => req.socket.once('close', () => resolve())));
+      const body = JSON.stringify({ jsonrpc: '2.0', id: request.json!.id, result: { content: [{ type: 'text', text: 'late' }] } });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+      res.write(body.slice(0, 10));
+      // The rest never comes: the client must give up by its deadline or its caller's abort.
+    }),
+  };
+}
+
+describe('requesters: the middle of a body', () => {
+  for (const transport of ['node', 'fetch'] as const) {
+    test(`${transport}: a body that stalls after its headers ends in a TimeoutError, and the connection is closed`, { timeout: 15_000 }, async () => {
+      forgetEras();
+      const stalled = stalledServer();
+      const server = await listen(stalled.handler);
+      const client = await connect(server.url, { transport, timeoutMs: 400 });
+      try {
+        await assert.rejects(client.callTool('stall'), (e: unknown) => e instanceof TimeoutError && /tools\/call got no answer within 400 ms/.test(e.message));
+        await Promise.race([stalled.closed[0], new Promise((_, reject) => setTimeout(() => reject(new Error('the client kept the stalled connection open')), 5000))]);
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    });
+
+    test(`${transport}: a caller's abort in the middle of a body ends the call with an AbortedError`, { timeout: 15_000 }, async () => {
+      forgetEras();
+      const stalled = stalledServer();
+      const server = await listen(stalled.handler);
+      const client = await connect(server.url, { transport });
+      try {
+        const controller = new AbortController();
+        const call = client.callTool('stall', {}, { signal: controller.signal });
+        while (server.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+        controller.abort(new Error('the user pressed stop'));
+        await assert.rejects(call, (e: unknown) => e instanceof AbortedError && /the user pressed stop/.test(e.message));
+        await Promise.race([stalled.closed[0], new Promise((_, reject) => setTimeout(() => reject(new Error('the client kept the aborted connection open')), 5000))]);
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    });
+
+    test(`${transport}: a connection cut before the body ends is a StreamClosedError, not a hang`, { timeout: 15_000 }, async () => {
+      forgetEras();
+      const server = await listen(modern((request, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+        res.write(`{"jsonrpc":"2.0","id":${request.json!.id},"result":`);
+        setTimeout(() => res.socket?.destroy(), 20);
+      }));
+      const client = await connect(server.url, { transport, timeoutMs: 10_000 });
+      try {
+        const started = Date.now();
+        await assert.rejects(client.callTool('cut'), (e: unknown) => e instanceof StreamClosedError && /the answer to tools\/call broke off/.test(e.message));
+        assert.ok(Date.now() - started < 5000, 'the cut was noticed at once, not at the deadline');
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    });
+
+    test(`${transport}: a body that drips in many chunks arrives whole${transport === 'node' ? ', and the connection is reused' : ''}`, { timeout: 15_000 }, async () => {
+      forgetEras();
+      const ports = new Set<number | undefined>();
+      const server = await listen(modern(async (request, res, req) => {
+        ports.add(req.socket.remotePort);
+        const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: request.json!.id, result: { content: [{ type: 'text', text: TEXT }] } }));
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
+        for (let at = 0; at < body.length; at += 4096) {
+          res.write(body.subarray(at, at + 4096));
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        res.end();
+      }));
+      const client = await connect(server.url, { transport });
+      try {
+        for (let i = 0; i < 3; i++) {
+          const result = await client.callTool('drip');
+          assert.equal((result.content[0] as { text: string }).text, TEXT);
+        }
+        // Reuse is the node requester's own doing (its keep-alive agent); undici decides its own.
+        if (transport === 'node') assert.equal(ports.size, 1, 'three calls in a row share one kept-alive connection');
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    });
+  }
+});
+
+describe('the deadline', () => {
+  test('makes no AbortSignal until one is asked for, and tells its listeners when it expires', { timeout: 5_000 }, async () => {
+    const deadline = new Deadline('tools/call', 20);
+    try {
+      const fired = new Promise<void>((resolve) => deadline.onAbort(resolve));
+      assert.equal((deadline as unknown as { controller?: AbortController }).controller, undefined);
+      await fired;
+      assert.equal(deadline.aborted, true);
+      assert.ok(deadline.failure() instanceof TimeoutError);
+      // Asked for after it expired, the signal is already aborted with the timeout.
+      assert.equal(deadline.signal.aborted, true);
+      assert.ok(deadline.signal.reason instanceof TimeoutError);
+    } finally {
+      deadline.dispose();
+    }
+  });
+
+  test("a caller's signal reaches listeners, and a listener removed is not called", { timeout: 5_000 }, async () => {
+    const outer = new AbortController();
+    const deadline = new Deadline('tools/call', 60_000, outer.signal);
+    try {
+      let removedCalls = 0;
+      const stop = deadline.onAbort(() => removedCalls++);
+      stop();
+      const fired = new Promise<void>((resolve) => deadline.onAbort(resolve));
+      outer.abort(new Error('stop'));
+      await fired;
+      assert.equal(removedCalls, 0);
+      assert.equal(deadline.aborted, true);
+      const failure = deadline.failure();
+      assert.ok(failure instanceof AbortedError && /stop/.test(failure.message));
+    } finally {
+      deadline.dispose();
+    }
+  });
+});
