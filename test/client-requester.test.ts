@@ -6,7 +6,7 @@
 // that drips in many chunks arrives whole. Loopback only.
 
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { afterEach, beforeEach, describe, test } from 'node:test';
 import { AbortedError, StreamClosedError, TimeoutError, connect, forgetEras } from '../packages/client/src/index.js';
 import { Deadline } from '../packages/client/src/deadline.js';
 import { listen, modern } from './fixtures/loopback.js';
@@ -153,6 +153,11 @@ describe('node:http keep-alive', () => {
 });
 
 describe('the deadline', () => {
+  // A deadline's timer is unref'd (it must not hold a process open), so the test holds the event loop itself.
+  let hold: ReturnType<typeof setInterval>;
+  beforeEach(() => (hold = setInterval(() => undefined, 1000)));
+  afterEach(() => clearInterval(hold));
+
   test('makes no AbortSignal until one is asked for, and tells its listeners when it expires', { timeout: 5_000 }, async () => {
     const deadline = new Deadline('tools/call', 20);
     try {
