@@ -225,7 +225,7 @@ const PLAN = {
     latency: { iterations: 400, warmup: 300, block: 10, maxMs: 15_000 },
     throughput: { concurrency: 16, perSlice: 1500, slices: 3, maxMs: 1500 },
     startupRuns: 9,
-    coldRuns: 7,
+    coldRuns: 11,
     memoryCalls: 10_000,
   },
   quick: {

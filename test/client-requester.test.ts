@@ -6,7 +6,7 @@
 // that drips in many chunks arrives whole. Loopback only.
 
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { afterEach, beforeEach, describe, test } from 'node:test';
 import { AbortedError, StreamClosedError, TimeoutError, connect, forgetEras } from '../packages/client/src/index.js';
 import { Deadline } from '../packages/client/src/deadline.js';
 import { listen, modern } from './fixtures/loopback.js';
@@ -109,7 +109,55 @@ describe('requesters: the middle of a body', () => {
   }
 });
 
+describe('node:http keep-alive', () => {
+  test("an idle connection is dropped before the server's Keep-Alive hint runs out, not reused as the server closes it", { timeout: 15_000 }, async () => {
+    forgetEras();
+    const ports: (number | undefined)[] = [];
+    const server = await listen(modern((request, res, req) => {
+      ports.push(req.socket.remotePort);
+      res.writeHead(200, { 'content-type': 'application/json', 'keep-alive': 'timeout=2' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: request.json!.id, result: { content: [{ type: 'text', text: 'ok' }] } }));
+    }));
+    const client = await connect(server.url, { transport: 'node' });
+    try {
+      await client.callTool('first');
+      await client.callTool('second');
+      // The hint says 2 s; the client keeps the connection 1 s (the hint less a second), the server 2 s.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await client.callTool('third');
+      assert.equal(ports[0], ports[1], 'calls in a row share the connection');
+      assert.notEqual(ports[1], ports[2], 'past the hint less a second, the client opened a new connection');
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  test('a quiet event stream outlives the idle timeout of kept-alive connections', { timeout: 20_000 }, async () => {
+    forgetEras();
+    const server = await listen(modern((request, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.flushHeaders();
+      const message = { jsonrpc: '2.0', id: request.json!.id, result: { content: [{ type: 'text', text: 'after a quiet while' }] } };
+      setTimeout(() => res.end(`data: ${JSON.stringify(message)}\n\n`), 5000);
+    }));
+    const client = await connect(server.url, { transport: 'node', timeoutMs: 15_000 });
+    try {
+      const result = await client.callTool('quiet');
+      assert.equal((result.content[0] as { text: string }).text, 'after a quiet while');
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+});
+
 describe('the deadline', () => {
+  // A deadline's timer is unref'd (it must not hold a process open), so the test holds the event loop itself.
+  let hold: ReturnType<typeof setInterval>;
+  beforeEach(() => (hold = setInterval(() => undefined, 1000)));
+  afterEach(() => clearInterval(hold));
+
   test('makes no AbortSignal until one is asked for, and tells its listeners when it expires', { timeout: 5_000 }, async () => {
     const deadline = new Deadline('tools/call', 20);
     try {

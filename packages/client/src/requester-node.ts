@@ -1,8 +1,8 @@
 // The default requester on Node: node:http/node:https with a keep-alive agent per client. On Node the
 // platform's fetch (undici) costs about twice a raw keep-alive request per call (bench/results.md), so
 // here, and only here, byhand goes below fetch. Same contract as fetchRequester: no redirects
-// followed, the body streamed, abort through the deadline. Per request it spends no more than a raw
-// node:http call does: the URL is parsed once, abort is one listener on the deadline (no AbortSignal,
+// followed, the body streamed, abort through the deadline. Per request it spends about what a raw
+// node:http call does (bench/results.md): the URL is parsed once, abort is one listener on the deadline (no AbortSignal,
 // whose wiring into node:http costs more than the rest of the request), the body is read from 'data'
 // events with the response paused while a chunk waits (so nothing is held past one chunk).
 
