@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { callCommand } from '../packages/byhand/src/call/command.js';
@@ -13,6 +13,7 @@ import { coerceToolArguments } from '../packages/byhand/src/call/coerce.js';
 import { demoCommand, LEGACY_REFUSAL } from '../packages/byhand/src/call/demo.js';
 import type { Tool } from '../packages/client/src/index.js';
 import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
+import { collector } from './support/collector.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'byhand-cli-call-'));
@@ -21,17 +22,6 @@ interface Run {
   code: number;
   stdout: string;
   stderr: string;
-}
-
-function collector(): Writable & { text: string } {
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      stream.text += String(chunk);
-      done();
-    },
-  }) as Writable & { text: string };
-  stream.text = '';
-  return stream;
 }
 
 function streams(stdinText: string) {

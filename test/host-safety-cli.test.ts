@@ -7,23 +7,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { callCommand } from '../packages/byhand/src/call/command.js';
 import { forgetEras } from '../packages/client/src/index.js';
 import type { Served } from './fixtures/sdk-server.js';
 import { fakeModel, serveHostSafety, type FakeModel } from './fixtures/host-safety-server.js';
-
-function collector(): Writable & { text: string } {
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      stream.text += String(chunk);
-      done();
-    },
-  }) as Writable & { text: string };
-  stream.text = '';
-  return stream;
-}
+import { collector } from './support/collector.js';
 
 let server: Served;
 let model: FakeModel;
