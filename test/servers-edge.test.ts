@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { parseServeArgs, serveCommand } from '../packages/servers/src/serve-command.js';
+import { serveCommand } from '../packages/byhand/src/serve/command.js';
 import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
 import { TOOLBOXES } from '../packages/servers/src/registry.js';
 import { initializeParams, legacyRpc, modernRpc } from './servers-support.js';
@@ -239,12 +239,7 @@ describe('the edge', () => {
 });
 
 describe('byhand serve flags', () => {
-  test('parses --port, --host, --db in both spellings', () => {
-    assert.deepEqual(parseServeArgs(['--port', '0', '--host=::1', '--db', 'jar.db']), { port: 0, host: '::1', dbPath: 'jar.db', allowHosts: [] });
-    assert.deepEqual(parseServeArgs([]), { port: 3000, host: '127.0.0.1', dbPath: undefined, allowHosts: [] });
-  });
-
-  test('bad flags exit 2 with a clear message', async () => {
+  test('bad flags exit 2 with a clear message, before anything listens', async () => {
     const written: string[] = [];
     const original = process.stderr.write.bind(process.stderr);
     process.stderr.write = ((chunk: string | Uint8Array) => {
@@ -255,11 +250,14 @@ describe('byhand serve flags', () => {
       assert.equal(await serveCommand(['--port', 'eighty']), 2);
       assert.equal(await serveCommand(['--verbose']), 2);
       assert.equal(await serveCommand(['--db']), 2);
+      assert.equal(await serveCommand(['--allow-host', 'https://toolbox.test']), 2);
     } finally {
       process.stderr.write = original;
     }
-    assert.match(written.join(''), /--port must be a number/);
-    assert.match(written.join(''), /unknown option --verbose/);
-    assert.match(written.join(''), /--db needs a value/);
+    const text = written.join('');
+    assert.match(text, /--port must be a number from 0 to 65535, not "eighty"/);
+    assert.match(text, /unknown option --verbose/);
+    assert.match(text, /--db/);
+    assert.match(text, /--allow-host takes a host name without scheme or port/);
   });
 });

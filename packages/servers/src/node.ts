@@ -4,7 +4,7 @@
 export * from './index.js';
 export { startServer, DEFAULT_SERVER_LIMITS } from './serve.js';
 export type { StartServerOptions, RunningServer, ServerLimits } from './serve.js';
-export { serveCommand, parseServeArgs, runServe, banner, type ServeFlags } from './serve-command.js';
+export { runServe, banner, type ServeFlags } from './serve-command.js';
 export { toWebRequest, writeWebResponse, type FetchHandler } from './node-adapter.js';
 export { openJarStorage } from './jar/open.js';
 export { sqliteStore } from './jar/sqlite-store.js';
