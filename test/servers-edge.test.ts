@@ -257,7 +257,7 @@ describe('byhand serve flags', () => {
     const text = written.join('');
     assert.match(text, /--port must be a number from 0 to 65535, not "eighty"/);
     assert.match(text, /unknown option --verbose/);
-    assert.match(text, /--db/);
+    assert.match(text, /--db needs a value \(FILE\|URL\)/);
     assert.match(text, /--allow-host takes a host name without scheme or port/);
   });
 });
