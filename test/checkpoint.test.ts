@@ -138,6 +138,20 @@ describe('VS Code mcp.json and bad input', () => {
     assert.match(stdout, /✓ fixture\n    era: 2026-07-28 \(can ask you to think\)\n    7 tool\(s\)/);
   });
 
+  test('a command line\'s secret words never reach the output, plain or --json, probed or failed', { timeout: 60_000 }, async () => {
+    const fixture = [process.execPath, '--conditions=byhand-source', '--import', 'tsx', join(repoRoot, 'test/fixtures/sdk-stdio-server.ts'), 'serve'];
+    const secrets = ['--api-key', 'sk-live-123', '--token=tok-456', 'API_KEY=env-789'];
+    const plain = await byhand(['checkpoint', '--', ...fixture, ...secrets]);
+    assert.equal(plain.code, 0, plain.stdout + plain.stderr);
+    assert.match(plain.stdout, /--api-key \(redacted\) --token=\(redacted\) API_KEY=\(redacted\)/);
+    const json = await byhand(['checkpoint', '--json', '--', ...fixture, ...secrets]);
+    const failed = await byhand(['checkpoint', '--', join(scratch, 'no-such-server'), '--password', "'hunter 2'"]);
+    assert.equal(failed.code, 1, failed.stdout + failed.stderr);
+    for (const { stdout, stderr } of [plain, json, failed]) {
+      for (const secret of ['sk-live-123', 'tok-456', 'env-789', 'hunter']) assert.ok(!`${stdout}${stderr}`.includes(secret), `${secret} printed:\n${stdout}${stderr}`);
+    }
+  });
+
   test('a missing file, malformed JSON, a bad flag: exit 2 with the cause', async () => {
     const missing = await byhand(['checkpoint', '--config', join(scratch, 'nope.json')]);
     assert.equal(missing.code, 2);

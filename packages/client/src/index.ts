@@ -9,6 +9,6 @@ export type { HttpAuth } from './http.js';
 export type { Limits } from './limits.js';
 export { DEFAULT_LIMITS } from './limits.js';
 export { VerdictCache, type EraVerdict } from './verdict.js';
-export { redactHeaders, redactUrl, redactText, isSecretName } from './redact.js';
+export { redactHeaders, redactUrl, redactText, isSecretName, REDACTED } from './redact.js';
 export { MODERN_VERSIONS, LEGACY_VERSIONS } from './versions.js';
 export type * from './types.js';

@@ -3,7 +3,7 @@
 // success, 1 when the request or the tool failed, 2 when the command line was wrong (so a script
 // can tell "fix your invocation" from "it broke").
 
-import { redactText, type Client, type JsonRpcNotification, type LoggingLevel, type Task } from '@byhand/client';
+import { type Client, type JsonRpcNotification, type LoggingLevel, type Task } from '@byhand/client';
 import { AnswersFileError, createHost, ProviderConfigError, RootError, type InterruptedError } from '@byhand/host';
 import { parseCallArgs, callSpec, type CallArgs, type Verb } from './args.js';
 import { coerceToolArguments, promptArguments } from './coerce.js';
@@ -16,6 +16,7 @@ import { helpText, usageLines } from '../shared/kit.js';
 import { lineWriter, processIO, type CommandIO } from '../shared/io.js';
 import { eraLine, openServer, type OpenServer } from '../shared/open-server.js';
 import { fetchListing, listingText, type Kind } from '../shared/show-lists.js';
+import { redactWords } from '../shared/redact-words.js';
 import { UsageError } from '../shared/usage-error.js';
 
 export type { Verb } from './args.js';
@@ -73,7 +74,7 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
       onNotification: (n: JsonRpcNotification) => notifications.show(n),
       ...(flags.logLevel !== undefined ? { logLevel: flags.logLevel as LoggingLevel } : {}),
     });
-    say(`byhand: ${redactText(open.server.describe)}; ${eraLine(open.client)}`);
+    say(`byhand: ${redactWords(open.server.describe)}; ${eraLine(open.client)}`);
     if (parsed.name === undefined) return await listChoices(open.client, parsed, io);
     notifications.begin();
     if (flags.detach) return await detach(open.client, parsed, label, io);

@@ -1,8 +1,9 @@
 // Probing one server: connect (the era is negotiated by trying), count what it offers, and derive
 // whether it can ask the host to think. Nothing is guessed: each verdict comes from what happened.
 
-import { connect, McpError, redactText, type Client, type HttpAuth, type Trace } from '@byhand/client';
+import { connect, McpError, type Client, type HttpAuth, type Trace } from '@byhand/client';
 import type { ServerEntry } from '../shared/config.js';
+import { redactWords } from '../shared/redact-words.js';
 
 export type Reach = 'modern' | 'session' | 'per-request';
 
@@ -36,11 +37,12 @@ export interface ProbeOptions {
 
 export async function probeServer(entry: ServerEntry, options: ProbeOptions): Promise<ProbeReport> {
   const started = performance.now();
-  // The report is all the checkpoint prints (plain or --json): a URL in it shows no secret.
-  const base = { name: entry.label ?? entry.name, target: redactText(entry.target) };
+  // The report is all the checkpoint prints (plain or --json): no secret in a URL or a command line (an ad-hoc
+  // command is its own name).
+  const base = { name: redactWords(entry.label ?? entry.name), target: redactWords(entry.target) };
   const elapsed = () => Math.round(performance.now() - started);
   if (entry.error || !entry.connect) {
-    return { ...base, ok: false, error: { code: 'config', message: redactText(entry.error ?? 'no target'), hint: 'fix the entry in the config file' }, elapsedMs: elapsed() };
+    return { ...base, ok: false, error: { code: 'config', message: redactWords(entry.error ?? 'no target'), hint: 'fix the entry in the config file' }, elapsedMs: elapsed() };
   }
   const signal = AbortSignal.timeout(options.timeoutMs);
   let client: Client | undefined;

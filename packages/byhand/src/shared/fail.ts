@@ -2,9 +2,10 @@
 // library options; with --json the same three fields as one JSON line on stdout. Usage mistakes
 // exit 2, failures on the way exit 1. Everything a server said is made printable, and secrets redacted, first.
 
-import { McpError, redactText } from '@byhand/client';
+import { McpError } from '@byhand/client';
 import { printable } from '@byhand/host';
 import type { CommandIO } from './io.js';
+import { redactWords } from './redact-words.js';
 import { UsageError } from './usage-error.js';
 
 export interface FailContext {
@@ -33,8 +34,8 @@ export function cliHint(hint: string): string {
     .replace(/\(list it first\)/g, '(see `byhand list SERVER`)');
 }
 
-/** Printable and redacted by the one rule (client redact.ts): "what" names the server as typed, URL query keys included. */
-const safe = (text: string) => printable(redactText(text));
+/** Printable and redacted by the one rule (client redact.ts): "what" names the server as typed, a command line's secret words included. */
+const safe = (text: string) => printable(redactWords(text));
 
 export function describeFailure(error: unknown, what: string): Failure {
   const named = safe(what);
