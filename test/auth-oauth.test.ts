@@ -115,6 +115,30 @@ test('the whole flow: 401, discovery, registration (application_type native), PK
   }
 });
 
+test('a 401 from a server with no OAuth metadata at all: the 2025-03-26 defaults are tried, and the failure says what to do', { timeout: 15_000 }, async () => {
+  const { createServer } = await import('node:http');
+  const paths: string[] = [];
+  const server = createServer((req, res) => {
+    paths.push(`${req.method} ${req.url}`);
+    req.resume();
+    if (req.url === '/mcp') res.writeHead(401, { 'WWW-Authenticate': 'Bearer' }).end();
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as { port: number };
+    const { auth, authorizations } = provider();
+    const error = await refusal(session(`http://127.0.0.1:${port}/mcp`, auth));
+    assert.match(error.message, /dynamic client registration at http:\/\/127\.0\.0\.1:\d+\/register failed \(HTTP 404\)/);
+    assert.match(error.hint, /publishes no OAuth metadata.*--header "Authorization: Bearer …"/);
+    assert.equal(authorizations(), 0, 'no browser is opened for a server that cannot register byhand');
+    assert.ok(paths.includes('GET /.well-known/oauth-authorization-server'), paths.join(', '));
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
 test('a wrong iss on the redirect is refused before the code reaches the token endpoint', async () => {
   const as = await mockAs({ iss: 'wrong' });
   const rs = await startMockRs(as);

@@ -427,7 +427,16 @@ class OAuth implements OAuthProvider {
     const json = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
     if (!response.ok || typeof json?.client_id !== 'string') {
       const why = oauthError(json, [typeof json?.client_secret === 'string' ? json.client_secret : undefined]);
-      throw new AuthError('registration', `dynamic client registration at ${endpoint} failed (HTTP ${response.status}${why ? `: ${why}` : ''})`, 'the authorization server refused to register byhand (it may reject the loopback redirect URI or application_type "native"); register a client yourself and pass --client-id');
+      // A 404/405 here is most often the 2025-03-26 default /register of a server that publishes no OAuth metadata
+      // at all (auth/backcompat.ts): it may not use OAuth, and want a token obtained some other way.
+      const missing = response.status === 404 || response.status === 405;
+      throw new AuthError(
+        'registration',
+        `dynamic client registration at ${endpoint} failed (HTTP ${response.status}${why ? `: ${why}` : ''})`,
+        missing
+          ? 'there is no registration endpoint there: if the server publishes no OAuth metadata, it may expect a token obtained elsewhere (send it with --header "Authorization: Bearer …"), or register a client yourself and pass --client-id'
+          : 'the authorization server refused to register byhand (it may reject the loopback redirect URI or application_type "native"); register a client yourself and pass --client-id',
+      );
     }
     const answered = typeof json.token_endpoint_auth_method === 'string' ? json.token_endpoint_auth_method : undefined;
     const client: StoredClient = {
