@@ -1,7 +1,7 @@
 // Probing one server: connect (the era is negotiated by trying), count what it offers, and derive
 // whether it can ask the host to think. Nothing is guessed: each verdict comes from what happened.
 
-import { connect, McpError, type Client, type HttpAuth, type Trace } from '@byhand/client';
+import { connect, McpError, redactText, type Client, type HttpAuth, type Trace } from '@byhand/client';
 import type { ServerEntry } from '../shared/config.js';
 import { redactWords } from '../shared/redact-words.js';
 
@@ -42,7 +42,7 @@ export async function probeServer(entry: ServerEntry, options: ProbeOptions): Pr
   const base = { name: redactWords(entry.label ?? entry.name), target: redactWords(entry.target) };
   const elapsed = () => Math.round(performance.now() - started);
   if (entry.error || !entry.connect) {
-    return { ...base, ok: false, error: { code: 'config', message: redactWords(entry.error ?? 'no target'), hint: 'fix the entry in the config file' }, elapsedMs: elapsed() };
+    return { ...base, ok: false, error: { code: 'config', message: redactText(entry.error ?? 'no target'), hint: 'fix the entry in the config file' }, elapsedMs: elapsed() };
   }
   const signal = AbortSignal.timeout(options.timeoutMs);
   let client: Client | undefined;

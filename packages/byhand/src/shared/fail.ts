@@ -2,7 +2,7 @@
 // library options; with --json the same three fields as one JSON line on stdout. Usage mistakes
 // exit 2, failures on the way exit 1. Everything a server said is made printable, and secrets redacted, first.
 
-import { McpError } from '@byhand/client';
+import { McpError, redactText } from '@byhand/client';
 import { printable } from '@byhand/host';
 import type { CommandIO } from './io.js';
 import { redactWords } from './redact-words.js';
@@ -34,11 +34,13 @@ export function cliHint(hint: string): string {
     .replace(/\(list it first\)/g, '(see `byhand list SERVER`)');
 }
 
-/** Printable and redacted by the one rule (client redact.ts): "what" names the server as typed, a command line's secret words included. */
-const safe = (text: string) => printable(redactWords(text));
+/** Printable and redacted by the one rule (client redact.ts): "what" names the server as typed, URL query keys included. */
+const safe = (text: string) => printable(redactText(text));
 
 export function describeFailure(error: unknown, what: string): Failure {
-  const named = safe(what);
+  // "what" may be a command line (`call -- node server.js --token …`): its secret words go too. Messages are prose,
+  // where `key=value` is a phrase, not a secret.
+  const named = printable(redactWords(what));
   if (error instanceof McpError) return { what: named, code: error.code, message: safe(error.message), hint: safe(cliHint(error.hint)) };
   if (error instanceof UsageError) return { what: named, code: 'usage', message: safe(error.message) };
   return { what: named, code: 'error', message: safe(error instanceof Error ? error.message : String(error)) };
