@@ -1,7 +1,6 @@
 // `byhand call | read | prompt`: one request to one server, its MRTR rounds told on stderr as they
-// happen, the final result on stdout. Without a name, the choices are listed instead. Exit 0 on
-// success, 1 when the request or the tool failed, 2 when the command line was wrong (so a script
-// can tell "fix your invocation" from "it broke").
+// happen, the final result on stdout. Without a name, the choices are listed instead. The exit code
+// is the one table's (shared/exit-codes.ts): 5 when the tool itself reported an error.
 
 import { redactText, type Client, type JsonRpcNotification, type LoggingLevel, type Task } from '@byhand/client';
 import { AnswersFileError, createHost, ProviderConfigError, RootError, type InterruptedError } from '@byhand/host';
@@ -11,6 +10,7 @@ import { createNotificationShow, type ProgressListener } from './show-notificati
 import { createNarrator } from './show-rounds.js';
 import { resultText, saveBinaries, type FinalResult } from './show-result.js';
 import { didYouMean } from '../shared/did-you-mean.js';
+import { EXIT } from '../shared/exit-codes.js';
 import { fail } from '../shared/fail.js';
 import { helpText, usageLines } from '../shared/kit.js';
 import { lineWriter, processIO, type CommandIO } from '../shared/io.js';
@@ -19,9 +19,6 @@ import { fetchListing, listingText, type Kind } from '../shared/show-lists.js';
 import { UsageError } from '../shared/usage-error.js';
 
 export type { Verb } from './args.js';
-
-/** The shell's code for a command stopped by Ctrl-C (128 + SIGINT). */
-export const EXIT_INTERRUPTED = 130;
 
 export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO = processIO()): Promise<number> {
   // Every line on stderr goes through the host's mask, so a secret typed into a form never comes back out
@@ -88,13 +85,13 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
     io.stdout.write(resultText(final, flags.json));
     if (final.verb === 'call' && final.result.isError === true) {
       say(`✗ ${parsed.name} reported an error (isError: true)`);
-      return 1;
+      return EXIT.toolError;
     }
-    return 0;
+    return EXIT.ok;
   } catch (error) {
     if (interrupted) {
       say(`✗ ${interrupted.message}`);
-      return EXIT_INTERRUPTED;
+      return EXIT.interrupted;
     }
     return fail(error, io, {
       what,
@@ -125,7 +122,7 @@ async function detach(client: Client, { name, pairs, flags }: CallArgs, server: 
   const started = await client.startTool(name!, coerceToolArguments(tool, pairs));
   if ('result' in started) {
     io.stdout.write(resultText({ verb: 'call', result: started.result }, flags.json));
-    return started.result.isError === true ? 1 : 0;
+    return started.result.isError === true ? EXIT.toolError : EXIT.ok;
   }
   const { task } = started;
   io.stdout.write(flags.json ? `${JSON.stringify(task)}\n` : `${task.taskId}\n`);
