@@ -72,14 +72,13 @@ export async function negotiate(options: NegotiateOptions): Promise<Negotiated> 
   return found;
 }
 
-/** Asked for by name (`transport: 'sse'`): that transport carries only the legacy era, so there is nothing to probe. */
+/** Asked for by name (`transport: 'sse'`): that transport carries only the legacy era, which it pins, so there is nothing to probe. */
 async function overSse(options: NegotiateOptions): Promise<Negotiated> {
   if (options.mode === 'modern') {
     throw new ProtocolError('the era is pinned to modern, but the HTTP+SSE transport of 2024-11-05 carries only the legacy era', 'drop the pin, or use the server\'s Streamable HTTP URL');
   }
   const connection = await LegacyConnection.open(options.settings, LEGACY_VERSIONS[0]);
-  const how = options.mode === 'legacy' ? 'pinned' : 'probe';
-  return { connection, verdict: { era: 'legacy', version: connection.protocolVersion, how, evidence: 'the HTTP+SSE transport (2024-11-05) carries only the legacy era', at: options.now() } };
+  return { connection, verdict: { era: 'legacy', version: connection.protocolVersion, how: 'pinned', evidence: 'the HTTP+SSE transport (2024-11-05) carries only the legacy era', at: options.now() } };
 }
 
 /** An answer that says a cached verdict is stale rather than that the server is down. */
