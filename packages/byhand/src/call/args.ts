@@ -2,6 +2,8 @@
 // choices), then key=value words. SERVER may also be a command line after `--`.
 
 import { booleanFlag, listFlag, parseCommand, stringFlag, type CommandSpec } from '../shared/kit.js';
+import type { JsonObject } from '@byhand/client';
+import { META_FLAG, requestMeta } from '../shared/request-meta.js';
 import type { ServerWord } from '../shared/resolve-server.js';
 import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags, type ConnectFlags, type SourceFlags } from '../shared/server-flags.js';
 import { UsageError } from '../shared/usage-error.js';
@@ -16,6 +18,8 @@ export interface CallFlags extends ConnectFlags {
   out?: string;
   /** call: a tool that runs as a task returns its id at once instead of being followed. */
   detach: boolean;
+  /** --meta: the caller's keys for params._meta. */
+  meta?: JsonObject;
 }
 
 export interface CallArgs {
@@ -46,6 +50,7 @@ export function callSpec(verb: Verb): CommandSpec {
     flags: {
       ...SOURCE_FLAGS,
       ...CONNECT_FLAGS,
+      ...META_FLAG,
       yes: { type: 'boolean', help: 'make model calls without asking' },
       answers: { type: 'string', arg: 'FILE', help: 'answer forms from this JSON file ({"field": value}, or {"KEY": {"field": value}} per input key) instead of the terminal' },
       root: { type: 'string', arg: 'DIR', multiple: true, help: 'a root to offer the server', default: 'the working directory' },
@@ -77,6 +82,7 @@ export function parseCallArgs(verb: Verb, args: readonly string[]): CallArgs | {
   const out = stringFlag(values, 'out');
   const flags: CallFlags = {
     ...connectFlags(values),
+    ...requestMeta(values),
     yes: booleanFlag(values, 'yes'),
     detach: verb === 'call' && booleanFlag(values, 'detach'),
     roots: listFlag(values, 'root'),

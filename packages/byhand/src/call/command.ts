@@ -2,7 +2,7 @@
 // happen, the final result on stdout. Without a name, the choices are listed instead. The exit code
 // is the one table's (shared/exit-codes.ts): 5 when the tool itself reported an error.
 
-import { redactText, type Client, type JsonRpcNotification, type LoggingLevel, type Task } from '@byhand/client';
+import { redactText, type Client, type JsonObject, type JsonRpcNotification, type LoggingLevel, type Task } from '@byhand/client';
 import { AnswersFileError, createHost, ProviderConfigError, RootError, type InterruptedError } from '@byhand/host';
 import { parseCallArgs, callSpec, type CallArgs, type Verb } from './args.js';
 import { coerceToolArguments, promptArguments } from './coerce.js';
@@ -108,7 +108,7 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
 const KINDS_FOR: Record<Verb, Kind[]> = { call: ['tools'], read: ['resources', 'templates'], prompt: ['prompts'] };
 
 async function listChoices(client: Client, { verb, flags }: CallArgs, io: CommandIO): Promise<number> {
-  const listing = await fetchListing(client, KINDS_FOR[verb]);
+  const listing = await fetchListing(client, KINDS_FOR[verb], metaOf(flags));
   io.stdout.write(flags.json ? `${JSON.stringify(listing, null, 2)}\n` : listingText(listing));
   const what = { call: 'a TOOL to call it', read: 'a URI to read it', prompt: 'a NAME to get it' }[verb];
   io.stderr.write(`byhand: name ${what}: byhand ${verb} SERVER ${verb === 'call' ? 'TOOL [key=value ...]' : verb === 'read' ? 'URI' : 'NAME [key=value ...]'}\n`);
@@ -117,9 +117,9 @@ async function listChoices(client: Client, { verb, flags }: CallArgs, io: Comman
 
 /** `call --detach`: the task's id on stdout (or the result, for a tool that does not run as one). */
 async function detach(client: Client, { name, pairs, flags }: CallArgs, server: string, io: CommandIO): Promise<number> {
-  const tool = (await client.listTools()).find((t) => t.name === name);
+  const tool = (await client.listTools(metaOf(flags))).find((t) => t.name === name);
   if (!tool) throw unknownName('tool', 'call', name!, server, (await client.listTools()).map((t) => t.name));
-  const started = await client.startTool(name!, coerceToolArguments(tool, pairs));
+  const started = await client.startTool(name!, coerceToolArguments(tool, pairs), metaOf(flags));
   if ('result' in started) {
     io.stdout.write(resultText({ verb: 'call', result: started.result }, flags.json));
     return started.result.isError === true ? EXIT.toolError : EXIT.ok;
@@ -134,9 +134,14 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-async function send(client: Client, { verb, name, pairs }: CallArgs, server: string, onProgress: ProgressListener, onTask: (task: Task) => void): Promise<FinalResult> {
+/** --meta, as a request option. */
+function metaOf(flags: CallArgs['flags']): { meta?: JsonObject } {
+  return flags.meta ? { meta: flags.meta } : {};
+}
+
+async function send(client: Client, { verb, name, pairs, flags }: CallArgs, server: string, onProgress: ProgressListener, onTask: (task: Task) => void): Promise<FinalResult> {
   // Asking for progress is what puts a progressToken on the request.
-  const options = { onProgress };
+  const options = { onProgress, ...metaOf(flags) };
   switch (verb) {
     case 'call': {
       const tools = await client.listTools();
