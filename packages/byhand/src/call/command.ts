@@ -8,6 +8,7 @@ import { parseCallArgs, callSpec, type CallArgs, type Verb } from './args.js';
 import { coerceToolArguments, promptArguments } from './coerce.js';
 import { createNotificationShow, type ProgressListener } from './show-notifications.js';
 import { createNarrator } from './show-rounds.js';
+import { splitAdvice, splitNote } from './split-check.js';
 import { resultText, saveBinaries, type FinalResult } from './show-result.js';
 import { didYouMean } from '../shared/did-you-mean.js';
 import { EXIT } from '../shared/exit-codes.js';
@@ -36,6 +37,7 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
   let open: OpenServer | undefined;
   let json = args.includes('--json');
   let what = `byhand ${verb}`;
+  let guessed: CallArgs | undefined;
   try {
     const parsed = parseCallArgs(verb, args);
     if ('help' in parsed) {
@@ -63,6 +65,7 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
     });
     mask = host.mask;
     const notifications = createNotificationShow(io.stderr);
+    if (parsed.guessed) guessed = parsed;
     open = await openServer(parsed.server, parsed.source, flags, io, {
       host,
       signal: stop.signal,
@@ -93,6 +96,9 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
       say(`✗ ${interrupted.message}`);
       return EXIT.interrupted;
     }
+    // The command line the guess left did not start or answer: the name may belong to it.
+    const note = guessed && open === undefined ? splitNote(guessed) : undefined;
+    if (note) say(`byhand: ${note}`);
     return fail(error, io, {
       what,
       json,
@@ -116,9 +122,11 @@ async function listChoices(client: Client, { verb, flags }: CallArgs, io: Comman
 }
 
 /** `call --detach`: the task's id on stdout (or the result, for a tool that does not run as one). */
-async function detach(client: Client, { name, pairs, flags }: CallArgs, server: string, io: CommandIO): Promise<number> {
-  const tool = (await client.listTools(metaOf(flags))).find((t) => t.name === name);
-  if (!tool) throw unknownName('tool', 'call', name!, server, (await client.listTools()).map((t) => t.name));
+async function detach(client: Client, args: CallArgs, server: string, io: CommandIO): Promise<number> {
+  const { name, pairs, flags } = args;
+  const tools = await client.listTools(metaOf(flags));
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) throw unknownName(args, 'tool', server, tools.map((t) => t.name));
   const started = await client.startTool(name!, coerceToolArguments(tool, pairs), metaOf(flags));
   if ('result' in started) {
     io.stdout.write(resultText({ verb: 'call', result: started.result }, flags.json));
@@ -139,7 +147,8 @@ function metaOf(flags: CallArgs['flags']): { meta?: JsonObject } {
   return flags.meta ? { meta: flags.meta } : {};
 }
 
-async function send(client: Client, { verb, name, pairs, flags }: CallArgs, server: string, onProgress: ProgressListener, onTask: (task: Task) => void): Promise<FinalResult> {
+async function send(client: Client, args: CallArgs, server: string, onProgress: ProgressListener, onTask: (task: Task) => void): Promise<FinalResult> {
+  const { verb, name, pairs, flags } = args;
   // Asking for progress is what puts a progressToken on the request.
   const options = { onProgress, ...metaOf(flags) };
   switch (verb) {
@@ -148,7 +157,7 @@ async function send(client: Client, { verb, name, pairs, flags }: CallArgs, serv
       const tool = tools.find((t) => t.name === name);
       // A tool left out of the list for a bad header schema is called anyway, so the client says why it refuses.
       if (!tool && client.excludedTools.some((t) => t.name === name)) return { verb, result: await client.callTool(name!) };
-      if (!tool) throw unknownName('tool', 'call', name!, server, tools.map((t) => t.name));
+      if (!tool) throw unknownName(args, 'tool', server, tools.map((t) => t.name));
       return { verb, result: await client.callTool(name!, coerceToolArguments(tool, pairs), { ...options, onTask }) };
     }
     case 'read':
@@ -156,13 +165,17 @@ async function send(client: Client, { verb, name, pairs, flags }: CallArgs, serv
     case 'prompt': {
       const prompts = await client.listPrompts();
       const prompt = prompts.find((p) => p.name === name);
-      if (!prompt) throw unknownName('prompt', 'prompt', name!, server, prompts.map((p) => p.name));
+      if (!prompt) throw unknownName(args, 'prompt', server, prompts.map((p) => p.name));
       return { verb, result: await client.getPrompt(name!, promptArguments(prompt, pairs), options) };
     }
   }
 }
 
-function unknownName(kind: string, verb: Verb, name: string, server: string, names: string[]): UsageError {
+function unknownName(args: CallArgs, kind: string, server: string, names: string[]): UsageError {
+  const { verb, name } = args;
   const offered = names.length > 0 ? `; it has ${names.join(', ')}` : `; it lists no ${kind}s`;
-  return new UsageError(`${server} has no ${kind} ${JSON.stringify(name)}${didYouMean(name, names)}${offered} (byhand ${verb} ${server} lists them with their arguments)`);
+  // A name split off a command line by guess is said to be one, with the command that is exact.
+  const advice = splitAdvice(args, names);
+  if (advice) return new UsageError(`${server} has no ${kind} ${JSON.stringify(name)}${didYouMean(name!, names)}: ${advice}${offered}`);
+  return new UsageError(`${server} has no ${kind} ${JSON.stringify(name!)}${didYouMean(name!, names)}${offered} (byhand ${verb} ${server} lists them with their arguments)`);
 }
