@@ -162,7 +162,7 @@ test('a server behind OAuth: "needs login" with the command to run, then probed 
   const file = config('oauth.json', { mcpServers: { Protected: { url: rs.url } } });
   try {
     const before = await byhand(['checkpoint', '--config', file], { BYHAND_CONFIG_DIR: configDir });
-    assert.equal(before.code, 1);
+    assert.equal(before.code, 3, 'auth');
     assert.equal(before.stdout.replace(/ · \d+ ms/, ' · N ms'), `✗ Protected\n    needs login: run \`byhand login Protected --config ${file}\`\n    ${rs.url} · N ms\n`);
     const json = JSON.parse((await byhand(['checkpoint', '--config', file, '--json'], { BYHAND_CONFIG_DIR: configDir })).stdout);
     assert.equal(json.needsLogin, true);
