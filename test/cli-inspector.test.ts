@@ -252,7 +252,7 @@ describe('call -- COMMAND… TOOL: exact with --tool, checked when guessed', () 
     assert.match(started.stderr, /split into the command `\S+no-such-server` and the tool mytool; if mytool belongs to the command line, name the tool exactly: byhand call --timeout 5000 --tool TOOL -- \S+no-such-server mytool/);
   });
 
-  test('a runner alone is never left as the command: `-- npx pkg` lists, it does not call pkg', { timeout: 30_000 }, async () => {
+  test('a runner alone is never left as the command (`-- npx -y pkg` lists); --uri and --prompt are exact too', { timeout: 30_000 }, async () => {
     const { parseCallArgs } = await import('../packages/byhand/src/call/args.js');
     const parsed = parseCallArgs('call', ['--', 'npx', '-y', 'pkg']);
     assert.ok(!('help' in parsed));
@@ -263,5 +263,9 @@ describe('call -- COMMAND… TOOL: exact with --tool, checked when guessed', () 
     const exact = parseCallArgs('call', ['--tool', 'get_time', 'tz=UTC', '--', 'uvx', 'mcp-server-time']);
     assert.ok(!('help' in exact));
     assert.deepEqual([exact.server.command, exact.name, exact.pairs], [['uvx', 'mcp-server-time'], 'get_time', ['tz=UTC']]);
+    const read = parseCallArgs('read', ['--uri', 'note://one', '--', 'node', 'server.js', 'extra']);
+    const prompt = parseCallArgs('prompt', ['--prompt', 'greet', 'who=Ada', '--', 'node', 'server.js']);
+    assert.ok(!('help' in read) && !('help' in prompt));
+    assert.deepEqual([read.server.command, read.name, prompt.server.command, prompt.name, prompt.pairs], [['node', 'server.js', 'extra'], 'note://one', ['node', 'server.js'], 'greet', ['who=Ada']]);
   });
 });
