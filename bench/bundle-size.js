@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Chunks holding any of these sources are not on the modern HTTP path. */
-const OFF_PATH = [/\/legacy\.[jt]s$/, /\/stdio(-unavailable)?\.[jt]s$/];
+const OFF_PATH = [/\/legacy\.[jt]s$/, /\/http-sse\.[jt]s$/, /\/stdio(-unavailable)?\.[jt]s$/];
 
 /**
  * `contents` bundled for the browser, split. `source`: the TypeScript sources (condition

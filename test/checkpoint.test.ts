@@ -146,7 +146,7 @@ describe('VS Code mcp.json and bad input', () => {
     assert.match(plain.stdout, /--api-key \(redacted\) --token=\(redacted\) API_KEY=\(redacted\)/);
     const json = await byhand(['checkpoint', '--json', '--', ...fixture, ...secrets]);
     const failed = await byhand(['checkpoint', '--', join(scratch, 'no-such-server'), '--password', "'hunter 2'"]);
-    assert.equal(failed.code, 1, failed.stdout + failed.stderr);
+    assert.equal(failed.code, 4, failed.stdout + failed.stderr);
     for (const { stdout, stderr } of [plain, json, failed]) {
       for (const secret of ['sk-live-123', 'tok-456', 'env-789', 'hunter']) assert.ok(!`${stdout}${stderr}`.includes(secret), `${secret} printed:\n${stdout}${stderr}`);
     }
@@ -176,7 +176,7 @@ test('a server behind OAuth: "needs login" with the command to run, then probed 
   const file = config('oauth.json', { mcpServers: { Protected: { url: rs.url } } });
   try {
     const before = await byhand(['checkpoint', '--config', file], { BYHAND_CONFIG_DIR: configDir });
-    assert.equal(before.code, 1);
+    assert.equal(before.code, 3, 'auth');
     assert.equal(before.stdout.replace(/ · \d+ ms/, ' · N ms'), `✗ Protected\n    needs login: run \`byhand login Protected --config ${file}\`\n    ${rs.url} · N ms\n`);
     const json = JSON.parse((await byhand(['checkpoint', '--config', file, '--json'], { BYHAND_CONFIG_DIR: configDir })).stdout);
     assert.equal(json.needsLogin, true);

@@ -198,9 +198,9 @@ describe('byhand call against a URL: the Cookie Jar on a real Node server', () =
     assert.equal(empty.stdout, 'The jar is empty.\n');
   });
 
-  test('a tool that reports isError exits 1, with its text on stdout', async () => {
+  test('a tool that reports isError exits 5, with its text on stdout', async () => {
     const { code, stdout, stderr } = await run('call', [url, 'forget_note', 'id=999']);
-    assert.equal(code, 1);
+    assert.equal(code, 5);
     assert.equal(stdout, 'There is no note #999 in the jar (it may already have been forgotten).\n');
     assert.match(stderr, /^✗ forget_note reported an error \(isError: true\)$/m);
   });
@@ -335,20 +335,20 @@ describe('byhand call: the command line and failures', () => {
     assert.match(answers.stderr, /^✗ cannot read the answers file /m);
   });
 
-  test('nothing listening at the URL: one ✗ line with the McpError explanation and its hint, exit 1', async () => {
+  test('nothing listening at the URL: one ✗ line with the McpError explanation and its hint, exit 4 (unreachable)', async () => {
     const closed = await startServer({ port: 0, toolboxes: ['probe'] });
     const url = closed.urls.probe!;
     await closed.close();
     const { code, stdout, stderr } = await run('call', [url, 'probe_sampling']);
-    assert.equal(code, 1);
+    assert.equal(code, 4);
     assert.equal(stdout, '');
     assert.deepEqual(stderr.split('\n').filter(Boolean).length, 2, 'the failure and its hint');
     assert.match(stderr, /^✗ call probe_sampling on http:\/\/127\.0\.0\.1:\d+\/api\/probe: cannot reach http:\/\/127\.0\.0\.1:\d+\/api\/probe: .*\n  hint: nothing answered at that address/);
   });
 
-  test('the legacy era against the Probe: the SDK refusal is the tool error, exit 1', async () => {
+  test('the legacy era against the Probe: the SDK refusal is the tool error, exit 5', async () => {
     const { code, stdout, stderr } = await run('call', ['probe', 'probe_sampling_naive', '--era', 'legacy']);
-    assert.equal(code, 1);
+    assert.equal(code, 5);
     assert.match(stdout, new RegExp(LEGACY_REFUSAL));
     assert.match(stderr, /✗ probe_sampling_naive reported an error \(isError: true\)/);
   });

@@ -53,7 +53,7 @@ async function completion(args: string[]): Promise<number> {
   }
 }
 
-function usage(): string {
+function usage(exitCodes: string): string {
   const width = Math.max(...Object.values(COMMANDS).map((c) => c.synopsis.length));
   return [
     'byhand: a hand-written Model Context Protocol toolkit for both eras',
@@ -65,6 +65,8 @@ function usage(): string {
     'SERVER is a name in your MCP config (found in the project or your home folder, or --config FILE),',
     'a bundled toolbox (kitchen, cookie-jar, probe, everything), an http(s) URL, or a command line after --.',
     '`byhand COMMAND --help` shows every option with its default. -v, --version prints the version.',
+    '',
+    exitCodes,
   ].join('\n');
 }
 
@@ -81,7 +83,7 @@ export async function main(args: string[]): Promise<number> {
     case 'help':
     case '--help':
     case '-h':
-      process.stdout.write(`${usage()}\n`);
+      process.stdout.write(`${usage((await import('./shared/exit-codes.js')).EXIT_CODES_TEXT)}\n`);
       return command === undefined ? 2 : 0;
     case '--version':
     case '-v':

@@ -14,6 +14,8 @@ import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import { LegacyConnection } from './legacy.js';
 import { DEFAULT_MAX_ROUNDS, META, type RoundEvent } from './modern.js';
 import { contradicts, negotiate, type Connection } from './negotiate.js';
+import { openSse } from './open-sse.js';
+import { redactUrl } from './redact.js';
 import type { Trace, Transport } from './transport.js';
 import type {
   CallToolResult, ClientCapabilities, CompleteResult, DiscoverResult, Era, GetPromptResult, Host, Implementation, JsonObject,
@@ -22,7 +24,8 @@ import type {
 import { processVerdicts, type EraVerdict, type VerdictCache } from './verdict.js';
 import { fetchRequester, type Requester } from './wire.js';
 
-export type Target = string | URL | { url: string; headers?: Record<string, string> } | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string };
+/** An HTTP target may name its transport: 'sse' is the deprecated HTTP+SSE of 2024-11-05; unnamed, Streamable HTTP is tried first and HTTP+SSE after it. */
+export type Target = string | URL | { url: string; headers?: Record<string, string>; transport?: 'sse' } | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string };
 
 export interface ConnectOptions {
   /** 'auto' (default) negotiates by trying; a pin is for tests and diagnosis, never falls back and is never cached. */
@@ -143,6 +146,12 @@ export class Client {
 
   get transportKind(): 'http' | 'stdio' {
     return this.wire.transport.kind;
+  }
+
+  /** Which transport carries the connection: found by trying on HTTP, like the era. */
+  get transportName(): 'streamable-http' | 'sse' | 'stdio' {
+    const { transport } = this.wire;
+    return transport.kind === 'stdio' ? 'stdio' : transport.endpoint !== undefined ? 'sse' : 'streamable-http';
   }
 
   async open(): Promise<void> {
@@ -372,10 +381,23 @@ async function openTransport(target: Target, options: ConnectOptions): Promise<T
   if (typeof target === 'string' || target instanceof URL || 'url' in target) {
     const url = typeof target === 'string' || target instanceof URL ? String(target) : target.url;
     const headers = typeof target === 'object' && 'url' in target ? target.headers : undefined;
-    return new HttpTransport({ url, ...(headers ? { headers } : {}), requester: requesterFor(options), limits, ...(trace ? { trace } : {}), ...(auth ? { auth } : {}) });
+    const http = new HttpTransport({ url, ...(headers ? { headers } : {}), requester: requesterFor(options), limits, ...(trace ? { trace } : {}), ...(auth ? { auth } : {}) });
+    if (typeof target !== 'object' || !('transport' in target) || target.transport !== 'sse') return http;
+    return sseOnly(http, options);
   }
   const { StdioTransport } = await import('#stdio');
   return new StdioTransport({ ...target, limits, ...(trace ? { trace } : {}) });
+}
+
+/** A target that asks for HTTP+SSE: no fallback to try, so a URL that does not speak it is an error. */
+async function sseOnly(http: HttpTransport, options: ConnectOptions): Promise<Transport> {
+  const sse = await openSse(http, options.timeoutMs ?? 30_000, options.signal).catch(async (error: unknown) => {
+    await http.close();
+    throw error;
+  });
+  if (sse) return sse;
+  await http.close();
+  throw new ProtocolError(`${redactUrl(http.url)} opened no HTTP+SSE event stream with an endpoint event`, 'the 2024-11-05 transport answers a GET with an event stream whose first event is `endpoint`; for a Streamable HTTP server, leave the transport to be detected');
 }
 
 function requesterFor(options: ConnectOptions): Requester {

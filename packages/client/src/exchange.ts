@@ -17,6 +17,19 @@ export interface RequestOptions {
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** Notifications that arrive while this request runs (logs, progress, a subscription's updates). */
   onNotification?: (notification: JsonRpcNotification) => void;
+  /** The caller's own keys for `params._meta`; the protocol's keys are refused (isReservedMetaKey). */
+  meta?: JsonObject;
+}
+
+/**
+ * A `_meta` key that is the protocol's own: `progressToken`, or a prefix with a `modelcontextprotocol`
+ * or `mcp` label (spec 2025-06-18 basic/index "_meta", so `io.modelcontextprotocol/protocolVersion` and
+ * every other envelope key). A caller's key must not replace what the protocol put there.
+ */
+export function isReservedMetaKey(key: string): boolean {
+  if (key === 'progressToken') return true;
+  const slash = key.indexOf('/');
+  return slash > 0 && key.slice(0, slash).split('.').some((label) => label === 'modelcontextprotocol' || label === 'mcp');
 }
 
 export interface Wire {
@@ -40,7 +53,9 @@ export interface EraHooks {
 export async function exchange(wire: Wire, method: string, params: JsonObject, options: RequestOptions, era: EraHooks): Promise<Reply> {
   const id = nextId();
   const progressToken = options.onProgress ? `byhand-${id}` : undefined;
-  const body = progressToken ? { ...params, _meta: { ...(params._meta as JsonObject | undefined), progressToken } } : params;
+  const reserved = options.meta && Object.keys(options.meta).find(isReservedMetaKey);
+  if (reserved !== undefined) throw new ProtocolError(`the _meta key ${reserved} is the protocol's own, so a caller may not set it`, 'give your own keys, or a prefix of your own (example.com/key)');
+  const body = progressToken || options.meta ? { ...params, _meta: { ...options.meta, ...(params._meta as JsonObject | undefined), ...(progressToken ? { progressToken } : {}) } } : params;
   const request: JsonRpcRequest = { jsonrpc: '2.0', id, method, params: body };
   const deadline = new Deadline(method, options.timeoutMs ?? wire.timeoutMs, options.signal ?? wire.signal);
   const { onServerRequest } = era;

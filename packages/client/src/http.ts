@@ -8,7 +8,7 @@ import { Deadline } from './deadline.js';
 import { BodyError, HttpStatusError, McpError, NetworkError, RedirectError, StreamClosedError, truncate } from './errors.js';
 import type { Limits } from './limits.js';
 import { redactHeaders, redactUrl } from './redact.js';
-import { readSse, type SseEvent } from './sse.js';
+import { readSse } from './sse.js';
 import { sleep } from './sleep.js';
 import type { Exchange, Reply, Trace, Transport } from './transport.js';
 import { isRequest, isResponse } from './transport.js';
@@ -47,6 +47,8 @@ export class HttpTransport implements Transport {
   /** The 2025 session the server issued at initialize, sent on every later request. */
   sessionId: string | undefined;
   readonly url: string;
+  /** What it was made with: the HTTP+SSE transport posts with the same requester, headers and authorization. */
+  readonly options: HttpOptions;
   private readonly baseHeaders: Record<string, string>;
   private readonly requester: Requester;
   private readonly limits: Limits;
@@ -57,6 +59,7 @@ export class HttpTransport implements Transport {
   constructor(options: HttpOptions) {
     const url = new URL(options.url);
     this.url = url.href;
+    this.options = options;
     // Keyed by endpoint, stricter than the spec's "origin", so two servers behind one host stay apart.
     this.key = `${url.origin}${url.pathname}`;
     this.baseHeaders = options.headers ?? {};
@@ -77,7 +80,12 @@ export class HttpTransport implements Transport {
     }
   }
 
-  async notify(message: JsonRpcNotification, exchange: Exchange): Promise<void> {
+  notify(message: JsonRpcNotification, exchange: Exchange): Promise<void> {
+    return this.deliver(message, exchange);
+  }
+
+  /** POSTs a message whose answer is only a status: a notification, a response to the server, any message on HTTP+SSE. */
+  async deliver(message: JsonRpcMessage, exchange: Exchange): Promise<void> {
     const response = await this.post(message, exchange);
     await drain(response);
     if (response.status >= 300) throw new HttpStatusError(response.status, '', response.headers(), this.url);
@@ -86,10 +94,11 @@ export class HttpTransport implements Transport {
   /**
    * Legacy sessions: the standalone GET stream, where a 2025 server pushes requests that belong to no
    * POST (spec 2025-11-25 transports, "Listening for Messages from the Server"). A 405 means it offers
-   * none. The answer's headers must come within `timeoutMs`; the stream then lives until close(),
+   * none; without a session there is none to listen to. The answer's headers must come within `timeoutMs`; the stream then lives until close(),
    * and each answer the client POSTs for a request pushed down it has `timeoutMs` of its own.
    */
   listen(exchange: Omit<Exchange, 'deadline'>, timeoutMs: number): void {
+    if (!this.sessionId) return;
     const controller = new AbortController();
     this.listening = controller;
     const stream: Exchange = { ...exchange, deadline: new Deadline('the event stream', timeoutMs, controller.signal) };
@@ -115,26 +124,6 @@ export class HttpTransport implements Transport {
     })()
       .catch(() => undefined)
       .finally(() => stream.deadline.dispose());
-  }
-
-  /**
-   * A GET for an event stream: the first event, when the endpoint answers one within `timeoutMs`.
-   * The 2024-11-05 HTTP+SSE transport announces itself this way, with an `endpoint` event.
-   */
-  async firstEvent(timeoutMs: number): Promise<SseEvent | undefined> {
-    const deadline = new Deadline('GET', timeoutMs);
-    try {
-      const response = await this.openStream({}, deadline);
-      if (response === undefined) return undefined;
-      const events = readSse(response.body, this.limits.maxMessageBytes);
-      const first = await events.next();
-      await events.return(undefined);
-      return first.done ? undefined : first.value;
-    } catch {
-      return undefined;
-    } finally {
-      deadline.dispose();
-    }
   }
 
   async close(): Promise<void> {
@@ -247,7 +236,7 @@ export class HttpTransport implements Transport {
   }
 
   /** A GET that should answer an event stream; undefined when the server offers none (405, another type). */
-  private async openStream(extra: Record<string, string>, deadline: Deadline, strict = false): Promise<WireResponse | undefined> {
+  async openStream(extra: Record<string, string>, deadline: Deadline, strict = false): Promise<WireResponse | undefined> {
     const headers: Record<string, string> = { ...(await this.signed(extra, deadline, 'GET')), Accept: 'text/event-stream' };
     delete headers['Content-Type'];
     this.traceHttp('send', { method: 'GET', url: this.url, headers });
@@ -272,9 +261,7 @@ export class HttpTransport implements Transport {
       : { error: { code: -32601, message: `Method not found: the client does not take ${request.method} here` } };
     const message = { jsonrpc: '2.0' as const, id: request.id, ...answer };
     const version = exchange.headers['MCP-Protocol-Version'];
-    const response = await this.post(message, { ...exchange, headers: version ? { 'MCP-Protocol-Version': version } : {} });
-    await drain(response);
-    if (response.status >= 300) throw new HttpStatusError(response.status, '', response.headers(), this.url);
+    await this.deliver(message, { ...exchange, headers: version ? { 'MCP-Protocol-Version': version } : {} });
   }
 
   private async refuseRedirect(response: WireResponse): Promise<void> {

@@ -4,6 +4,7 @@ export type { ConnectOptions, CallOptions, ToolCallOptions, Target } from './cli
 export { TASKS_EXTENSION, type Task, type TaskStatus } from './tasks.js';
 export * from './errors.js';
 export type { RoundEvent } from './modern.js';
+export { isReservedMetaKey } from './exchange.js';
 export type { TraceEntry, Trace } from './transport.js';
 export type { HttpAuth } from './http.js';
 export type { Limits } from './limits.js';

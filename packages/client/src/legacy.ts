@@ -8,7 +8,6 @@ import { Deadline } from './deadline.js';
 import { HostError, McpError, ProtocolError } from './errors.js';
 import { exchange, resultOf, type RequestOptions, type Wire } from './exchange.js';
 import { fulfil } from './fulfil.js';
-import { HttpTransport } from './http.js';
 import type { ServerRequestAnswer } from './transport.js';
 import type { ClientCapabilities, Host, Implementation, JsonObject, JsonRpcRequest, LoggingLevel } from './types.js';
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from './versions.js';
@@ -69,17 +68,15 @@ export class LegacyConnection {
     } finally {
       deadline.dispose();
     }
-    const { transport } = wire;
-    if (transport instanceof HttpTransport && transport.sessionId) {
-      transport.listen(
-        {
-          headers: this.headers(),
-          onServerRequest: (request) => this.answer(request, 'the event stream', {}, wire.signal ?? new AbortController().signal),
-          onNotification: (notification) => wire.onNotification?.(notification),
-        },
-        wire.timeoutMs,
-      );
-    }
+    // A 2025 session's standalone GET stream, or the one stream of HTTP+SSE, between requests.
+    wire.transport.listen?.(
+      {
+        headers: this.headers(),
+        onServerRequest: (request) => this.answer(request, 'the event stream', {}, wire.signal ?? new AbortController().signal),
+        onNotification: (notification) => wire.onNotification?.(notification),
+      },
+      wire.timeoutMs,
+    );
     // The legacy way to ask for logs: once for the session (the modern era asks per request).
     if (logLevel && this.serverCapabilities.logging) await this.request('logging/setLevel', { level: logLevel });
   }
@@ -94,7 +91,7 @@ export class LegacyConnection {
       headers: this.headers(),
       onServerRequest: (request: JsonRpcRequest, signal: AbortSignal) => this.answer(request, method, params, signal),
       // stdio says so itself, in both eras; over HTTP the 2025 session needs to be told.
-      ...(transport instanceof HttpTransport ? { onAbandon: (id: JsonRpcRequest['id'], reason: string) => void this.cancel(id, reason) } : {}),
+      ...(transport.kind === 'http' ? { onAbandon: (id: JsonRpcRequest['id'], reason: string) => void this.cancel(id, reason) } : {}),
     };
   }
 

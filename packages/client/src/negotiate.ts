@@ -16,6 +16,7 @@ import { HttpStatusError, McpError, ProtocolError, TimeoutError } from './errors
 import { rpcErrorOf } from './exchange.js';
 import { HttpTransport } from './http.js';
 import { LegacyConnection, type LegacySettings } from './legacy.js';
+import { openSse } from './open-sse.js';
 import { ModernConnection, standardHeaders, type ModernSettings } from './modern.js';
 import type { Reply, Transport } from './transport.js';
 import type { DiscoverResult, Era } from './types.js';
@@ -45,6 +46,7 @@ export interface NegotiateOptions {
 export async function negotiate(options: NegotiateOptions): Promise<Negotiated> {
   const { mode, settings, cache, now } = options;
   const key = settings.wire.transport.key;
+  if (settings.wire.transport.endpoint !== undefined) return overSse(options);
   if (mode === 'legacy') {
     const connection = await openLegacy(options, LEGACY_VERSIONS[0]);
     return { connection, verdict: { era: 'legacy', version: connection.protocolVersion, how: 'pinned', evidence: 'pinned by the caller', at: now() } };
@@ -68,6 +70,15 @@ export async function negotiate(options: NegotiateOptions): Promise<Negotiated> 
   if (mode === 'modern') found.verdict.how = 'pinned';
   else cache.set(key, found.verdict);
   return found;
+}
+
+/** Asked for by name (`transport: 'sse'`): that transport carries only the legacy era, which it pins, so there is nothing to probe. */
+async function overSse(options: NegotiateOptions): Promise<Negotiated> {
+  if (options.mode === 'modern') {
+    throw new ProtocolError('the era is pinned to modern, but the HTTP+SSE transport of 2024-11-05 carries only the legacy era', 'drop the pin, or use the server\'s Streamable HTTP URL');
+  }
+  const connection = await LegacyConnection.open(options.settings, LEGACY_VERSIONS[0]);
+  return { connection, verdict: { era: 'legacy', version: connection.protocolVersion, how: 'pinned', evidence: 'the HTTP+SSE transport (2024-11-05) carries only the legacy era', at: options.now() } };
 }
 
 /** An answer that says a cached verdict is stale rather than that the server is down. */
@@ -136,20 +147,20 @@ async function discover(options: NegotiateOptions, modern: ModernConnection, ver
 }
 
 /**
- * The handshake, and on HTTP one more look when it finds no endpoint: the 2024-11-05 HTTP+SSE transport
- * answers a GET with an `endpoint` event, and deserves to be named rather than called a wrong URL.
+ * The handshake, and on HTTP one more try when the URL takes no POST: the 2024-11-05 HTTP+SSE transport
+ * answers a GET with an `endpoint` event (spec 2025-03-26 transports, "Backwards Compatibility": a 4xx to
+ * the POST of initialize, then a GET). A URL that opens no such stream keeps the POST's error.
  */
 async function openLegacy(options: NegotiateOptions, version: string): Promise<LegacyConnection> {
+  const { wire } = options.settings;
   try {
     return await LegacyConnection.open(options.settings, version);
   } catch (error) {
-    const { transport } = options.settings.wire;
-    if (!(transport instanceof HttpTransport) || !(error instanceof HttpStatusError) || ![404, 405].includes(error.status)) throw error;
-    const event = await transport.firstEvent(Math.min(options.settings.wire.timeoutMs, 3000));
-    if (event?.event !== 'endpoint') throw error;
-    throw new ProtocolError(
-      `${transport.url} speaks the old HTTP+SSE transport of 2024-11-05 (a GET opens an event stream that names its POST endpoint: ${event.data.slice(0, 200)})`,
-      'byhand speaks Streamable HTTP (2025-03-26 and later); use the server\'s Streamable HTTP URL (often /mcp), or upgrade the server',
-    );
+    const { transport } = wire;
+    if (!(transport instanceof HttpTransport) || !(error instanceof HttpStatusError) || ![400, 404, 405].includes(error.status)) throw error;
+    const sse = await openSse(transport, Math.min(wire.timeoutMs, 3000), wire.signal);
+    if (!sse) throw error;
+    wire.transport = sse;
+    return LegacyConnection.open(options.settings, version);
   }
 }

@@ -40,6 +40,10 @@ export interface Transport {
   notify(message: JsonRpcNotification, exchange: Exchange): Promise<void>;
   /** Legacy HTTP sessions: the Mcp-Session-Id the server issued, if any. */
   readonly sessionId?: string | undefined;
+  /** The 2024-11-05 HTTP+SSE transport: the URL its `endpoint` event named, where messages are POSTed. */
+  readonly endpoint?: string;
+  /** Legacy: where the server's requests and notifications that belong to no request go, for the life of the connection. */
+  listen?(exchange: Omit<Exchange, 'deadline'>, timeoutMs: number): void;
   /** stdio: the server's recent stderr, whether its process is gone, and its first sign of life. */
   readonly stderr?: string;
   readonly hasExited?: boolean;

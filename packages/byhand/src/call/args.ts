@@ -1,7 +1,11 @@
 // The command lines of `call`, `read` and `prompt`: SERVER, then the name (none lists the
-// choices), then key=value words. SERVER may also be a command line after `--`.
+// choices), then key=value words. SERVER may also be a command line after `--`: the name is then
+// given by --tool / --uri / --prompt or before the `--` (exact), or split off its end (a guess the
+// command checks once connected: split-check.ts).
 
 import { booleanFlag, listFlag, parseCommand, stringFlag, type CommandSpec } from '../shared/kit.js';
+import type { JsonObject } from '@byhand/client';
+import { META_FLAG, requestMeta } from '../shared/request-meta.js';
 import type { ServerWord } from '../shared/resolve-server.js';
 import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags, type ConnectFlags, type SourceFlags } from '../shared/server-flags.js';
 import { UsageError } from '../shared/usage-error.js';
@@ -16,6 +20,8 @@ export interface CallFlags extends ConnectFlags {
   out?: string;
   /** call: a tool that runs as a task returns its id at once instead of being followed. */
   detach: boolean;
+  /** --meta: the caller's keys for params._meta. */
+  meta?: JsonObject;
 }
 
 export interface CallArgs {
@@ -25,18 +31,22 @@ export interface CallArgs {
   name?: string;
   /** The key=value words, unparsed: their meaning depends on the tool's schema. */
   pairs: string[];
+  /** Set when the name was split off the end of the words after `--`, a guess: those words, and the options before `--`. */
+  guessed?: { words: string[]; options: string[] };
   source: SourceFlags;
   flags: CallFlags;
 }
 
 const WHAT: Record<Verb, string> = { call: 'TOOL', read: 'URI', prompt: 'NAME' };
+/** The flag that names the tool, resource or prompt exactly, as the Inspector CLI's --tool-name, --uri and --prompt-name do. */
+export const NAME_FLAG: Record<Verb, string> = { call: 'tool', read: 'uri', prompt: 'prompt' };
 export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
 
 export function callSpec(verb: Verb): CommandSpec {
   const synopsis = {
-    call: ['byhand call SERVER TOOL [key=value ...]', 'byhand call SERVER                       (lists the tools)', 'byhand call [options] -- COMMAND [ARGS ...] TOOL [key=value ...]'],
-    read: ['byhand read SERVER URI', 'byhand read SERVER                       (lists the resources and templates)', 'byhand read [options] -- COMMAND [ARGS ...] URI'],
-    prompt: ['byhand prompt SERVER NAME [key=value ...]', 'byhand prompt SERVER                     (lists the prompts)', 'byhand prompt [options] -- COMMAND [ARGS ...] NAME [key=value ...]'],
+    call: ['byhand call SERVER TOOL [key=value ...]', 'byhand call SERVER                       (lists the tools)', 'byhand call [options] --tool TOOL [key=value ...] -- COMMAND [ARGS ...]', 'byhand call [options] -- COMMAND [ARGS ...] TOOL [key=value ...]'],
+    read: ['byhand read SERVER URI', 'byhand read SERVER                       (lists the resources and templates)', 'byhand read [options] --uri URI -- COMMAND [ARGS ...]', 'byhand read [options] -- COMMAND [ARGS ...] URI'],
+    prompt: ['byhand prompt SERVER NAME [key=value ...]', 'byhand prompt SERVER                     (lists the prompts)', 'byhand prompt [options] --prompt NAME [key=value ...] -- COMMAND [ARGS ...]', 'byhand prompt [options] -- COMMAND [ARGS ...] NAME [key=value ...]'],
   }[verb];
   const about = { call: 'Calls a tool and shows each input round (sampling, forms, roots) as it happens.', read: 'Reads a resource.', prompt: 'Gets a prompt.' }[verb];
   return {
@@ -46,6 +56,8 @@ export function callSpec(verb: Verb): CommandSpec {
     flags: {
       ...SOURCE_FLAGS,
       ...CONNECT_FLAGS,
+      ...META_FLAG,
+      [NAME_FLAG[verb]]: { type: 'string', arg: WHAT[verb], help: `the ${verb === 'call' ? 'tool' : verb === 'read' ? 'resource' : 'prompt'} to ${verb === 'read' ? 'read' : verb === 'call' ? 'call' : 'get'}: every word after -- is then the command line, and the words before it are ${verb === 'read' ? 'nothing' : 'key=value arguments'}` },
       yes: { type: 'boolean', help: 'make model calls without asking' },
       answers: { type: 'string', arg: 'FILE', help: 'answer forms from this JSON file ({"field": value}, or {"KEY": {"field": value}} per input key) instead of the terminal' },
       root: { type: 'string', arg: 'DIR', multiple: true, help: 'a root to offer the server', default: 'the working directory' },
@@ -55,7 +67,8 @@ export function callSpec(verb: Verb): CommandSpec {
     },
     notes: `SERVER is a name in the config (see --config), a bundled toolbox (kitchen, cookie-jar, probe, everything;
 started in this process), an http(s) URL, or a command line after -- (a stdio server). After --, the
-last words are the ${WHAT[verb]}${verb === 'read' ? '' : ' and its key=value arguments'}; or put them before the --: byhand ${verb} ${WHAT[verb]} -- node server.js.
+last words are the ${WHAT[verb]}${verb === 'read' ? '' : ' and its key=value arguments'} (a guess, checked once the server answers);
+--${NAME_FLAG[verb]} ${WHAT[verb]}, or the ${WHAT[verb]} before the --, is exact: byhand ${verb} ${WHAT[verb]} -- node server.js.
 ${verb === 'read' ? '' : `
 Values are read against the ${verb === 'call' ? "tool's inputSchema: numbers, true/false, a,b,c or [JSON] for arrays,\n{JSON} for objects" : 'prompt: every prompt argument is a string'}.
 `}
@@ -77,6 +90,7 @@ export function parseCallArgs(verb: Verb, args: readonly string[]): CallArgs | {
   const out = stringFlag(values, 'out');
   const flags: CallFlags = {
     ...connectFlags(values),
+    ...requestMeta(values),
     yes: booleanFlag(values, 'yes'),
     detach: verb === 'call' && booleanFlag(values, 'detach'),
     roots: listFlag(values, 'root'),
@@ -85,15 +99,23 @@ export function parseCallArgs(verb: Verb, args: readonly string[]): CallArgs | {
     ...(out !== undefined ? { out } : {}),
   };
   const source = sourceFlags(values);
+  const named = stringFlag(values, NAME_FLAG[verb]);
   let server: ServerWord;
   let words: string[];
-  if (parsed.rest !== undefined && parsed.positionals.length > 0) {
+  let guessed: CallArgs['guessed'];
+  if (named !== undefined) {
+    if (parsed.rest !== undefined) server = { command: parsed.rest };
+    else if (parsed.positionals[0] !== undefined) server = { word: parsed.positionals[0] };
+    else throw new UsageError(`byhand ${verb} --${NAME_FLAG[verb]} needs a SERVER or a command line after --`, true);
+    words = [named, ...parsed.positionals.slice(parsed.rest !== undefined ? 0 : 1)];
+  } else if (parsed.rest !== undefined && parsed.positionals.length > 0) {
     server = { command: parsed.rest };
     words = parsed.positionals;
   } else if (parsed.rest !== undefined) {
     const split = splitCommandLine(verb, parsed.rest);
     server = { command: split.command };
     words = split.words;
+    if (words.length > 0) guessed = { words: parsed.rest, options: args.slice(0, args.length - parsed.rest.length - 1) };
   } else {
     const [word, ...others] = parsed.positionals;
     if (word === undefined) throw new UsageError(`byhand ${verb} needs a SERVER and a ${WHAT[verb]}`, true);
@@ -102,17 +124,22 @@ export function parseCallArgs(verb: Verb, args: readonly string[]): CallArgs | {
   }
   const [name, ...pairs] = words;
   if (verb === 'read' && pairs.length > 0) throw new UsageError(`byhand read takes one URI and no arguments (got ${pairs.join(' ')})`, true);
-  return { verb, server, ...(name !== undefined ? { name } : {}), pairs, source, flags };
+  return { verb, server, ...(name !== undefined ? { name } : {}), pairs, source, flags, ...(guessed ? { guessed } : {}) };
 }
+
+/** Commands that never run a server alone: the word after one is its package or script, not a tool. */
+const RUNNERS = /^(?:npx|uvx|pipx|bunx|node|deno|bun|python3?|uv|docker|podman|pnpm|yarn|npm)$/;
 
 /**
  * `-- node server.js TOOL k=v`: the key=value words at the end, then the name, are split off; a
- * word that looks like a file or a flag stays part of the command line.
+ * word that looks like a file or a flag, or follows a runner alone, stays part of the command line.
  */
 function splitCommandLine(verb: Verb, words: string[]): { command: string[]; words: string[] } {
   let end = words.length;
   if (verb !== 'read') while (end > 1 && /^[A-Za-z_][\w.-]*=/.test(words[end - 1]!)) end--;
   const last = words[end - 1];
-  const isName = end > 1 && last !== undefined && (verb === 'read' ? /^[a-z][\w+.-]*:/i.test(last) : !/[\\/]|\.(?:[cm]?[jt]s|py|rb|sh|exe)$|^-/.test(last));
+  // What would be left: a runner and its flags (`npx -y pkg`) cannot be a whole command line.
+  const afterRunner = RUNNERS.test(words[0]!.split(/[\\/]/).pop()!) && words.slice(1, end - 1).every((w) => w.startsWith('-'));
+  const isName = end > 1 && !afterRunner && last !== undefined && (verb === 'read' ? /^[a-z][\w+.-]*:/i.test(last) : !/[\\/]|\.(?:[cm]?[jt]s|py|rb|sh|exe)$|^-/.test(last));
   return isName ? { command: words.slice(0, end - 1), words: words.slice(end - 1) } : { command: words.slice(0, end), words: words.slice(end) };
 }

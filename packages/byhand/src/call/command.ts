@@ -1,16 +1,17 @@
 // `byhand call | read | prompt`: one request to one server, its MRTR rounds told on stderr as they
-// happen, the final result on stdout. Without a name, the choices are listed instead. Exit 0 on
-// success, 1 when the request or the tool failed, 2 when the command line was wrong (so a script
-// can tell "fix your invocation" from "it broke").
+// happen, the final result on stdout. Without a name, the choices are listed instead. The exit code
+// is the one table's (shared/exit-codes.ts): 5 when the tool itself reported an error.
 
-import { type Client, type JsonRpcNotification, type LoggingLevel, type Task } from '@byhand/client';
+import { type Client, type JsonObject, type JsonRpcNotification, type LoggingLevel, type Task } from '@byhand/client';
 import { AnswersFileError, createHost, ProviderConfigError, RootError, type InterruptedError } from '@byhand/host';
 import { parseCallArgs, callSpec, type CallArgs, type Verb } from './args.js';
 import { coerceToolArguments, promptArguments } from './coerce.js';
 import { createNotificationShow, type ProgressListener } from './show-notifications.js';
 import { createNarrator } from './show-rounds.js';
+import { splitAdvice, splitNote } from './split-check.js';
 import { resultText, saveBinaries, type FinalResult } from './show-result.js';
 import { didYouMean } from '../shared/did-you-mean.js';
+import { EXIT } from '../shared/exit-codes.js';
 import { fail } from '../shared/fail.js';
 import { helpText, usageLines } from '../shared/kit.js';
 import { lineWriter, processIO, type CommandIO } from '../shared/io.js';
@@ -20,9 +21,6 @@ import { redactWords } from '../shared/redact-words.js';
 import { UsageError } from '../shared/usage-error.js';
 
 export type { Verb } from './args.js';
-
-/** The shell's code for a command stopped by Ctrl-C (128 + SIGINT). */
-export const EXIT_INTERRUPTED = 130;
 
 export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO = processIO()): Promise<number> {
   // Every line on stderr goes through the host's mask, so a secret typed into a form never comes back out
@@ -40,6 +38,7 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
   let open: OpenServer | undefined;
   let json = args.includes('--json');
   let what = `byhand ${verb}`;
+  let guessed: CallArgs | undefined;
   try {
     const parsed = parseCallArgs(verb, args);
     if ('help' in parsed) {
@@ -67,6 +66,7 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
     });
     mask = host.mask;
     const notifications = createNotificationShow(io.stderr);
+    if (parsed.guessed) guessed = parsed;
     open = await openServer(parsed.server, parsed.source, flags, io, {
       host,
       signal: stop.signal,
@@ -89,14 +89,17 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
     io.stdout.write(resultText(final, flags.json));
     if (final.verb === 'call' && final.result.isError === true) {
       say(`✗ ${parsed.name} reported an error (isError: true)`);
-      return 1;
+      return EXIT.toolError;
     }
-    return 0;
+    return EXIT.ok;
   } catch (error) {
     if (interrupted) {
       say(`✗ ${interrupted.message}`);
-      return EXIT_INTERRUPTED;
+      return EXIT.interrupted;
     }
+    // The command line the guess left did not start or answer: the name may belong to it.
+    const note = guessed && open === undefined ? splitNote(guessed) : undefined;
+    if (note) say(`byhand: ${note}`);
     return fail(error, io, {
       what,
       json,
@@ -112,7 +115,7 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
 const KINDS_FOR: Record<Verb, Kind[]> = { call: ['tools'], read: ['resources', 'templates'], prompt: ['prompts'] };
 
 async function listChoices(client: Client, { verb, flags }: CallArgs, io: CommandIO): Promise<number> {
-  const listing = await fetchListing(client, KINDS_FOR[verb]);
+  const listing = await fetchListing(client, KINDS_FOR[verb], metaOf(flags));
   io.stdout.write(flags.json ? `${JSON.stringify(listing, null, 2)}\n` : listingText(listing));
   const what = { call: 'a TOOL to call it', read: 'a URI to read it', prompt: 'a NAME to get it' }[verb];
   io.stderr.write(`byhand: name ${what}: byhand ${verb} SERVER ${verb === 'call' ? 'TOOL [key=value ...]' : verb === 'read' ? 'URI' : 'NAME [key=value ...]'}\n`);
@@ -120,13 +123,15 @@ async function listChoices(client: Client, { verb, flags }: CallArgs, io: Comman
 }
 
 /** `call --detach`: the task's id on stdout (or the result, for a tool that does not run as one). */
-async function detach(client: Client, { name, pairs, flags }: CallArgs, server: string, io: CommandIO): Promise<number> {
-  const tool = (await client.listTools()).find((t) => t.name === name);
-  if (!tool) throw unknownName('tool', 'call', name!, server, (await client.listTools()).map((t) => t.name));
-  const started = await client.startTool(name!, coerceToolArguments(tool, pairs));
+async function detach(client: Client, args: CallArgs, server: string, io: CommandIO): Promise<number> {
+  const { name, pairs, flags } = args;
+  const tools = await client.listTools(metaOf(flags));
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) throw unknownName(args, 'tool', server, tools.map((t) => t.name));
+  const started = await client.startTool(name!, coerceToolArguments(tool, pairs), metaOf(flags));
   if ('result' in started) {
     io.stdout.write(resultText({ verb: 'call', result: started.result }, flags.json));
-    return started.result.isError === true ? 1 : 0;
+    return started.result.isError === true ? EXIT.toolError : EXIT.ok;
   }
   const { task } = started;
   io.stdout.write(flags.json ? `${JSON.stringify(task)}\n` : `${task.taskId}\n`);
@@ -138,16 +143,22 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-async function send(client: Client, { verb, name, pairs }: CallArgs, server: string, onProgress: ProgressListener, onTask: (task: Task) => void): Promise<FinalResult> {
+/** --meta, as a request option. */
+function metaOf(flags: CallArgs['flags']): { meta?: JsonObject } {
+  return flags.meta ? { meta: flags.meta } : {};
+}
+
+async function send(client: Client, args: CallArgs, server: string, onProgress: ProgressListener, onTask: (task: Task) => void): Promise<FinalResult> {
+  const { verb, name, pairs, flags } = args;
   // Asking for progress is what puts a progressToken on the request.
-  const options = { onProgress };
+  const options = { onProgress, ...metaOf(flags) };
   switch (verb) {
     case 'call': {
       const tools = await client.listTools();
       const tool = tools.find((t) => t.name === name);
       // A tool left out of the list for a bad header schema is called anyway, so the client says why it refuses.
       if (!tool && client.excludedTools.some((t) => t.name === name)) return { verb, result: await client.callTool(name!) };
-      if (!tool) throw unknownName('tool', 'call', name!, server, tools.map((t) => t.name));
+      if (!tool) throw unknownName(args, 'tool', server, tools.map((t) => t.name));
       return { verb, result: await client.callTool(name!, coerceToolArguments(tool, pairs), { ...options, onTask }) };
     }
     case 'read':
@@ -155,13 +166,17 @@ async function send(client: Client, { verb, name, pairs }: CallArgs, server: str
     case 'prompt': {
       const prompts = await client.listPrompts();
       const prompt = prompts.find((p) => p.name === name);
-      if (!prompt) throw unknownName('prompt', 'prompt', name!, server, prompts.map((p) => p.name));
+      if (!prompt) throw unknownName(args, 'prompt', server, prompts.map((p) => p.name));
       return { verb, result: await client.getPrompt(name!, promptArguments(prompt, pairs), options) };
     }
   }
 }
 
-function unknownName(kind: string, verb: Verb, name: string, server: string, names: string[]): UsageError {
+function unknownName(args: CallArgs, kind: string, server: string, names: string[]): UsageError {
+  const { verb, name } = args;
   const offered = names.length > 0 ? `; it has ${names.join(', ')}` : `; it lists no ${kind}s`;
-  return new UsageError(`${server} has no ${kind} ${JSON.stringify(name)}${didYouMean(name, names)}${offered} (byhand ${verb} ${server} lists them with their arguments)`);
+  // A name split off a command line by guess is said to be one, with the command that is exact.
+  const advice = splitAdvice(args, names);
+  if (advice) return new UsageError(`${server} has no ${kind} ${JSON.stringify(name)}${didYouMean(name!, names)}: ${advice}${offered}`);
+  return new UsageError(`${server} has no ${kind} ${JSON.stringify(name!)}${didYouMean(name!, names)}${offered} (byhand ${verb} ${server} lists them with their arguments)`);
 }

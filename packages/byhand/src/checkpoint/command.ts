@@ -6,6 +6,7 @@ import type { TraceEntry } from '@byhand/client';
 import type { ServerEntry } from '../shared/config.js';
 import { didYouMean } from '../shared/did-you-mean.js';
 import { discoverConfigs } from '../shared/discover.js';
+import { combinedExitCode, EXIT_CODES_TEXT } from '../shared/exit-codes.js';
 import { fail } from '../shared/fail.js';
 import { processIO, type CommandIO } from '../shared/io.js';
 import { booleanFlag, helpText, listFlag, parseCommand, positiveFlag, usageLines, type CommandSpec } from '../shared/kit.js';
@@ -34,8 +35,12 @@ export const SPEC: CommandSpec = {
     details: { type: 'boolean', help: "show each server's capabilities and instructions" },
   },
   notes: `With no URL, NAME or command line: the servers of --config FILE, else of the configs found (see
---config), else the bundled toolboxes (kitchen, cookie-jar, probe). Exit 0 if every server is ok,
-1 if any failed, 2 for usage errors.`,
+--config), else the bundled toolboxes (kitchen, cookie-jar, probe).
+
+Exit 0 when every server is ok; when some failed, the code they failed with if they agree (3 auth,
+4 unreachable, 2 a broken config entry), else 1.
+
+${EXIT_CODES_TEXT}`,
 };
 
 export async function checkpointCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
@@ -73,7 +78,7 @@ export async function checkpointCommand(args: string[], io: CommandIO = processI
     });
     if (progress) io.stderr.write('\r\x1b[2K');
     for (const report of reports) io.stdout.write(json ? `${JSON.stringify(toJson(report))}\n` : renderReport(report, style, booleanFlag(parsed.values, 'details')));
-    return reports.every((r) => r.ok) ? 0 : 1;
+    return combinedExitCode(reports.map((r) => r.exitCode));
   } catch (error) {
     return fail(error, io, { what: 'byhand checkpoint', json, usage: usageLines(SPEC) });
   } finally {
@@ -160,6 +165,7 @@ function toJson(r: ProbeReport) {
     capabilities: r.capabilities ?? null,
     instructions: r.instructions ?? null,
     error: r.error ?? null,
+    exitCode: r.exitCode,
     needsLogin: r.needsLogin ?? false,
     elapsedMs: r.elapsedMs,
   };

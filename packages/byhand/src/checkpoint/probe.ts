@@ -3,6 +3,7 @@
 
 import { connect, McpError, redactText, type Client, type HttpAuth, type Trace } from '@byhand/client';
 import type { ServerEntry } from '../shared/config.js';
+import { EXIT, exitCodeFor, exitCodeForFailure, type ExitCode } from '../shared/exit-codes.js';
 import { redactWords } from '../shared/redact-words.js';
 
 export type Reach = 'modern' | 'session' | 'per-request';
@@ -26,6 +27,10 @@ export interface ProbeReport {
   error?: { code: number | string; message: string; hint: string };
   /** The server wants an OAuth login that byhand has no (usable) token for. */
   needsLogin?: boolean;
+  /** What this server alone would make the checkpoint exit with (shared/exit-codes.ts). */
+  exitCode: ExitCode;
+  /** How the connection is carried: 'sse' is the deprecated HTTP+SSE transport. */
+  transport?: 'streamable-http' | 'sse' | 'stdio';
   elapsedMs: number;
 }
 
@@ -42,7 +47,7 @@ export async function probeServer(entry: ServerEntry, options: ProbeOptions): Pr
   const base = { name: redactWords(entry.label ?? entry.name), target: redactWords(entry.target) };
   const elapsed = () => Math.round(performance.now() - started);
   if (entry.error || !entry.connect) {
-    return { ...base, ok: false, error: { code: 'config', message: redactText(entry.error ?? 'no target'), hint: 'fix the entry in the config file' }, elapsedMs: elapsed() };
+    return { ...base, ok: false, error: { code: 'config', message: redactText(entry.error ?? 'no target'), hint: 'fix the entry in the config file' }, exitCode: exitCodeForFailure('config'), elapsedMs: elapsed() };
   }
   const signal = AbortSignal.timeout(options.timeoutMs);
   let client: Client | undefined;
@@ -65,7 +70,7 @@ export async function probeServer(entry: ServerEntry, options: ProbeOptions): Pr
       count('resources', () => client!.listResourceTemplates({ signal })),
     ]);
     // A stdio process is a held connection, as an HTTP session is: a legacy server can push down it.
-    const held = client.transportKind === 'stdio' || client.sessionId !== undefined;
+    const held = client.transportName !== 'streamable-http' || client.sessionId !== undefined;
     const reach: Reach = client.era === 'modern' ? 'modern' : held ? 'session' : 'per-request';
     const info = client.serverInfo;
     const about = info?.description ?? (info?.title && info.title !== base.name ? info.title : undefined);
@@ -74,6 +79,8 @@ export async function probeServer(entry: ServerEntry, options: ProbeOptions): Pr
     return {
       ...base,
       ok: true,
+      exitCode: EXIT.ok,
+      transport: client.transportName,
       era: client.era,
       protocolVersion: client.protocolVersion,
       reach,
@@ -92,7 +99,7 @@ export async function probeServer(entry: ServerEntry, options: ProbeOptions): Pr
       ? new McpError('timeout', `no answer within ${options.timeoutMs} ms`, 'the server is slow, hung or still starting: raise --timeout (milliseconds) or check the server')
       : error instanceof McpError ? error : new McpError('protocol', (error as Error).message, 'unexpected failure');
     const needsLogin = failure.code === 'auth' && (failure.data as { reason?: string } | undefined)?.reason === 'login-required';
-    return { ...base, ok: false, error: { code: failure.code, message: failure.message, hint: failure.hint }, ...(needsLogin ? { needsLogin } : {}), elapsedMs: elapsed() };
+    return { ...base, ok: false, error: { code: failure.code, message: failure.message, hint: failure.hint }, ...(needsLogin ? { needsLogin } : {}), exitCode: exitCodeFor(failure), elapsedMs: elapsed() };
   } finally {
     await client?.close().catch(() => undefined);
   }

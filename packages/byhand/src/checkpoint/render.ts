@@ -42,7 +42,7 @@ export function renderReport(report: ProbeReport, style: Style, details = false)
   const reach = report.reach === 'modern' && report.canSample === false ? 'offers nothing that could ask you' : REACH[report.reach!];
   const lines = [
     `${style.good('✓')} ${title}`,
-    `    era: ${report.protocolVersion} (${reach})${how}`,
+    `    era: ${report.protocolVersion} (${reach})${report.transport === 'sse' ? ', over the deprecated HTTP+SSE transport' : ''}${how}`,
     `    ${c.tools} tool(s) · ${c.resources} resource(s) · ${c.prompts} prompt(s) · ${c.templates} template(s)`,
     probed,
   ];

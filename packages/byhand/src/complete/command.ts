@@ -7,6 +7,7 @@ import { helpText, listFlag, parseCommand, usageLines, type CommandSpec } from '
 import { notice } from '../shared/output.js';
 import { eraLine, openServer, type OpenServer } from '../shared/open-server.js';
 import { serverAndWords } from '../shared/resolve-server.js';
+import { META_FLAG, requestMeta } from '../shared/request-meta.js';
 import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags } from '../shared/server-flags.js';
 import { printable } from '@byhand/host';
 import { UsageError } from '../shared/usage-error.js';
@@ -18,6 +19,7 @@ export const SPEC: CommandSpec = {
   flags: {
     ...SOURCE_FLAGS,
     ...CONNECT_FLAGS,
+    ...META_FLAG,
     context: { type: 'string', arg: 'K=V', multiple: true, help: 'an argument already chosen, which may narrow the values' },
   },
   notes: 'One value a line on stdout; --json prints the completion object (values, total, hasMore).',
@@ -32,6 +34,7 @@ export async function completeCommand(args: string[], io: CommandIO = processIO(
     if (parsed.help) return void io.stdout.write(`${helpText(SPEC)}\n`), 0;
     const flags = connectFlags(parsed.values);
     json = flags.json;
+    const meta = requestMeta(parsed.values);
     const { server, words } = serverAndWords('complete', parsed);
     const [kind, name, argument, value = '', ...extra] = words;
     if (kind !== 'prompt' && kind !== 'resource') throw new UsageError(`byhand complete: say prompt or resource before the name${kind ? `, not ${JSON.stringify(kind)}` : ''}`, true);
@@ -48,7 +51,7 @@ export async function completeCommand(args: string[], io: CommandIO = processIO(
     notice(io, `${open.server.describe}; ${eraLine(open.client)}`);
     if (!('completions' in open.client.serverCapabilities)) notice(io, 'the server does not declare the completions capability; asking anyway');
     const ref = kind === 'prompt' ? { type: 'ref/prompt' as const, name } : { type: 'ref/resource' as const, uri: name };
-    const result = await open.client.complete(ref, { name: argument, value }, Object.keys(context).length > 0 ? { arguments: context } : undefined);
+    const result = await open.client.complete(ref, { name: argument, value }, Object.keys(context).length > 0 ? { arguments: context } : undefined, meta);
     const { completion } = result;
     if (json) io.stdout.write(`${JSON.stringify(completion)}\n`);
     else {

@@ -130,9 +130,8 @@ function build(name: string, value: Record<string, unknown>, where: string, ctx:
   const urlKey = value.url === undefined && value.serverUrl !== undefined ? 'serverUrl' : 'url';
   const url = optionalString(value, urlKey, where);
   const command = optionalString(value, 'command', where);
-  const isHttp = type ? ['http', 'streamable-http', 'streamableHttp'].includes(type) : url !== undefined && command === undefined;
-  if (type === 'sse') throw new ConfigError(`${where}.type: "sse" is the deprecated HTTP+SSE transport, which byhand does not speak; use the server's Streamable HTTP URL`);
-  if (type && !isHttp && type !== 'stdio') throw new ConfigError(`${where}.type: unknown transport "${type}" (expected stdio or http)`);
+  const isHttp = type ? ['http', 'streamable-http', 'streamableHttp', 'sse'].includes(type) : url !== undefined && command === undefined;
+  if (type && !isHttp && type !== 'stdio') throw new ConfigError(`${where}.type: unknown transport "${type}" (expected stdio, http or sse)`);
   if (isHttp) {
     if (!url) throw new ConfigError(`${where}.url: an http server needs a "url"`);
     const expanded = expand(url, `${where}.${urlKey}`, ctx);
@@ -144,7 +143,8 @@ function build(name: string, value: Record<string, unknown>, where: string, ctx:
         throw new ConfigError(`${where}.${urlKey}: "${expanded}" is not a URL`);
       }
     }
-    return { name, target: expanded, connect: { url: expanded, headers } };
+    // "sse" is the deprecated HTTP+SSE transport (2024-11-05): spoken as asked, not detected.
+    return { name, target: expanded, connect: { url: expanded, headers, ...(type === 'sse' ? { transport: 'sse' as const } : {}) } };
   }
   if (!command) throw new ConfigError(`${where}: needs "command" (stdio) or "url" (http)`);
   const args = value.args === undefined ? [] : value.args;

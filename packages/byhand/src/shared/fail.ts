@@ -1,9 +1,10 @@
 // The one error style: `✗ <what failed>: <why>`, then `  hint: …` naming CLI flags rather than
-// library options; with --json the same three fields as one JSON line on stdout. Usage mistakes
-// exit 2, failures on the way exit 1. Everything a server said is made printable, and secrets redacted, first.
+// library options; with --json the same three fields as one JSON line on stdout. The exit code comes
+// from the one table (exit-codes.ts): 2 for usage, 3 auth, 4 unreachable, 1 the rest. Everything a server said is made printable, and secrets redacted, first.
 
 import { McpError, redactText } from '@byhand/client';
 import { printable } from '@byhand/host';
+import { EXIT, exitCodeFor } from './exit-codes.js';
 import type { CommandIO } from './io.js';
 import { redactWords } from './redact-words.js';
 import { UsageError } from './usage-error.js';
@@ -49,15 +50,16 @@ export function describeFailure(error: unknown, what: string): Failure {
 /** Writes the failure and returns the exit code. */
 export function fail(error: unknown, io: Pick<CommandIO, 'stdout' | 'stderr'>, ctx: FailContext): number {
   const usage = error instanceof UsageError || ctx.isUsage?.(error) === true;
+  const exitCode = usage ? EXIT.usage : exitCodeFor(error);
   const failure = describeFailure(error, ctx.what);
   if (ctx.json) {
-    io.stdout.write(`${JSON.stringify({ ok: false, error: failure })}\n`);
-    return usage ? 2 : 1;
+    io.stdout.write(`${JSON.stringify({ ok: false, error: failure, exitCode })}\n`);
+    return exitCode;
   }
   // A usage mistake is its own "what": the message already names the word that was wrong.
   const lines = [usage ? `✗ ${failure.message}` : `✗ ${failure.what}: ${failure.message}`];
   if (failure.hint) lines.push(`  hint: ${failure.hint}`);
   if (error instanceof UsageError && error.showUsage && ctx.usage) lines.push(ctx.usage);
   io.stderr.write(`${lines.join('\n')}\n`);
-  return usage ? 2 : 1;
+  return exitCode;
 }

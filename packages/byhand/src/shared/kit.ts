@@ -4,6 +4,7 @@
 
 import { parseArgs } from 'node:util';
 import { didYouMean } from './did-you-mean.js';
+import { EXIT_CODES_TEXT } from './exit-codes.js';
 import { UsageError } from './usage-error.js';
 
 export interface Flag {
@@ -87,6 +88,8 @@ export function helpText(spec: CommandSpec): string {
   const width = Math.max(...rows.map(([left]) => left.length));
   const lines = [usageLines(spec), '', spec.about, '', 'options:', ...rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`)];
   if (spec.notes) lines.push('', spec.notes);
+  // Every command exits by the one table; the checkpoint's notes say how several servers combine.
+  if (!spec.notes?.includes(EXIT_CODES_TEXT)) lines.push('', EXIT_CODES_TEXT);
   return lines.join('\n');
 }
 

@@ -49,6 +49,8 @@ export async function openServer(
 export function eraLine(client: Client): string {
   const { verdict } = client;
   const fellBack = verdict.era === 'legacy' && verdict.how === 'probe';
-  const detail = verdict.how === 'pinned' ? ', pinned by --era' : fellBack ? `, after the modern probe failed (${verdict.evidence})` : '';
-  return `${client.era} era, ${client.protocolVersion}${detail}`;
+  const sse = client.transportName === 'sse';
+  const detail = verdict.how === 'pinned' ? (sse ? '' : ', pinned by --era') : fellBack ? `, after the modern probe failed (${verdict.evidence})` : '';
+  const over = sse ? ', over the deprecated HTTP+SSE transport' : '';
+  return `${client.era} era, ${client.protocolVersion}${over}${detail}`;
 }

@@ -53,7 +53,7 @@ export async function resolveServer(spec: ServerWord, flags: SourceFlags, io: Pi
     return { target: entry.connect!, describe: `${word}, bundled, started in this process at ${entry.target}`, close: () => embedded.close() };
   }
   if (flags.transport === 'stdio') return adHocCommand([word], flags);
-  if (flags.transport === 'http') return adHocUrl(`http://${word}`, flags);
+  if (flags.transport === 'http' || flags.transport === 'sse') return adHocUrl(`http://${word}`, flags);
   const known = [...configNames, ...EMBEDDED_NAMES];
   const listed = configNames.length > 0 ? `, a name in ${where} (${configNames.join(', ')})` : where ? `; ${where} names no servers` : ', or a name from --config FILE';
   throw new UsageError(`unknown server ${JSON.stringify(word)}${didYouMean(word, known)}: give an http(s) URL, a command line after --, a bundled toolbox (${EMBEDDED_NAMES.join(', ')})${listed}`);
@@ -109,13 +109,16 @@ function fromEntry(entry: ServerEntry, flags: SourceFlags): ResolvedServer {
   };
 }
 
-/** --header, --env and --cwd apply to config entries as to ad-hoc targets. */
+/** --header, --env, --cwd and --transport sse apply to config entries as to ad-hoc targets. */
 export function withFlags(target: Target, flags: SourceFlags): Target {
   const url = typeof target === 'string' ? target : target instanceof URL ? target.href : 'url' in target ? target.url : undefined;
   if (url !== undefined) {
-    const headers = typeof target === 'object' && !(target instanceof URL) && 'url' in target ? target.headers : undefined;
-    return Object.keys(flags.headers).length > 0 || headers ? { url, headers: { ...headers, ...flags.headers } } : url;
+    const given = typeof target === 'object' && !(target instanceof URL) && 'url' in target ? target : undefined;
+    const sse = flags.transport === 'sse' || given?.transport === 'sse';
+    const headers = Object.keys(flags.headers).length > 0 || given?.headers ? { headers: { ...given?.headers, ...flags.headers } } : {};
+    return sse || 'headers' in headers ? { url, ...headers, ...(sse ? { transport: 'sse' as const } : {}) } : url;
   }
+  if (flags.transport === 'sse') throw new UsageError('--transport sse is for a server at an http(s) URL; this one is a command line (stdio)');
   const command = target as Exclude<Target, string | URL | { url: string }>;
   return { ...command, env: { ...command.env, ...flags.env }, ...(flags.cwd !== undefined ? { cwd: flags.cwd } : command.cwd !== undefined ? { cwd: command.cwd } : {}) };
 }

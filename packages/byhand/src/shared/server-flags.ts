@@ -11,7 +11,7 @@ export const SOURCE_FLAGS: Record<string, Flag> = {
   header: { type: 'string', arg: 'K:V', multiple: true, help: 'an HTTP header for the server' },
   env: { type: 'string', arg: 'K=V', multiple: true, help: 'an environment variable for a stdio server' },
   cwd: { type: 'string', arg: 'DIR', help: 'the working directory of a stdio server' },
-  transport: { type: 'string', arg: 'T', help: 'http or stdio, only for a word that is neither a URL nor a known name (default: detected)' },
+  transport: { type: 'string', arg: 'T', help: 'sse: speak the deprecated HTTP+SSE transport (2024-11-05) to a URL or config entry, not detect it; http or stdio: what a word that is neither a URL nor a known name is (default: detected)' },
 };
 
 export const CONNECT_FLAGS: Record<string, Flag> = {
@@ -30,7 +30,7 @@ export interface SourceFlags {
   headers: Record<string, string>;
   env: Record<string, string>;
   cwd?: string;
-  transport?: 'http' | 'stdio';
+  transport?: 'http' | 'stdio' | 'sse';
 }
 
 export interface ConnectFlags {
@@ -45,7 +45,7 @@ export function sourceFlags(values: Values): SourceFlags {
   const embedded = booleanFlag(values, 'embedded');
   if (config !== undefined && embedded) throw new UsageError('--config and --embedded exclude each other: one says which file, the other says no file', true);
   const transport = stringFlag(values, 'transport');
-  if (transport !== undefined && transport !== 'http' && transport !== 'stdio') throw new UsageError(`--transport must be http or stdio, not ${JSON.stringify(transport)}`, true);
+  if (transport !== undefined && transport !== 'http' && transport !== 'stdio' && transport !== 'sse') throw new UsageError(`--transport must be http, stdio or sse, not ${JSON.stringify(transport)}`, true);
   const cwd = stringFlag(values, 'cwd');
   return {
     ...(config !== undefined ? { config } : {}),

@@ -2,7 +2,7 @@
 // required) and description, each resource, template and prompt. Shared by `list` and by `call`,
 // `read` and `prompt` when no name was given.
 
-import type { Client, JsonObject, Prompt, Resource, ResourceTemplate, Tool } from '@byhand/client';
+import type { CallOptions, Client, JsonObject, Prompt, Resource, ResourceTemplate, Tool } from '@byhand/client';
 import { printable } from '@byhand/host';
 
 export const KINDS = ['tools', 'resources', 'templates', 'prompts'] as const;
@@ -18,9 +18,8 @@ export interface Listing {
 const CAPABILITY: Record<Kind, string> = { tools: 'tools', resources: 'resources', templates: 'resources', prompts: 'prompts' };
 
 /** Lists the kinds asked for; a kind the server did not declare is listed as empty, not asked. */
-export async function fetchListing(client: Client, kinds: readonly Kind[], signal?: AbortSignal): Promise<Listing> {
+export async function fetchListing(client: Client, kinds: readonly Kind[], options?: CallOptions): Promise<Listing> {
   const offered = (kind: Kind) => CAPABILITY[kind] in client.serverCapabilities;
-  const options = signal ? { signal } : undefined;
   const [tools, resources, resourceTemplates, prompts] = await Promise.all([
     kinds.includes('tools') ? (offered('tools') ? client.listTools(options) : []) : undefined,
     kinds.includes('resources') ? (offered('resources') ? client.listResources(options) : []) : undefined,

@@ -2,6 +2,7 @@
 // SEP-2663): its status and, once it has ended, its result or error; or asking the server to cancel it.
 
 import { printable } from '@byhand/host';
+import { EXIT } from '../shared/exit-codes.js';
 import { fail } from '../shared/fail.js';
 import { processIO, type CommandIO } from '../shared/io.js';
 import { helpText, parseCommand, usageLines, type CommandSpec } from '../shared/kit.js';
@@ -49,7 +50,7 @@ export async function taskCommand(args: string[], io: CommandIO = processIO()): 
       if (task.inputRequests !== undefined) lines.push(`waiting for input: ${Object.keys(task.inputRequests).map(printable).join(', ')} (a detached task's questions are answered by a client that follows it)`);
       io.stdout.write(`${lines.join('\n')}\n`);
     }
-    return task.status === 'failed' || task.status === 'cancelled' ? 1 : 0;
+    return task.status === 'failed' ? EXIT.toolError : task.status === 'cancelled' ? EXIT.failed : EXIT.ok;
   } catch (error) {
     return fail(error, io, { what, json, usage: usageLines(SPEC) });
   } finally {
