@@ -17,15 +17,8 @@ export const SERVER_OUT_OF_SCOPE: Scope = {
   'tasks-status-notifications': 'has no checks in 0.2.0-alpha.12: its one check is SKIPPED, pending a rewrite for subscriptions/listen',
 };
 
-const SKILLS = 'skills extension (SEP-2640) not implemented in the client: the scenario has no checks a client without it can meet';
-
 /** Client scenarios (test/conformance/client-under-test.ts). */
-export const CLIENT_OUT_OF_SCOPE: Scope = {
-  'sep-2640-client-no-prefetch': SKILLS,
-  'sep-2640-client-verify-digest': SKILLS,
-  'sep-2640-client-verify-size': SKILLS,
-  'sep-2640-client-verify-frontmatter': SKILLS,
-};
+export const CLIENT_OUT_OF_SCOPE: Scope = {};
 
 /**
  * Warnings a client scenario may carry in byhand's default configuration, with the reason. auth/basic-cimd warns that a
