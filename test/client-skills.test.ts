@@ -117,7 +117,9 @@ describe('loading', () => {
     assert.ok(!reads.includes('skill://pdf-processing/secret.md'), 'an unlisted file is not even fetched');
     await assert.rejects(skill.readFile(FORMS_URI), SkillVerificationError);
     await assert.rejects(loadSkill(client, { ...entryFor(), resources: 'dynamic' }), /publishes no digests/);
-    assert.equal((await loadSkill(client, { ...entryFor(), resources: 'dynamic' }, { allowDynamic: true })).text, SKILL_MD);
+    const dynamic = await loadSkill(client, { ...entryFor(), resources: 'dynamic' }, { allowDynamic: true });
+    assert.equal(dynamic.text, SKILL_MD);
+    await assert.rejects(dynamic.readFile('skill://other/SKILL.md'), /outside the directory of skill:\/\/pdf-processing\/SKILL\.md/);
     const huge = { ...entryFor(), resources: [{ uri: SKILL, digest: digest(SKILL_MD), size: 17 * 1024 * 1024 }] };
     await assert.rejects(loadSkill(client, huge), /over the limits of 512 files and 16777216 bytes/);
   });

@@ -169,6 +169,10 @@ export async function loadSkill(client: SkillsClient, entry: SkillEntry, options
 async function readVerified(client: SkillsClient, entry: SkillEntry, uri: string, signal?: AbortSignal): Promise<string> {
   const listed = entry.resources === 'dynamic' ? undefined : entry.resources.find((file) => file.uri === uri);
   if (entry.resources !== 'dynamic' && listed === undefined) throw new SkillVerificationError(uri, `the skill's entry does not list this file, so it is not part of the skill that was listed`);
+  // A "dynamic" entry lists nothing, but a skill's files are still only its SKILL.md and what lies under its root.
+  if (entry.resources === 'dynamic' && uri !== entry.uri && !uri.startsWith(entry.uri.slice(0, entry.uri.lastIndexOf('/') + 1))) {
+    throw new SkillVerificationError(uri, `it is outside the directory of ${entry.uri}, so it is not a file of that skill`);
+  }
   const result = await client.readResource(uri, signal ? { signal } : {});
   const content = result.contents.find((c) => c.uri === uri) ?? result.contents[0];
   if (content === undefined || (typeof content.text !== 'string' && typeof content.blob !== 'string')) {
