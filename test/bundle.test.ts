@@ -25,7 +25,7 @@ test('connect under 10 KB min+gzip (issue 12 target)', { timeout: 60_000, todo: 
   assert.ok(modern < TARGET_BYTES, `${modern} B`);
 });
 
-for (const entry of ['@byhand/client', '@byhand/client/auth']) {
+for (const entry of ['@byhand/client', '@byhand/client/auth', '@byhand/client/skills']) {
   test(`${entry} bundles for the browser (no node: import on its path)`, { timeout: 60_000 }, async () => {
     const chunks = await bundleChunks(`export * from '${entry}';`, { source: true });
     const modules = chunks.flatMap((c) => c.modules.map((m) => m.file));

@@ -25,8 +25,8 @@ const LANES = 3;
 /** What the client printed in each run (stdout and stderr), for the refusal and secrecy checks. */
 const printed = new Map<string, string>();
 
-// The scenarios where the client must refuse, and the words its one-line error must carry, so a
-// crash for another reason cannot pass for a refusal.
+// The scenarios where the client must refuse (auth, and a tampered skill), and the words its one-line error must
+// carry, so a crash for another reason cannot pass for a refusal.
 const REFUSALS: Record<string, RegExp> = {
   'auth/resource-mismatch': /^byhand-conformance: auth .*another resource/m,
   'auth/scope-retry-limit': /^byhand-conformance: auth .*insufficient_scope/m,
@@ -35,6 +35,9 @@ const REFUSALS: Record<string, RegExp> = {
   'auth/iss-unexpected': /^byhand-conformance: auth .*names issuer "https:\/\/evil\.example\.com"/m,
   'auth/iss-normalized': /^byhand-conformance: auth .*names issuer "http:\/\/localhost:\d+\/"/m,
   'auth/metadata-issuer-mismatch': /^byhand-conformance: auth .*claims issuer "https:\/\/attacker\.example\.com"/m,
+  'sep-2640-client-verify-digest': /^byhand-conformance: protocol refused skill:\/\/pdf-processing\/SKILL\.md: its SHA-256 is/m,
+  'sep-2640-client-verify-size': /^byhand-conformance: protocol refused skill:\/\/pdf-processing\/SKILL\.md: it is \d+ bytes/m,
+  'sep-2640-client-verify-frontmatter': /^byhand-conformance: protocol refused skill:\/\/pdf-processing\/SKILL\.md: its frontmatter field "description"/m,
 };
 // Every token, code and secret the mock authorization servers hand out: none may ever be printed.
 const SECRETS = /test-token|test-auth-code|pre-registered-secret|test-client-secret|test-secret-|as1-client-secret|as2-client-secret/;
@@ -103,11 +106,11 @@ function judge(results: ScenarioResult[]): void {
   assert.deepEqual(failing, []);
   const stale = results.filter((r) => clean(r) && outOfScope(CLIENT_OUT_OF_SCOPE, r.suite, r.scenario) !== undefined).map((r) => `${r.suite} ${r.scenario}`);
   assert.deepEqual(stale, [], 'listed out of scope in test/conformance/scope.ts, but they pass: take them off the list');
-  for (const r of results.filter((x) => x.scenario.startsWith('auth/') && outOfScope(CLIENT_OUT_OF_SCOPE, x.suite, x.scenario) === undefined)) {
+  for (const r of results.filter((x) => (x.scenario.startsWith('auth/') || x.scenario in REFUSALS) && outOfScope(CLIENT_OUT_OF_SCOPE, x.suite, x.scenario) === undefined)) {
     const out = printed.get(`${r.suite} ${r.scenario}`) ?? '';
     assert.doesNotMatch(out, SECRETS, `${r.suite} ${r.scenario}: the client printed a token, code or secret`);
     const refusal = REFUSALS[r.scenario];
-    if (refusal) assert.match(out, refusal, `${r.suite} ${r.scenario}: the client should have refused with its own auth error`);
+    if (refusal) assert.match(out, refusal, `${r.suite} ${r.scenario}: the client should have refused with its own error`);
     else assert.doesNotMatch(out, /byhand-conformance:/, `${r.suite} ${r.scenario}: the client failed`);
   }
 }

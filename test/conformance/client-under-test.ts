@@ -4,6 +4,7 @@
 
 import { createOAuth, type JwsAlgorithm, type OAuthOptions } from '../../packages/client/src/auth/index.js';
 import { connect, McpError, type Client, type Host } from '../../packages/client/src/index.js';
+import { listSkills, loadSkill } from '../../packages/client/src/skills.js';
 
 const url = process.argv.at(-1)!;
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
@@ -113,6 +114,19 @@ try {
       break;
     case 'sse-retry':
       await client.callTool('test_reconnection');
+      break;
+    // SEP-2640: a host lists skills to build its registry and reads nothing more; loading one reads and verifies its
+    // SKILL.md, and only a verified skill's supporting files are read (a tampered one throws before that).
+    case 'sep-2640-client-no-prefetch':
+      await listSkills(client);
+      break;
+    case 'sep-2640-client-verify-digest':
+    case 'sep-2640-client-verify-size':
+    case 'sep-2640-client-verify-frontmatter':
+      for (const entry of first(await listSkills(client))) {
+        const skill = await loadSkill(client, entry);
+        for (const file of Array.isArray(entry.resources) ? entry.resources.filter((r) => r.uri !== entry.uri) : []) await skill.readFile(file.uri);
+      }
       break;
     case 'json-schema-2020-12-preservation': {
       // Echo the focal tool's inputSchema back as given, so the scenario can see what the client kept.

@@ -15,20 +15,10 @@ export const SERVER_OUT_OF_SCOPE: Scope = {
   '0.1.16 server-sse-polling':
     "0.1.16's copy asks as a 2025-03-26 client, and the SDK's transport sends the priming event and `retry` only to 2025-11-25 clients, so it has nothing to check (two WARNINGs); 0.2.0-alpha.12's copy passes",
   'tasks-status-notifications': 'has no checks in 0.2.0-alpha.12: its one check is SKIPPED, pending a rewrite for subscriptions/listen',
-  'sep-2640-skills-directory': 'skills extension (SEP-2640) not implemented: the scenario skips every check when the server does not declare it',
-  'sep-2640-skills-enumeration': 'skills extension (SEP-2640) not implemented: the scenario skips every check when the server does not declare it',
-  'sep-2640-skills-manifest': 'skills extension (SEP-2640) not implemented: the scenario skips every check when the server does not declare it',
 };
-
-const SKILLS = 'skills extension (SEP-2640) not implemented in the client: the scenario has no checks a client without it can meet';
 
 /** Client scenarios (test/conformance/client-under-test.ts). */
-export const CLIENT_OUT_OF_SCOPE: Scope = {
-  'sep-2640-client-no-prefetch': SKILLS,
-  'sep-2640-client-verify-digest': SKILLS,
-  'sep-2640-client-verify-size': SKILLS,
-  'sep-2640-client-verify-frontmatter': SKILLS,
-};
+export const CLIENT_OUT_OF_SCOPE: Scope = {};
 
 /**
  * Warnings a client scenario may carry in byhand's default configuration, with the reason. auth/basic-cimd warns that a

@@ -17,6 +17,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { everythingSkills } from './everything-skills.js';
 import { registerTaskFixtures } from './everything-tasks.js';
 import { elicitOutcome, samplingText, text } from './mrtr.js';
 import { TASKS_EXTENSION, TaskStore } from './tasks.js';
@@ -528,6 +529,7 @@ function registerPrompts(server: McpServer): void {
 export function everythingSpec(): ToolboxSpec {
   // One store per toolbox: the modern era builds a server per request, and a task outlives the request that started it.
   const tasks = new TaskStore();
+  const skills = everythingSkills();
   return {
     info: EVERYTHING_INFO,
     instructions: 'Conformance fixtures. Not a useful toolbox.',
@@ -547,6 +549,7 @@ export function everythingSpec(): ToolboxSpec {
       registerResources(server, ctx);
       registerPrompts(server);
       registerTaskFixtures(server, ctx, tasks);
+      skills.attach(server);
     },
     dispose: () => tasks.close(),
   };
