@@ -195,31 +195,35 @@ export function mountToolbox(spec: ToolboxSpec, options: EdgeOptions): ToolboxHa
 
     let request = incoming;
     let parsedBody: unknown;
+    /** The body text of a POST. */
+    let read: string | undefined;
     if (incoming.method === 'POST') {
-      const read = await readRequestBody(incoming, maxBodyBytes).catch(() => undefined);
-      if (read === undefined) {
+      const body = await readRequestBody(incoming, maxBodyBytes).catch(() => undefined);
+      if (body === undefined) {
         return rpcError(400, -32700, 'Parse error: unreadable body');
       }
-      if (read.tooLarge) return tooLarge(maxBodyBytes);
+      if (body.tooLarge) return tooLarge(maxBodyBytes);
+      read = body.text;
       try {
-        parsedBody = read.text.trim() === '' ? undefined : JSON.parse(read.text);
+        parsedBody = read.trim() === '' ? undefined : JSON.parse(read);
       } catch {
         parsedBody = undefined;
       }
       const refused = malformed(parsedBody, incoming.headers.get('mcp-session-id'));
       if (refused !== undefined) return refused;
-      request = new Request(incoming.url, {
-        method: 'POST',
-        headers: incoming.headers,
-        body: read.text,
-        signal: incoming.signal,
-      });
-      if (parsedBody !== undefined) rememberBody(request, parsedBody);
+      if (parsedBody !== undefined) rememberBody(incoming, parsedBody);
     }
 
-    const legacy = await isLegacyRequest(request, parsedBody, { maxRequestBodySize: maxBodyBytes });
+    const legacy = await isLegacyRequest(incoming, parsedBody, { maxRequestBodySize: maxBodyBytes });
     const forwarded = parsedBody === undefined ? undefined : { parsedBody };
-    if (!legacy) return modern.fetch(request, forwarded);
+    // Given the parsed body, the modern entry reads nothing more from the request (classifyEntryRequest,
+    // @modelcontextprotocol/server dist/index.mjs), so it gets the one already read: no second Request per call.
+    if (!legacy) return modern.fetch(incoming, forwarded);
+    // The 2025 transports may read the body again, so they get a readable copy.
+    if (read !== undefined) {
+      request = new Request(incoming.url, { method: 'POST', headers: incoming.headers, body: read, signal: incoming.signal });
+      if (parsedBody !== undefined) rememberBody(request, parsedBody);
+    }
     if (sessions !== undefined) return sessions.handle(request, parsedBody);
     return stateless(request, forwarded);
   }
