@@ -16,6 +16,7 @@ import {
   type McpServerOptions,
   type ServerNotifier,
 } from '@modelcontextprotocol/server';
+import { surelyModern } from './era.js';
 import { LegacySessions } from './sessions.js';
 import { createStateKit, rememberBody, type StateKeySource, type StateKit } from './state.js';
 
@@ -214,7 +215,7 @@ export function mountToolbox(spec: ToolboxSpec, options: EdgeOptions): ToolboxHa
       if (parsedBody !== undefined) rememberBody(incoming, parsedBody);
     }
 
-    const legacy = await isLegacyRequest(incoming, parsedBody, { maxRequestBodySize: maxBodyBytes });
+    const legacy = !surelyModern(parsedBody) && (await isLegacyRequest(incoming, parsedBody, { maxRequestBodySize: maxBodyBytes }));
     const forwarded = parsedBody === undefined ? undefined : { parsedBody };
     // Given the parsed body, the modern entry reads nothing more from the request (classifyEntryRequest,
     // @modelcontextprotocol/server dist/index.mjs), so it gets the one already read: no second Request per call.
