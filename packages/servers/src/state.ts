@@ -11,6 +11,10 @@ export function rememberBody(request: Request, body: unknown): void {
   bodies.set(request, body);
 }
 
+export function rememberedBody(request: Request | undefined): unknown {
+  return request === undefined ? undefined : bodies.get(request);
+}
+
 export interface StateKit {
   /** Seals a payload for the round the handler is answering. */
   mint<T>(payload: T, ctx: ServerContext): Promise<string>;

@@ -18,7 +18,8 @@ import {
 } from '@modelcontextprotocol/server';
 import { surelyModern } from './era.js';
 import { LegacySessions } from './sessions.js';
-import { createStateKit, rememberBody, type StateKeySource, type StateKit } from './state.js';
+import { calledTool, keepingOnlyTool, recordingTools } from './narrow.js';
+import { createStateKit, rememberBody, rememberedBody, type StateKeySource, type StateKit } from './state.js';
 
 export const SERVER_VERSION = '0.1.0';
 
@@ -147,7 +148,8 @@ export function mountToolbox(spec: ToolboxSpec, options: EdgeOptions): ToolboxHa
   const onerror = options.onerror;
   let notifier: ServerNotifier | undefined;
 
-  const build = (era: 'modern' | 'legacy', sessionful: boolean): McpServer => {
+  /** `view`: what the spec registers on (narrow.ts), the server itself by default. */
+  const build = (era: 'modern' | 'legacy', sessionful: boolean, view: (server: McpServer) => McpServer = (server) => server): McpServer => {
     const server = new McpServer(
       { name: `byhand-${info.name}`, title: info.title, description: info.description, version: SERVER_VERSION },
       {
@@ -165,11 +167,25 @@ export function mountToolbox(spec: ToolboxSpec, options: EdgeOptions): ToolboxHa
       },
     );
     if (onerror !== undefined) server.server.onerror = onerror;
-    spec.register(server, { era, sessionful, state, notify: () => notifier });
+    spec.register(view(server), { era, sessionful, state, notify: () => notifier });
     return server;
   };
 
-  const factory = (ctx: McpRequestContext): McpServer => build(ctx.era, false);
+  // The modern era's tools, found once on a server that serves nothing, so a tools/call of one of them can be served
+  // by a server that registers only that tool; a name the toolbox lacks gets the full server and its usual error.
+  let modernTools: Set<string> | undefined;
+  const knownTools = (): ReadonlySet<string> => {
+    if (modernTools === undefined) {
+      const names = new Set<string>();
+      build('modern', false, (server) => recordingTools(server, names));
+      modernTools = names;
+    }
+    return modernTools;
+  };
+  const factory = (ctx: McpRequestContext): McpServer => {
+    const only = ctx.era === 'modern' ? calledTool(rememberedBody(ctx.requestInfo), knownTools()) : undefined;
+    return only === undefined ? build(ctx.era, false) : build('modern', false, (server) => keepingOnlyTool(server, only));
+  };
   const modern = createMcpHandler(factory, {
     legacy: 'reject',
     maxRequestBodySize: maxBodyBytes,
