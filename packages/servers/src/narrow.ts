@@ -2,8 +2,8 @@
 // named tool can run on it; registering every other tool, resource and prompt of the toolbox is work thrown away
 // when the request ends. The Everything toolbox registers about 40 fixtures: that was a tenth of a one-round call's
 // server CPU and much of its garbage (bench/server-bench.js, 64 concurrent, node --cpu-prof). For such a request the
-// spec registers on a view of the server that keeps the named tool and drops the rest. The server's capabilities
-// come from the spec's options, not from what was registered, so nothing a client sees changes.
+// spec registers on a view of the server that keeps the named tool and drops the rest. What a client sees of a
+// tools/call is that tool's answer; the capabilities are announced by server/discover, which gets the whole toolbox.
 
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
 
