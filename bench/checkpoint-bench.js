@@ -2,13 +2,14 @@
 // endpoint that holds every answer 200 ms and then answers with the Probe toolbox's own answer for that method
 // (recorded once, so the servers' CPU does not blur the checkpoint's). A probe waits twice in sequence
 // (server/discover, then the lists in parallel), so every server takes 2 x 200 ms, and the whole run should take
-// about as long as one server alone.
+// about as long as one server alone. Beside it, the floor (bench/checkpoint-floor.js): the same two requests per
+// server over bare node:http, no MCP library, run alternately with byhand at each count.
 
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dist, ROOT, fileUrl, ms, ratio, runNode } from './lib.js';
+import { BENCH_DIR, dist, ROOT, fileUrl, ms, ratio, runNode } from './lib.js';
 
 const COUNTS = [1, 50, 200];
 const DELAY_MS = 200;
@@ -22,12 +23,16 @@ export async function checkpointBenchmark(options) {
   const servers = [];
   const scratch = mkdtempSync(join(tmpdir(), 'byhand-bench-checkpoint-'));
   const rows = [];
+  /** Every run's wall time, by count and variant. */
+  const raw = {};
   try {
     for (let i = 0; i < Math.max(...COUNTS); i++) {
       const server = createServer(async (req, res) => {
+        const due = performance.now() + DELAY_MS;
         let body = '';
         for await (const chunk of req) body += chunk;
-        await new Promise((r) => setTimeout(r, DELAY_MS));
+        // The answer is made during the hold, not after it: 200 answers fall due at once, and work done then by
+        // this one process would be counted against the checkpoint (200 real servers answer in parallel).
         const message = JSON.parse(body);
         let answer = canned.get(message.method);
         if (answer === undefined) {
@@ -35,30 +40,46 @@ export async function checkpointBenchmark(options) {
           answer = { status: response.status, headers: Object.fromEntries(response.headers), text: (await response.text()).replace(/"id":\d+/, '"id":"__ID__"') };
           canned.set(message.method, answer);
         }
+        const text = answer.text.replace('"__ID__"', JSON.stringify(message.id));
+        await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
         res.writeHead(answer.status, answer.headers);
-        res.end(answer.text.replace('"__ID__"', JSON.stringify(message.id)));
+        res.end(text);
       });
       await new Promise((r) => server.listen(0, '127.0.0.1', r));
       servers.push({ server, url: `http://127.0.0.1:${server.address().port}/api/probe` });
     }
-    const repeats = options.quick ? 1 : 3;
-    const checkpoint = async (count) => {
+    const repeats = options.quick ? 1 : 5;
+    const byhand = (file) => [join(ROOT, 'packages', 'byhand', 'bin', 'byhand.js'), 'checkpoint', '--config', file, '--json'];
+    const floor = (file) => [join(BENCH_DIR, 'checkpoint-floor.js'), file];
+    /** Best wall time of byhand and of the floor over `count` servers, the two run alternately. */
+    const measure = async (count) => {
       const file = join(scratch, `servers-${count}.json`);
       writeFileSync(file, JSON.stringify({ mcpServers: Object.fromEntries(servers.slice(0, count).map((s, i) => [`server-${i}`, { url: s.url }])) }));
-      const walls = [];
+      const walls = { byhand: [], floor: [] };
       for (let r = 0; r < repeats; r++) {
-        const { ms: wall, stdout } = await runNode([join(ROOT, 'packages', 'byhand', 'bin', 'byhand.js'), 'checkpoint', '--config', file, '--json'], { timeoutMs: 60_000 });
-        const ok = stdout.trim().split('\n').filter((line) => JSON.parse(line).ok).length;
-        if (ok !== count) throw new Error(`checkpoint of ${count} servers: only ${ok} ok`);
-        walls.push(wall);
+        for (const variant of r % 2 === 0 ? ['byhand', 'floor'] : ['floor', 'byhand']) {
+          const { ms: wall, stdout } = await runNode(variant === 'byhand' ? byhand(file) : floor(file), { timeoutMs: 60_000 });
+          const ok = variant === 'byhand' ? stdout.trim().split('\n').filter((line) => JSON.parse(line).ok).length : Number(stdout.trim());
+          if (ok !== count) throw new Error(`${variant} over ${count} servers: only ${ok} ok`);
+          walls[variant].push(wall);
+        }
       }
-      return Math.min(...walls);
+      raw[count] = walls;
+      return { byhand: Math.min(...walls.byhand), floor: Math.min(...walls.floor) };
     };
-    const alone = await checkpoint(1);
+    const alone = await measure(1);
     for (const count of COUNTS) {
-      const wall = count === 1 ? alone : await checkpoint(count);
-      const times = wall / alone;
-      rows.push([String(count), ms(count * 2 * DELAY_MS), ms(wall), ratio(wall, alone), times <= TARGET ? 'met' : '**not met**']);
+      const wall = count === 1 ? alone : await measure(count);
+      const times = wall.byhand / alone.byhand;
+      rows.push([
+        String(count),
+        ms(count * 2 * DELAY_MS),
+        ms(wall.byhand),
+        ratio(wall.byhand, alone.byhand),
+        times <= TARGET ? 'met' : '**not met**',
+        ms(wall.floor),
+        ratio(wall.floor, alone.floor),
+      ]);
     }
   } finally {
     await Promise.all(servers.map((s) => new Promise((r) => s.server.close(r))));
@@ -67,12 +88,14 @@ export async function checkpointBenchmark(options) {
   }
   return {
     title: 'Checkpoint: 1, 50 and 200 servers, each 2 x 200 ms',
-    header: ['servers', "sum of all servers' waits", 'checkpoint wall (best of runs)', 'wall / one server alone', `target ≤ ${TARGET}x`],
+    header: ['servers', "sum of all servers' waits", 'checkpoint wall (best of runs)', 'wall / one server alone', `target ≤ ${TARGET}x`, 'floor: bare node:http wall', 'floor / floor alone'],
     rows,
     targets: [`the whole run within ${TARGET}x of one server alone (default bounds: 256 HTTP probes, 16 stdio probes at once)`],
     notes: [
-      'Each row is a fresh `byhand checkpoint --config FILE --json` process (start-up included), at the default bounds. The servers run in the benchmark process, on the same two cores.',
+      'Each row is a fresh `byhand checkpoint --config FILE --json` process (start-up included), at the default bounds, best of the runs; the floor (bench/checkpoint-floor.js) is a fresh node process doing the same two requests per server over bare node:http, run alternately with byhand.',
+      'The servers run in the benchmark process (idle otherwise while a run is measured), on the same two cores; each makes its answer while it holds the request, so only the write is left when 200 answers fall due together.',
     ],
     seconds: (performance.now() - started) / 1000,
+    raw,
   };
 }

@@ -1,13 +1,15 @@
 // The load generator, in its own process: plain fetch and JSON (no MCP library), bounded concurrency,
 // bounded by a count AND a time. One "call" is a full tools/call: for an MRTR tool, round 1, the
-// scripted sampling answer, and round 2. Told what to do over IPC: {type: 'run', ...plan}.
+// scripted sampling answer (or a declined elicitation), and round 2. Told what to do over IPC: {type: 'run', ...plan}.
 
 const ANSWER = { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'bench', stopReason: 'endTurn' };
+/** Every elicitation is declined: the Cookie Jar's forget_note then keeps its note, so the call can repeat. */
+const DECLINE = { action: 'decline' };
 const VERSION = '2026-07-28';
 const META = {
   'io.modelcontextprotocol/protocolVersion': VERSION,
   'io.modelcontextprotocol/clientInfo': { name: 'bench-loadgen', version: '1' },
-  'io.modelcontextprotocol/clientCapabilities': { sampling: {} },
+  'io.modelcontextprotocol/clientCapabilities': { sampling: {}, elicitation: {} },
 };
 
 let nextId = 0;
@@ -43,8 +45,9 @@ async function call(url, tool, args) {
     if (requests >= 4) throw new Error('more than 4 rounds');
     const inputResponses = {};
     for (const [key, request] of Object.entries(result.inputRequests ?? {})) {
-      if (request.method !== 'sampling/createMessage') throw new Error(`unexpected input request ${request.method}`);
-      inputResponses[key] = ANSWER;
+      if (request.method === 'sampling/createMessage') inputResponses[key] = ANSWER;
+      else if (request.method === 'elicitation/create') inputResponses[key] = DECLINE;
+      else throw new Error(`unexpected input request ${request.method}`);
     }
     const retry = { ...params, inputResponses };
     if (result.requestState !== undefined) retry.requestState = result.requestState;

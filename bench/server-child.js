@@ -1,6 +1,6 @@
 // A server in its own process, so its CPU is not the client's: `node bench/server-child.js KIND`, KIND:
 //   sdk          the SDK reference server (bench/sdk-server.js)
-//   byhand       byhand's startServer with the Probe, Everything and Kitchen toolboxes
+//   byhand       byhand's startServer with every toolbox (Probe, Everything, Kitchen, Cookie Jar in memory)
 //   byhand-edge  byhand's toolbox edge (mountToolbox + its node adapter, wired as serve.ts wires them)
 //                serving the reference server's two tools: the edge's cost without a toolbox's
 // Speaks to the parent over IPC: 'ready' with the URLs; 'stats' gives its CPU time and the requests it
@@ -51,8 +51,8 @@ if (kind === 'sdk') {
   server.urls = { simple: server.url, mrtr: server.url };
 } else if (kind === 'byhand') {
   const { startServer } = await import(fileUrl(BYHAND_SERVE));
-  server = await startServer({ port: 0, toolboxes: ['probe', 'everything', 'kitchen'], onerror: () => undefined });
-  server.urls = { simple: server.urls.everything, mrtr: server.urls.probe, kitchen: server.urls.kitchen };
+  server = await startServer({ port: 0, toolboxes: ['probe', 'everything', 'kitchen', 'cookie-jar'], onerror: () => undefined });
+  server.urls = { simple: server.urls.everything, mrtr: server.urls.probe, kitchen: server.urls.kitchen, jar: server.urls['cookie-jar'] };
 } else if (kind === 'byhand-edge') {
   server = await startByhandEdge();
 } else {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { memoryStore } from './jar/memory-store.js';
 import { JarFullError, MAX_NOTE_LENGTH, MAX_PAGE, MAX_TTL_SECONDS, type JarStorage, type Note } from './jar/storage.js';
 import { elicitOutcome, text } from './mrtr.js';
+import { sharedSchema } from './schemas.js';
 import type { BuildContext, ToolboxSpec } from './toolbox.js';
 
 export const COOKIE_JAR_INFO = {
@@ -30,16 +31,31 @@ function describe(note: Note): string {
   return `#${note.id} "${note.text}" (forgets itself at ${note.expiresAt})`;
 }
 
+const PutSchema = sharedSchema(
+  z.object({
+    text: z.string().min(1).max(MAX_NOTE_LENGTH).describe(`the note, at most ${MAX_NOTE_LENGTH} characters`),
+    ttl_seconds: z.number().int().min(1).max(MAX_TTL_SECONDS).default(3600).describe('how long the jar remembers it'),
+  }),
+);
+
+const ListSchema = sharedSchema(
+  z.object({
+    after: z.number().int().min(0).default(0).describe('list notes after this id (the previous page\'s next)'),
+    limit: z.number().int().min(1).max(MAX_PAGE).default(PAGE).describe(`at most this many notes (up to ${MAX_PAGE})`),
+  }),
+);
+
+const ForgetSchema = sharedSchema(z.object({ id: z.number().int().min(1).describe('the note id, as list_notes shows it') }));
+
+const RecallSchema = sharedSchema(z.object({ topic: z.string().optional().describe('only notes about this') }));
+
 function registerJar(server: McpServer, ctx: BuildContext, store: JarStorage): void {
   server.registerTool(
     'put_note',
     {
       title: 'Put a note in the jar',
       description: 'Stores a short note that is forgotten after ttl_seconds.',
-      inputSchema: z.object({
-        text: z.string().min(1).max(MAX_NOTE_LENGTH).describe(`the note, at most ${MAX_NOTE_LENGTH} characters`),
-        ttl_seconds: z.number().int().min(1).max(MAX_TTL_SECONDS).default(3600).describe('how long the jar remembers it'),
-      }),
+      inputSchema: PutSchema,
     },
     async ({ text: note, ttl_seconds }) => {
       try {
@@ -57,10 +73,7 @@ function registerJar(server: McpServer, ctx: BuildContext, store: JarStorage): v
     {
       title: 'List the notes',
       description: `Lists the notes the jar still remembers, oldest first, ${PAGE} at a time; pass \`after\` (the \`next\` of the previous page) for more.`,
-      inputSchema: z.object({
-        after: z.number().int().min(0).default(0).describe('list notes after this id (the previous page\'s next)'),
-        limit: z.number().int().min(1).max(MAX_PAGE).default(PAGE).describe(`at most this many notes (up to ${MAX_PAGE})`),
-      }),
+      inputSchema: ListSchema,
       annotations: { readOnlyHint: true },
     },
     async ({ after, limit }) => {
@@ -78,7 +91,7 @@ function registerJar(server: McpServer, ctx: BuildContext, store: JarStorage): v
     {
       title: 'Forget a note now',
       description: 'Forgets a note before its time, after you confirm.',
-      inputSchema: z.object({ id: z.number().int().min(1).describe('the note id, as list_notes shows it') }),
+      inputSchema: ForgetSchema,
       annotations: { destructiveHint: true },
     },
     async ({ id }, call) => {
@@ -130,7 +143,7 @@ function registerJar(server: McpServer, ctx: BuildContext, store: JarStorage): v
     {
       title: 'Recall',
       description: 'Asks the model to recall what the jar remembers, optionally about one topic.',
-      argsSchema: z.object({ topic: z.string().optional().describe('only notes about this') }),
+      argsSchema: RecallSchema,
     },
     async ({ topic }) => {
       // A prompt goes to a model whole: a page, not the jar, however full it is.

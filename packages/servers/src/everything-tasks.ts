@@ -6,12 +6,23 @@
 import { acceptedContent, inputRequired, type InputRequest, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { elicitOutcome, text } from './mrtr.js';
+import { sharedSchema } from './schemas.js';
 import { gateTaskOnlyTools, registerTaskMethods, runAsTask } from './task-methods.js';
 import { TaskProtocolError, type InputRequestMap, type TaskStore } from './tasks.js';
 import type { BuildContext } from './toolbox.js';
 
 /** Longest slow_compute sleep, so no caller can hold a task (or a request) for long. */
 const MAX_SECONDS = 300;
+
+// Made on first use, once per process (schemas.ts says why).
+let schemas: ReturnType<typeof makeSchemas> | undefined;
+function makeSchemas() {
+  return {
+    greet: sharedSchema(z.object({ name: z.string() })),
+    slowCompute: sharedSchema(z.object({ seconds: z.number().min(0).max(MAX_SECONDS), label: z.string().optional() })),
+    confirmDelete: sharedSchema(z.object({ filename: z.string() })),
+  };
+}
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -39,8 +50,9 @@ function accepted(answer: unknown): Record<string, unknown> | undefined {
 const TASK_ONLY = new Set(['failing_job', 'protocol_error_job', 'confirm_delete', 'multi_input', 'test_tool_with_task']);
 
 export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store: TaskStore): void {
+  const schema = (schemas ??= makeSchemas());
 
-  server.registerTool('greet', { description: 'Sync only: says hello', inputSchema: z.object({ name: z.string() }) }, async ({ name }) =>
+  server.registerTool('greet', { description: 'Sync only: says hello', inputSchema: schema.greet }, async ({ name }) =>
     text(`Hello, ${name}!`),
   );
 
@@ -48,7 +60,7 @@ export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store
     'slow_compute',
     {
       description: 'Sleeps `seconds` then answers; a task when the client declares the tasks extension',
-      inputSchema: z.object({ seconds: z.number().min(0).max(MAX_SECONDS), label: z.string().optional() }),
+      inputSchema: schema.slowCompute,
     },
     async ({ seconds, label }, call) => {
       const answer = () => text(`Computed ${label ?? 'result'} after ${seconds}s`);
@@ -83,7 +95,7 @@ export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store
 
   server.registerTool(
     'confirm_delete',
-    { description: 'Task only: asks for confirmation, then "deletes" the file', inputSchema: z.object({ filename: z.string() }) },
+    { description: 'Task only: asks for confirmation, then "deletes" the file', inputSchema: schema.confirmDelete },
     async ({ filename }, call) =>
       runAsTask(call, store, async (run) => {
         const answers = await run.ask({ confirm: ask(`Delete ${filename}?`, { confirm: { type: 'boolean' } }) } as InputRequestMap);

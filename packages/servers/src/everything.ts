@@ -20,6 +20,7 @@ import { z } from 'zod';
 import { everythingSkills } from './everything-skills.js';
 import { registerTaskFixtures } from './everything-tasks.js';
 import { elicitOutcome, samplingText, text } from './mrtr.js';
+import { sharedSchema } from './schemas.js';
 import { TASKS_EXTENSION, TaskStore } from './tasks.js';
 import type { BuildContext, ToolboxSpec } from './toolbox.js';
 
@@ -72,6 +73,18 @@ const customHeaderSchema = once(() =>
   } as unknown as JsonSchemaType),
 );
 const schema2020 = once(() => fromJsonSchema(JSON_SCHEMA_2020_12));
+// zod schemas likewise, and converted to JSON Schema once (schemas.ts).
+const samplingSchema = once(() => sharedSchema(z.object({ prompt: z.string().describe('The prompt to send to the LLM') })));
+const elicitationSchema = once(() => sharedSchema(z.object({ message: z.string().describe('The message to show the user') })));
+const promptArgsSchema = once(() =>
+  sharedSchema(
+    z.object({
+      arg1: completable(z.string().describe('First test argument'), (value) => ['paris', 'park', 'parsley'].filter((v) => v.startsWith(value ?? ''))),
+      arg2: z.string().describe('Second test argument'),
+    }),
+  ),
+);
+const embeddedResourceArgsSchema = once(() => sharedSchema(z.object({ resourceUri: z.string().describe('URI of the resource to embed') })));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -192,7 +205,7 @@ function registerStreamingFixtures(server: McpServer, ctx: BuildContext): void {
 function registerAskingFixtures(server: McpServer, ctx: BuildContext): void {
   server.registerTool(
     'test_sampling',
-    { description: 'Tests server-initiated sampling (LLM completion request)', inputSchema: z.object({ prompt: z.string().describe('The prompt to send to the LLM') }) },
+    { description: 'Tests server-initiated sampling (LLM completion request)', inputSchema: samplingSchema() },
     async ({ prompt }, call) => {
       const answer = samplingText(call, 'sample');
       if (answer !== undefined) return text(`LLM response: ${answer}`);
@@ -203,7 +216,7 @@ function registerAskingFixtures(server: McpServer, ctx: BuildContext): void {
   );
   server.registerTool(
     'test_elicitation',
-    { description: 'Tests server-initiated elicitation (user input request)', inputSchema: z.object({ message: z.string().describe('The message to show the user') }) },
+    { description: 'Tests server-initiated elicitation (user input request)', inputSchema: elicitationSchema() },
     async ({ message }, call) => {
       const view = inputResponse(call.mcpReq.inputResponses, 'response');
       if (view.kind === 'elicit') return text(`User response: action=${view.action}, content=${JSON.stringify(view.content ?? {})}`);
@@ -478,10 +491,7 @@ function registerPrompts(server: McpServer): void {
     {
       title: 'Prompt With Arguments',
       description: 'A prompt with required arguments',
-      argsSchema: z.object({
-        arg1: completable(z.string().describe('First test argument'), (value) => ['paris', 'park', 'parsley'].filter((v) => v.startsWith(value ?? ''))),
-        arg2: z.string().describe('Second test argument'),
-      }),
+      argsSchema: promptArgsSchema(),
     },
     async ({ arg1, arg2 }) => ({
       messages: [{ role: 'user', content: { type: 'text', text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } }],
@@ -492,7 +502,7 @@ function registerPrompts(server: McpServer): void {
     {
       title: 'Prompt With Embedded Resource',
       description: 'A prompt that includes an embedded resource',
-      argsSchema: z.object({ resourceUri: z.string().describe('URI of the resource to embed') }),
+      argsSchema: embeddedResourceArgsSchema(),
     },
     async ({ resourceUri }) => ({
       messages: [

@@ -4,6 +4,7 @@
 import { inputRequired, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { boundedTokens, elicitOutcome, samplingText, text } from './mrtr.js';
+import { sharedSchema } from './schemas.js';
 import type { BuildContext, ToolboxSpec } from './toolbox.js';
 
 export const KITCHEN_INFO = {
@@ -81,6 +82,18 @@ function readDiners(content: Record<string, unknown>): { people: number; avoid: 
   return { people, avoid };
 }
 
+const SummariseSchema = sharedSchema(
+  z.object({ depth: z.enum(['brief', 'full']).default('brief').describe('brief: a few lines; full: day by day') }),
+);
+
+const PlanMealsSchema = sharedSchema(
+  z.object({
+    days: z.string().describe('how many days to plan, e.g. "3"'),
+    people: z.string().optional().describe('how many people, e.g. "2"'),
+    diet: z.string().optional().describe('e.g. vegetarian, no nuts'),
+  }),
+);
+
 function registerKitchen(server: McpServer, ctx: BuildContext, data: KitchenData): void {
   const json = (value: unknown) => JSON.stringify(value, null, 2);
   // Prompts go to the host's model: compact JSON costs fewer of its tokens.
@@ -91,7 +104,7 @@ function registerKitchen(server: McpServer, ctx: BuildContext, data: KitchenData
     {
       title: 'Summarise the week',
       description: "Reads the week's meals and asks the host's model to summarise them.",
-      inputSchema: z.object({ depth: z.enum(['brief', 'full']).default('brief').describe('brief: a few lines; full: day by day') }),
+      inputSchema: SummariseSchema,
       annotations: { readOnlyHint: true },
     },
     async ({ depth }, call) => {
@@ -203,11 +216,7 @@ function registerKitchen(server: McpServer, ctx: BuildContext, data: KitchenData
     {
       title: 'Plan meals',
       description: 'Plan the coming days from the pantry, for a number of people and a diet.',
-      argsSchema: z.object({
-        days: z.string().describe('how many days to plan, e.g. "3"'),
-        people: z.string().optional().describe('how many people, e.g. "2"'),
-        diet: z.string().optional().describe('e.g. vegetarian, no nuts'),
-      }),
+      argsSchema: PlanMealsSchema,
     },
     ({ days, people, diet }) => ({
       messages: [

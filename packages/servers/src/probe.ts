@@ -6,6 +6,7 @@
 import { inputRequired, SdkError, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { boundedTokens, samplingText, text } from './mrtr.js';
+import { sharedSchema } from './schemas.js';
 import type { BuildContext, ToolboxSpec } from './toolbox.js';
 
 export const PROBE_INFO = {
@@ -27,9 +28,9 @@ function question(topic: string) {
   };
 }
 
-function registerProbe(server: McpServer, ctx: BuildContext): void {
-  const topicSchema = z.object({ topic: z.string().max(200).default('soup') });
+const topicSchema = sharedSchema(z.object({ topic: z.string().max(200).default('soup') }));
 
+function registerProbe(server: McpServer, ctx: BuildContext): void {
   server.registerTool(
     'probe_sampling',
     {

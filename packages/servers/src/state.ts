@@ -1,13 +1,18 @@
-// requestState integrity: the SDK's HMAC codec (signature + expiry), bound to the toolbox, the method, the target
-// (tool/prompt name or resource uri) and a digest of the arguments, so a state minted for one call is refused on any other.
+// requestState integrity: an HMAC codec (signature + expiry, state-codec.ts), bound to the toolbox, the method, the
+// target (tool/prompt name or resource uri) and the arguments, so a state minted for one call is refused on any other.
 
-import { createRequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
+import type { ServerContext } from '@modelcontextprotocol/server';
+import { createStateCodec, type StateCodec } from './state-codec.js';
 
 /** The JSON-RPC body each inbound Request carried, recorded by the edge before the SDK consumes the stream. */
 const bodies = new WeakMap<Request, unknown>();
 
 export function rememberBody(request: Request, body: unknown): void {
   bodies.set(request, body);
+}
+
+export function rememberedBody(request: Request | undefined): unknown {
+  return request === undefined ? undefined : bodies.get(request);
 }
 
 export interface StateKit {
@@ -62,9 +67,9 @@ function stableStringify(value: unknown): string {
 
 /**
  * What a requestState is bound to: the call it was minted for, minus the per-round fields. The spec asks for "the
- * method name and a digest of its salient parameters" (basic/patterns/mrtr.mdx, server requirements), but the codec's
- * bind callback only gets the handler context, which carries no params (@modelcontextprotocol/server dist/index.d.mts
- * RequestStateCodecOptions.bind), hence the body recorded at the edge.
+ * method name and a digest of its salient parameters" (basic/patterns/mrtr.mdx, server requirements), but the SDK's
+ * verify hook only gets the handler context, which carries no params (@modelcontextprotocol/server dist/index.d.mts
+ * ServerOptions.requestState), hence the body recorded at the edge.
  */
 export function callBinding(toolbox: string, ctx: ServerContext): string {
   const request = ctx.http?.req;
@@ -75,21 +80,16 @@ export function callBinding(toolbox: string, ctx: ServerContext): string {
       : undefined;
   if (params === undefined) return `${toolbox}\0${ctx.mcpReq.method}`;
   const target = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : '';
-  // No digest needed: the codec HMACs the whole bind value (createRequestStateCodec's bindTag, dist/index.mjs).
+  // No digest needed: the codec's one MAC covers the whole binding (state-codec.ts).
   return `${toolbox}\0${ctx.mcpReq.method}\0${target}\0${stableStringify(params.arguments ?? {})}`;
 }
 
 export function createStateKit(toolbox: string, key: StateKeySource, ttlSeconds = DEFAULT_STATE_TTL_SECONDS): StateKit {
-  let codec: ReturnType<typeof createRequestStateCodec<unknown>> | undefined;
-  const codecNow = () =>
-    (codec ??= createRequestStateCodec<unknown>({
-      key: typeof key === 'function' ? key() : key,
-      ttlSeconds,
-      bind: (ctx) => callBinding(toolbox, ctx),
-    }));
+  let codec: StateCodec | undefined;
+  const codecNow = () => (codec ??= createStateCodec(typeof key === 'function' ? key() : key, ttlSeconds));
   return {
-    mint: (payload, ctx) => codecNow().mint(payload, ctx),
+    mint: (payload, ctx) => codecNow().mint(payload, callBinding(toolbox, ctx)),
     read: <T>(ctx: ServerContext) => ctx.mcpReq.requestState<T>(),
-    verify: (state, ctx) => codecNow().verify(state, ctx),
+    verify: (state, ctx) => codecNow().verify(state, callBinding(toolbox, ctx)),
   };
 }

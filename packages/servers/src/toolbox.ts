@@ -16,8 +16,10 @@ import {
   type McpServerOptions,
   type ServerNotifier,
 } from '@modelcontextprotocol/server';
+import { surelyModern } from './era.js';
 import { LegacySessions } from './sessions.js';
-import { createStateKit, rememberBody, type StateKeySource, type StateKit } from './state.js';
+import { calledTool, keepingOnlyTool, recordingTools } from './narrow.js';
+import { createStateKit, rememberBody, rememberedBody, type StateKeySource, type StateKit } from './state.js';
 
 export const SERVER_VERSION = '0.1.0';
 
@@ -146,7 +148,8 @@ export function mountToolbox(spec: ToolboxSpec, options: EdgeOptions): ToolboxHa
   const onerror = options.onerror;
   let notifier: ServerNotifier | undefined;
 
-  const build = (era: 'modern' | 'legacy', sessionful: boolean): McpServer => {
+  /** `view`: what the spec registers on (narrow.ts), the server itself by default. */
+  const build = (era: 'modern' | 'legacy', sessionful: boolean, view: (server: McpServer) => McpServer = (server) => server): McpServer => {
     const server = new McpServer(
       { name: `byhand-${info.name}`, title: info.title, description: info.description, version: SERVER_VERSION },
       {
@@ -164,11 +167,25 @@ export function mountToolbox(spec: ToolboxSpec, options: EdgeOptions): ToolboxHa
       },
     );
     if (onerror !== undefined) server.server.onerror = onerror;
-    spec.register(server, { era, sessionful, state, notify: () => notifier });
+    spec.register(view(server), { era, sessionful, state, notify: () => notifier });
     return server;
   };
 
-  const factory = (ctx: McpRequestContext): McpServer => build(ctx.era, false);
+  // The modern era's tools, found once on a server that serves nothing, so a tools/call of one of them can be served
+  // by a server that registers only that tool; a name the toolbox lacks gets the full server and its usual error.
+  let modernTools: Set<string> | undefined;
+  const knownTools = (): ReadonlySet<string> => {
+    if (modernTools === undefined) {
+      const names = new Set<string>();
+      build('modern', false, (server) => recordingTools(server, names));
+      modernTools = names;
+    }
+    return modernTools;
+  };
+  const factory = (ctx: McpRequestContext): McpServer => {
+    const only = ctx.era === 'modern' ? calledTool(rememberedBody(ctx.requestInfo), knownTools()) : undefined;
+    return only === undefined ? build(ctx.era, false) : build('modern', false, (server) => keepingOnlyTool(server, only));
+  };
   const modern = createMcpHandler(factory, {
     legacy: 'reject',
     maxRequestBodySize: maxBodyBytes,
@@ -195,31 +212,35 @@ export function mountToolbox(spec: ToolboxSpec, options: EdgeOptions): ToolboxHa
 
     let request = incoming;
     let parsedBody: unknown;
+    /** The body text of a POST. */
+    let read: string | undefined;
     if (incoming.method === 'POST') {
-      const read = await readRequestBody(incoming, maxBodyBytes).catch(() => undefined);
-      if (read === undefined) {
+      const body = await readRequestBody(incoming, maxBodyBytes).catch(() => undefined);
+      if (body === undefined) {
         return rpcError(400, -32700, 'Parse error: unreadable body');
       }
-      if (read.tooLarge) return tooLarge(maxBodyBytes);
+      if (body.tooLarge) return tooLarge(maxBodyBytes);
+      read = body.text;
       try {
-        parsedBody = read.text.trim() === '' ? undefined : JSON.parse(read.text);
+        parsedBody = read.trim() === '' ? undefined : JSON.parse(read);
       } catch {
         parsedBody = undefined;
       }
       const refused = malformed(parsedBody, incoming.headers.get('mcp-session-id'));
       if (refused !== undefined) return refused;
-      request = new Request(incoming.url, {
-        method: 'POST',
-        headers: incoming.headers,
-        body: read.text,
-        signal: incoming.signal,
-      });
-      if (parsedBody !== undefined) rememberBody(request, parsedBody);
+      if (parsedBody !== undefined) rememberBody(incoming, parsedBody);
     }
 
-    const legacy = await isLegacyRequest(request, parsedBody, { maxRequestBodySize: maxBodyBytes });
+    const legacy = !surelyModern(parsedBody) && (await isLegacyRequest(incoming, parsedBody, { maxRequestBodySize: maxBodyBytes }));
     const forwarded = parsedBody === undefined ? undefined : { parsedBody };
-    if (!legacy) return modern.fetch(request, forwarded);
+    // Given the parsed body, the modern entry reads nothing more from the request (classifyEntryRequest,
+    // @modelcontextprotocol/server dist/index.mjs), so it gets the one already read: no second Request per call.
+    if (!legacy) return modern.fetch(incoming, forwarded);
+    // The 2025 transports may read the body again, so they get a readable copy.
+    if (read !== undefined) {
+      request = new Request(incoming.url, { method: 'POST', headers: incoming.headers, body: read, signal: incoming.signal });
+      if (parsedBody !== undefined) rememberBody(request, parsedBody);
+    }
     if (sessions !== undefined) return sessions.handle(request, parsedBody);
     return stateless(request, forwarded);
   }

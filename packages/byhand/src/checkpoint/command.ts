@@ -3,6 +3,7 @@
 // discovered, else the bundled toolboxes; a notice always says which.
 
 import type { TraceEntry } from '@byhand/client';
+import { credentialsFile, fileStore } from '@byhand/client/auth/file-store';
 import type { ServerEntry } from '../shared/config.js';
 import { didYouMean } from '../shared/did-you-mean.js';
 import { discoverConfigs } from '../shared/discover.js';
@@ -20,6 +21,7 @@ import { UsageError } from '../shared/usage-error.js';
 import { probeServer, type ProbeReport } from './probe.js';
 import { renderReport, styleFor } from './render.js';
 import { DEFAULT_BOUNDS, mapByKind, type Bounds } from './bounded.js';
+import { readOncePerRun } from './credentials.js';
 
 const { era: _era, ...CONNECT } = CONNECT_FLAGS;
 export const SPEC: CommandSpec = {
@@ -65,12 +67,13 @@ export async function checkpointCommand(args: string[], io: CommandIO = processI
     let done = 0;
     const tick = () => progress && io.stderr.write(`\rprobing ${entries.length} server(s): ${done} done…`);
     tick();
+    const credentials = readOncePerRun(fileStore(credentialsFile(io.env)));
     const kindOf = (entry: ServerEntry) => (entry.connect === undefined || typeof entry.connect === 'string' || entry.connect instanceof URL || 'url' in entry.connect ? 'http' : 'stdio');
     const reports = await mapByKind(entries, kindOf, bounds, async (entry) => {
       const trace = flags.trace ? (e: TraceEntry) => io.stderr.write(`[${entry.name}] ${traceLine(e)}\n`) : undefined;
       // Remote servers may sit behind OAuth: use what `byhand login` stored, never a browser.
       const http = entry.connect !== undefined && (typeof entry.connect === 'string' || entry.connect instanceof URL || 'url' in entry.connect);
-      const auth = http ? storedLogin(io.env, entry.file ? `${shellQuote(entry.name)} --config ${shellQuote(entry.file)}` : shellQuote(entry.target)) : undefined;
+      const auth = http ? storedLogin(io.env, entry.file ? `${shellQuote(entry.name)} --config ${shellQuote(entry.file)}` : shellQuote(entry.target), credentials) : undefined;
       const report = await probeServer({ ...entry, ...(entry.connect ? { connect: withFlags(entry.connect, source) } : {}) }, { timeoutMs: flags.timeoutMs, trace, ...(auth ? { auth } : {}) });
       done++;
       tick();

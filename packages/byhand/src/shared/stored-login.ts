@@ -4,7 +4,9 @@
 import { createOAuth } from '@byhand/client/auth';
 import { credentialsFile, fileStore } from '@byhand/client/auth/file-store';
 import type { HttpAuth } from '@byhand/client';
+import type { CredentialStore } from '@byhand/client/auth';
 
-export function storedLogin(env: Readonly<Record<string, string | undefined>>, loginArgs: string): HttpAuth {
-  return createOAuth({ store: fileStore(credentialsFile(env)), loginHint: () => `run \`byhand login ${loginArgs}\`` });
+/** `store`: the credentials file by default; a command probing many servers passes one store for all of them. */
+export function storedLogin(env: Readonly<Record<string, string | undefined>>, loginArgs: string, store: CredentialStore = fileStore(credentialsFile(env))): HttpAuth {
+  return createOAuth({ store, loginHint: () => `run \`byhand login ${loginArgs}\`` });
 }

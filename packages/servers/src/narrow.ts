@@ -1,0 +1,53 @@
+// A modern tools/call is served by a server built for that one request (createMcpHandler's factory), and only the
+// named tool can run on it; registering every other tool, resource and prompt of the toolbox is work thrown away
+// when the request ends. The Everything toolbox registers about 40 fixtures: that was a tenth of a one-round call's
+// server CPU and much of its garbage (bench/server-bench.js, 64 concurrent, node --cpu-prof). For such a request the
+// spec registers on a view of the server that keeps the named tool and drops the rest. What a client sees of a
+// tools/call is that tool's answer; the capabilities are announced by server/discover, which gets the whole toolbox.
+
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/server';
+
+/** What a dropped registration hands back: a tool, resource or prompt that is not there to change. */
+const ABSENT = Object.freeze({ enabled: false, enable() {}, disable() {}, remove() {}, update() {} });
+
+const DROPPED = new Set<PropertyKey>(['registerResource', 'registerPrompt']);
+
+/** `server` as the spec's register function sees it when only the tool `name` will be called. */
+export function keepingOnlyTool(server: McpServer, name: string): McpServer {
+  return new Proxy(server, {
+    get(target, property) {
+      if (property === 'registerTool') {
+        return (tool: string, ...rest: unknown[]) =>
+          tool === name ? (target.registerTool as (...args: unknown[]) => RegisteredTool)(tool, ...rest) : (ABSENT as unknown as RegisteredTool);
+      }
+      if (DROPPED.has(property)) return () => ABSENT;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** The tool a request names, when it is a modern tools/call of a tool the toolbox has. */
+export function calledTool(body: unknown, tools: ReadonlySet<string>): string | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const message = body as { method?: unknown; params?: { name?: unknown } };
+  if (message.method !== 'tools/call') return undefined;
+  const name = message.params?.name;
+  return typeof name === 'string' && tools.has(name) ? name : undefined;
+}
+
+/** `server`, recording in `names` every tool registered through it. */
+export function recordingTools(server: McpServer, names: Set<string>): McpServer {
+  return new Proxy(server, {
+    get(target, property) {
+      if (property === 'registerTool') {
+        return (tool: string, ...rest: unknown[]) => {
+          names.add(tool);
+          return (target.registerTool as (...args: unknown[]) => RegisteredTool)(tool, ...rest);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}

@@ -1,0 +1,51 @@
+// The checkpoint's pools: every item once, results in input order, never more than the bound in flight, and the
+// workers started one per event-loop turn (so the first probe's request leaves before the last probe is set up).
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { mapBounded, mapByKind } from '../packages/byhand/src/checkpoint/bounded.ts';
+
+describe('checkpoint pools', () => {
+  test('mapBounded keeps the order, does every item once and holds the bound', { timeout: 10_000 }, async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const seen: number[] = [];
+    const results = await mapBounded(Array.from({ length: 40 }, (_, i) => i), 7, async (n) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      seen.push(n);
+      await new Promise((resolve) => setTimeout(resolve, (n * 7) % 5));
+      inFlight--;
+      return n * 2;
+    });
+    assert.deepEqual(results, Array.from({ length: 40 }, (_, i) => i * 2));
+    assert.deepEqual([...seen].sort((a, b) => a - b), Array.from({ length: 40 }, (_, i) => i));
+    assert.equal(peak, 7);
+  });
+
+  test('a worker starts only after the event loop has turned, so I/O started by the one before it runs first', { timeout: 10_000 }, async () => {
+    const order: string[] = [];
+    await mapBounded([0, 1, 2], 3, async (n) => {
+      order.push(`start ${n}`);
+      // An I/O-phase callback queued by this item: it must run before the next item starts.
+      setImmediate(() => order.push(`io ${n}`));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    });
+    assert.deepEqual(order.slice(0, 4), ['start 0', 'io 0', 'start 1', 'io 1']);
+  });
+
+  test('mapByKind runs each kind in its own pool and puts the results back in input order', { timeout: 10_000 }, async () => {
+    const peaks = { http: 0, stdio: 0 };
+    const live = { http: 0, stdio: 0 };
+    const items = Array.from({ length: 30 }, (_, i) => ({ i, kind: i % 3 === 0 ? ('stdio' as const) : ('http' as const) }));
+    const results = await mapByKind(items, (item) => item.kind, { http: 5, stdio: 2 }, async (item) => {
+      live[item.kind]++;
+      peaks[item.kind] = Math.max(peaks[item.kind], live[item.kind]);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      live[item.kind]--;
+      return item.i;
+    });
+    assert.deepEqual(results, items.map((item) => item.i));
+    assert.deepEqual(peaks, { http: 5, stdio: 2 });
+  });
+});
