@@ -16,6 +16,7 @@ import { helpText, usageLines } from '../shared/kit.js';
 import { lineWriter, processIO, type CommandIO } from '../shared/io.js';
 import { eraLine, openServer, type OpenServer } from '../shared/open-server.js';
 import { fetchListing, listingText, type Kind } from '../shared/show-lists.js';
+import { LEGACY_SESSION_NOTE } from '../shared/task-session.js';
 import { UsageError } from '../shared/usage-error.js';
 
 export type { Verb } from './args.js';
@@ -130,6 +131,7 @@ async function detach(client: Client, { name, pairs, flags }: CallArgs, server: 
   const { task } = started;
   io.stdout.write(flags.json ? `${JSON.stringify(task)}\n` : `${task.taskId}\n`);
   io.stderr.write(`byhand: ${name} runs as task ${task.taskId} (${task.status}); follow it with: byhand task ${shellWord(server)} get ${task.taskId}, stop it with: byhand task ${shellWord(server)} cancel ${task.taskId}\n`);
+  if (client.era === 'legacy') io.stderr.write(`byhand: ${LEGACY_SESSION_NOTE}\n`);
   return 0;
 }
 
