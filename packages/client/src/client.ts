@@ -55,7 +55,7 @@ export interface ConnectOptions {
   onNotification?: (notification: JsonRpcNotification) => void;
   /** HTTP authorization (OAuth, or any bearer source). */
   auth?: HttpAuth;
-  /** Declare the tasks extension (SEP-2663), so a tool may run as a task that callTool follows. Default true. */
+  /** Tools may run as tasks that callTool follows: the tasks extension (SEP-2663) is declared, and on a 2025-11-25 server a task is asked for where the tool allows one. Default true. */
   tasks?: boolean;
   /** Injected in tests: how the client waits between tasks/get polls. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
