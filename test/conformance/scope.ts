@@ -13,7 +13,12 @@ export function outOfScope(scope: Scope, suite: string, scenario: string): strin
 /** Server scenarios (the Everything toolbox). */
 export const SERVER_OUT_OF_SCOPE: Scope = {
   '0.1.16 server-sse-polling':
-    "0.1.16's copy asks as a 2025-03-26 client, and the SDK's transport sends the priming event and `retry` only to 2025-11-25 clients, so it has nothing to check (two WARNINGs); 0.2.0-alpha.12's copy passes",
+    "0.1.16's copy sends its tools/call with MCP-Protocol-Version 2025-03-26, and that revision has no priming event to send: its POST stream carries JSON-RPC " +
+    'messages ("The SSE stream SHOULD eventually include one JSON-RPC response per each JSON-RPC request"; "The server MAY send JSON-RPC requests and ' +
+    'notifications before sending a JSON-RPC response"), with no `retry`, and "The server SHOULD NOT close the SSE stream before sending a JSON-RPC response ' +
+    'per each received JSON-RPC request, unless the session expires" (2025-03-26 transports.mdx, Sending Messages to the Server, item 6). The event with an ' +
+    'id and empty data, and `retry` before closing, came in 2025-11-25 (the same item 6), so the SDK sends them only from that version on; two WARNINGs, ' +
+    "nothing to pass. 0.2.0-alpha.12's copy passes",
   'tasks-status-notifications': 'has no checks in 0.2.0-alpha.12: its one check is SKIPPED, pending a rewrite for subscriptions/listen',
 };
 

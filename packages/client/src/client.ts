@@ -7,11 +7,12 @@ import { defaultRequester, defaultTransport } from '#default-requester';
 import { HttpStatusError, ProtocolError, RpcError } from './errors.js';
 import type { RequestOptions, Wire } from './exchange.js';
 import { capabilitiesFor } from './fulfil.js';
-import { asTask, followTask, isTaskHandle, TASKS_EXTENSION, type Task } from './tasks.js';
+import { asTask, followTask, isTaskHandle, TASKS_EXTENSION, type Task, type TaskOps } from './tasks.js';
 import { headerParams, paramHeaders, type HeaderParam } from './headers.js';
 import { HttpTransport, type HttpAuth } from './http.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import { LegacyConnection } from './legacy.js';
+import { createdTask, getLegacyTask, legacyTaskOps, offersToolTasks, runsAsTask, type Send } from './legacy-tasks.js';
 import { DEFAULT_MAX_ROUNDS, META, type RoundEvent } from './modern.js';
 import { contradicts, negotiate, type Connection } from './negotiate.js';
 import { openSse } from './open-sse.js';
@@ -57,7 +58,7 @@ export interface ConnectOptions {
   onNotification?: (notification: JsonRpcNotification) => void;
   /** HTTP authorization (OAuth, or any bearer source). */
   auth?: HttpAuth;
-  /** Declare the tasks extension (SEP-2663), so a tool may run as a task that callTool follows. Default true. */
+  /** Tools may run as tasks that callTool follows: the tasks extension (SEP-2663) is declared, and on a 2025-11-25 server a task is asked for where the tool allows one. Default true. */
   tasks?: boolean;
   /** Injected in tests: how the client waits between tasks/get polls. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
@@ -108,6 +109,8 @@ export class Client {
   private readonly now: () => number;
   /** The Mcp-Param-* mirrors of each listed tool, worked out once at listTools(). */
   private toolHeaders: Map<string, HeaderParam[]> | undefined;
+  /** The tools that may run as a task, for the 2025-11-25 form, where the client asks for one (legacy-tasks.ts). */
+  private taskTools: Set<string> | undefined;
   /** List results the server said may be reused (ttlMs), until they expire or a list_changed says otherwise. */
   private readonly lists = new Map<string, { items: unknown[]; expires: number }>();
 
@@ -187,6 +190,7 @@ export class Client {
     const kept: Tool[] = [];
     this.excludedTools = [];
     this.toolHeaders = new Map();
+    this.taskTools = new Set(all.filter(runsAsTask).map((tool) => tool.name));
     for (const tool of all) {
       // Only HTTP mirrors arguments into headers, so only HTTP must refuse a bad annotation (SEP-2243).
       const check = this.transportKind === 'http' ? headerParams(tool) : { params: [] };
@@ -217,12 +221,17 @@ export class Client {
     const started = await this.startTool(name, args, options);
     if ('result' in started) return started.result;
     const signal = options.signal ?? this.options.signal ?? new AbortController().signal;
+    const send: Send = (method, params, s) => this.request(method, params, { ...options, ...(s ? { signal: s } : {}) });
+    const cancel = (taskId: string) => this.cancelTask(taskId, { timeoutMs: 5_000 });
+    const ops: TaskOps = this.era === 'legacy'
+      ? { ...legacyTaskOps(send, options.onTask), cancel }
+      : {
+          get: (taskId, s) => send('tasks/get', { taskId }, s),
+          update: (taskId, inputResponses, s) => send('tasks/update', { taskId, inputResponses }, s),
+          cancel,
+        };
     const result = await followTask(
-      {
-        get: (taskId, s) => this.request('tasks/get', { taskId }, { ...options, signal: s }),
-        update: (taskId, inputResponses, s) => this.request('tasks/update', { taskId, inputResponses }, { ...options, signal: s }),
-        cancel: (taskId) => this.cancelTask(taskId, { timeoutMs: 5_000 }),
-      },
+      ops,
       started.task,
       {
         host: this.options.host ?? {},
@@ -243,7 +252,8 @@ export class Client {
     if (excluded) {
       throw new ProtocolError(`tool '${name}' was left out of tools/list: ${excluded.reason}`, 'a tool with an invalid x-mcp-header must not be called over HTTP (SEP-2243); the server must fix its schema');
     }
-    const params = { name, arguments: args };
+    const params: JsonObject = { name, arguments: args };
+    if (await this.asksForTask(name, options)) params.task = {};
     const call = () => this.input('tools/call', name, params, { ...options, headers: { ...options.headers, ...this.paramHeadersFor(name, args) } });
     let result: JsonObject;
     try {
@@ -256,11 +266,14 @@ export class Client {
       result = await call();
     }
     if (isTaskHandle(result)) return { task: asTask(result, `tools/call ${name}`) };
+    const task = this.era === 'legacy' ? createdTask(result, `tools/call ${name}`) : undefined;
+    if (task) return { task };
     return { result: expectShape(result, 'tools/call', name, 'content', 'a content array') as unknown as CallToolResult };
   }
 
   /** tasks/get: a task's status, and its result, error or pending input requests. */
   async getTask(taskId: string, options: CallOptions = {}): Promise<Task> {
+    if (this.era === 'legacy') return getLegacyTask((method, params) => this.request(method, params, options), taskId);
     return asTask(await this.request('tasks/get', { taskId }, options), `tasks/get ${taskId}`);
   }
 
@@ -305,6 +318,13 @@ export class Client {
 
   async close(): Promise<void> {
     await this.wire.transport.close();
+  }
+
+  /** The 2025-11-25 form: a task is the client's to ask for, where the server and the tool allow one (legacy-tasks.ts). */
+  private async asksForTask(name: string, options: CallOptions): Promise<boolean> {
+    if (this.era !== 'legacy' || this.options.tasks === false || !offersToolTasks(this.serverCapabilities)) return false;
+    if (this.taskTools === undefined) await this.listTools(options);
+    return this.taskTools?.has(name) ?? false;
   }
 
   private input(method: string, name: string, params: JsonObject, options: CallOptions): Promise<JsonObject> {

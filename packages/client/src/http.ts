@@ -30,6 +30,8 @@ export interface HttpAuth {
   headers(url: string, signal: AbortSignal, method?: string): Promise<Record<string, string>>;
   /** A 401, or a 403 with a Bearer challenge: get new credentials; true means try the request again. */
   challenged(challenge: { status: number; headers: Headers; url: string }, signal: AbortSignal): Promise<boolean>;
+  /** Any other answer: what it says for later requests (a DPoP-Nonce, RFC 9449 §8.2, §9) is taken without a round trip. */
+  answered?(answer: { status: number; headers: Headers; url: string }): void;
 }
 
 // Bounds re-authorization per request: a server that refuses every token must not loop us
@@ -174,13 +176,19 @@ export class HttpTransport implements Transport {
         throw this.failure(error, exchange, `cannot reach ${this.url}`);
       }
       await this.refuseRedirect(response);
-      if (!this.auth || attempt >= MAX_AUTH_ATTEMPTS || !isChallenge(response)) return response;
+      if (!this.auth) return response;
+      if (attempt >= MAX_AUTH_ATTEMPTS || !isChallenge(response)) return this.answered(response);
       await drain(response);
       this.traceHttp('receive', { status: response.status, headers: Object.fromEntries(response.headers()) });
       if (!(await deadline.excluding(() => this.auth!.challenged({ status: response.status, headers: response.headers(), url: this.url }, deadline.signal)))) {
         return response;
       }
     }
+  }
+
+  private answered(response: WireResponse): WireResponse {
+    this.auth?.answered?.({ status: response.status, headers: response.headers(), url: this.url });
+    return response;
   }
 
   private async read(response: WireResponse, request: JsonRpcRequest, exchange: Exchange): Promise<Reply> {
@@ -248,6 +256,7 @@ export class HttpTransport implements Transport {
     }
     this.traceHttp('receive', { status: response.status, headers: Object.fromEntries(response.headers()) });
     await this.refuseRedirect(response);
+    if (this.auth) this.answered(response);
     if (response.status < 300 && (response.header('content-type') ?? '').includes('text/event-stream')) return response;
     const text = strict ? await readText(response.body, 4096, 'an error body').catch(() => '') : (await drain(response), '');
     if (strict) throw new HttpStatusError(response.status, text, response.headers(), this.url);

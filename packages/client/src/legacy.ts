@@ -8,6 +8,8 @@ import { Deadline } from './deadline.js';
 import { HostError, McpError, ProtocolError } from './errors.js';
 import { exchange, resultOf, type RequestOptions, type Wire } from './exchange.js';
 import { fulfil } from './fulfil.js';
+import { LEGACY_CLIENT_TASKS } from './legacy-tasks.js';
+import { TASKS_EXTENSION } from './tasks.js';
 import type { ServerRequestAnswer } from './transport.js';
 import type { ClientCapabilities, Host, Implementation, JsonObject, JsonRpcRequest, LoggingLevel } from './types.js';
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from './versions.js';
@@ -111,6 +113,8 @@ export class LegacyConnection {
   private capabilities(): ClientCapabilities {
     const caps = { ...this.settings.capabilities };
     if (caps.roots) caps.roots = { listChanged: false };
+    // The tasks extension's 2025-11-25 ancestor is a capability of its own (legacy-tasks.ts).
+    if (caps.extensions?.[TASKS_EXTENSION] !== undefined) caps.tasks = LEGACY_CLIENT_TASKS;
     return caps;
   }
 

@@ -87,6 +87,8 @@ export async function followTask(ops: TaskOps, handle: Task, options: FollowOpti
         return task.result;
       }
       if (task.status === 'failed') {
+        // The 2025-11-25 form ends a call whose result has isError `failed`, with that result (legacy-tasks.ts).
+        if (task.result !== undefined && task.error === undefined) return task.result;
         const error = task.error ?? { code: -32603, message: 'the task failed and the server gave no error' };
         throw new McpError(error.code, `task ${task.taskId} (${name}) failed: ${error.message}`, 'the tool ran as a task and the server reports it failed', error.data);
       }

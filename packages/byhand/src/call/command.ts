@@ -18,6 +18,7 @@ import { lineWriter, processIO, type CommandIO } from '../shared/io.js';
 import { eraLine, openServer, type OpenServer } from '../shared/open-server.js';
 import { fetchListing, listingText, type Kind } from '../shared/show-lists.js';
 import { redactWords } from '../shared/redact-words.js';
+import { LEGACY_SESSION_NOTE } from '../shared/task-session.js';
 import { UsageError } from '../shared/usage-error.js';
 
 export type { Verb } from './args.js';
@@ -136,6 +137,7 @@ async function detach(client: Client, args: CallArgs, server: string, io: Comman
   const { task } = started;
   io.stdout.write(flags.json ? `${JSON.stringify(task)}\n` : `${task.taskId}\n`);
   io.stderr.write(`byhand: ${name} runs as task ${task.taskId} (${task.status}); follow it with: byhand task ${shellWord(server)} get ${task.taskId}, stop it with: byhand task ${shellWord(server)} cancel ${task.taskId}\n`);
+  if (client.era === 'legacy') io.stderr.write(`byhand: ${LEGACY_SESSION_NOTE}\n`);
   return 0;
 }
 

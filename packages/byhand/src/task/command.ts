@@ -1,6 +1,8 @@
 // `byhand task SERVER get|cancel ID`: a task that `byhand call --detach` left running (the tasks extension,
-// SEP-2663): its status and, once it has ended, its result or error; or asking the server to cancel it.
+// SEP-2663, or the 2025-11-25 tasks capability): its status and, once it has ended, its result or error; or asking
+// the server to cancel it.
 
+import { RpcError } from '@byhand/client';
 import { printable } from '@byhand/host';
 import { EXIT } from '../shared/exit-codes.js';
 import { fail } from '../shared/fail.js';
@@ -9,6 +11,7 @@ import { helpText, parseCommand, usageLines, type CommandSpec } from '../shared/
 import { notice } from '../shared/output.js';
 import { eraLine, openServer, type OpenServer } from '../shared/open-server.js';
 import { serverAndWords } from '../shared/resolve-server.js';
+import { LEGACY_SESSION_NOTE } from '../shared/task-session.js';
 import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags } from '../shared/server-flags.js';
 import { UsageError } from '../shared/usage-error.js';
 
@@ -52,6 +55,7 @@ export async function taskCommand(args: string[], io: CommandIO = processIO()): 
     }
     return task.status === 'failed' ? EXIT.toolError : task.status === 'cancelled' ? EXIT.failed : EXIT.ok;
   } catch (error) {
+    if (open?.client.era === 'legacy' && error instanceof RpcError && error.code === -32602) notice(io, LEGACY_SESSION_NOTE);
     return fail(error, io, { what, json, usage: usageLines(SPEC) });
   } finally {
     await open?.close();

@@ -203,6 +203,11 @@ class OAuth implements OAuthProvider {
     return this.locked(() => this.handle(challenge, signal));
   }
 
+  /** RFC 9449 §8.2 (and §9 for a resource server): a new nonce may come on any answer; the next proof carries it. */
+  answered({ headers, url }: { headers: Headers; url: string }): void {
+    this.dpop.observe(url, headers);
+  }
+
   async forget(serverUrl: string): Promise<void> {
     const key = serverKey(serverUrl);
     await this.store.update((doc) => void delete doc.servers[key]);

@@ -1,0 +1,54 @@
+// Tasks from the command line against a 2025-11-25 server (the official reference server over loopback HTTP,
+// test/support/reference-http.ts): `byhand call` asks for the task, follows it and tells each status; `--detach`
+// prints its id. That server keeps a task in its session (@modelcontextprotocol/sdk/dist/esm/experimental/tasks/stores/
+// in-memory.js, InMemoryTaskStore), and a session ends with the process that opened it, so `byhand task` from another
+// process finds no such task, and says so plainly.
+
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { startReferenceServer, type ReferenceServer } from './support/reference-http.js';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('..', import.meta.url));
+let server: ReferenceServer;
+before(async () => {
+  server = await startReferenceServer();
+});
+after(() => server?.close());
+
+async function byhand(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['packages/byhand/bin/byhand.js', ...args], { cwd: root, env: { ...process.env, BYHAND_PROVIDER: 'offline' }, timeout: 30_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('tasks on the command line, 2025-11-25 form', { timeout: 60_000 }, () => {
+  test('call follows the task to its result and tells its statuses', async () => {
+    const { code, stdout, stderr } = await byhand('call', server.url, 'simulate-research-query', 'topic=tides');
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /Research Report: tides/);
+    assert.match(stderr, /2025-11-25/);
+    assert.match(stderr, /^task [\w-]+: working \(Gathering sources\.\.\.\)$/m);
+    assert.match(stderr, /^task [\w-]+: completed/m);
+  });
+
+  test('call --detach prints the id; task get from another session finds no such task', async () => {
+    const detached = await byhand('call', server.url, 'simulate-research-query', 'topic=moss', '--detach');
+    assert.equal(detached.code, 0, detached.stderr);
+    const id = detached.stdout.trim();
+    assert.match(id, /^[\w-]+$/);
+    assert.match(detached.stderr, new RegExp(`runs as task ${id} \\(working\\)`));
+    assert.match(detached.stderr, /may keep a task only as long as the session that started it/);
+    const got = await byhand('task', server.url, 'get', id);
+    assert.equal(got.code, 1);
+    assert.match(got.stderr, new RegExp(`✗ task get ${id} on .*-32602.*Task not found`));
+    assert.match(got.stderr, /may keep a task only as long as the session that started it/);
+  });
+});
