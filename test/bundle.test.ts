@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { bundleChunks, modernPathBundle } from '../bench/bundle-size.js';
 
-// Issue 12 asks for under 10 KB. The client's plain-language messages and hints are about 40% of the
-// gzipped bytes (README "Performance"); this budget holds today's size (15.6 KB measured on 2026-12-03, with the
-// tasks extension, DPoP and the re-ask rule) so that growth is a decision.
-const BUDGET_BYTES = 16 * 1024;
+// Issue 12 asks for under 10 KB. The client's plain-language messages and hints are about 3 KB of the gzipped bytes
+// (README "Performance"); this budget holds today's size (16.5 KB measured on 2026-12-03, after the legacy tasks form
+// and the HTTP+SSE fallback joined the path) so that growth is a decision.
+const BUDGET_BYTES = 17 * 1024;
 const TARGET_BYTES = 10 * 1024;
 
 test('connect, for an HTTP-only browser caller, stays within its min+gzip budget', { timeout: 60_000 }, async () => {
