@@ -118,7 +118,8 @@ test('the listener takes only this login\'s state; a browser that never comes ba
     assert.equal(await loginCommand([rs.url], run.io), 0, run.err());
 
     const slow = io(join(dir, 'other'), async () => undefined);
-    assert.equal(await loginCommand([rs.url, '--timeout', '300'], slow.io), 1, `SLOW ${slow.err()}`);
+    // Exit 3: a login that did not finish is an auth failure (shared/exit-codes.ts).
+    assert.equal(await loginCommand([rs.url, '--timeout', '300'], slow.io), 3, `SLOW ${slow.err()}`);
     assert.match(slow.err(), /no redirect arrived within 300 ms \(--timeout\)/);
   } finally {
     await rs.close();
