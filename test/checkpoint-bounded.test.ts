@@ -25,13 +25,20 @@ describe('checkpoint pools', () => {
 
   test('a worker starts only after the event loop has turned, so I/O started by the one before it runs first', { timeout: 10_000 }, async () => {
     const order: string[] = [];
+    // No item finishes before all three have started (a timer here could fire before the next check phase on a
+    // loaded machine and let worker 0 take item 2 first): the last item's callback opens the gate.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
     await mapBounded([0, 1, 2], 3, async (n) => {
       order.push(`start ${n}`);
       // An I/O-phase callback queued by this item: it must run before the next item starts.
-      setImmediate(() => order.push(`io ${n}`));
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      setImmediate(() => {
+        order.push(`io ${n}`);
+        if (n === 2) open();
+      });
+      await gate;
     });
-    assert.deepEqual(order.slice(0, 4), ['start 0', 'io 0', 'start 1', 'io 1']);
+    assert.deepEqual(order, ['start 0', 'io 0', 'start 1', 'io 1', 'start 2', 'io 2']);
   });
 
   test('mapByKind runs each kind in its own pool and puts the results back in input order', { timeout: 10_000 }, async () => {
