@@ -5,12 +5,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connect, RpcError, type Task } from '../packages/client/src/index.js';
-import { legacyTaskOps, type Send } from '../packages/client/src/legacy-tasks.js';
+import { legacyEra } from '../packages/client/src/legacy-door.js';
+import type { Send } from '../packages/client/src/legacy-tasks.js';
 import { sleep } from '../packages/client/src/sleep.js';
 import { followTask } from '../packages/client/src/tasks.js';
 import { TimeoutError } from '../packages/client/src/errors.js';
 import type { JsonObject, JsonRpcMessage } from '../packages/client/src/types.js';
 import { startReferenceServer, type ReferenceServer } from './support/reference-http.js';
+
+const { legacyTaskOps } = await legacyEra();
 
 let server: ReferenceServer;
 before(async () => {

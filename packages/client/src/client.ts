@@ -11,11 +11,10 @@ import { asTask, followTask, isTaskHandle, TASKS_EXTENSION, type Task, type Task
 import { headerParams, paramHeaders, type HeaderParam } from './headers.js';
 import { HttpTransport, type HttpAuth } from './http.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
-import { LegacyConnection } from './legacy.js';
-import { createdTask, getLegacyTask, legacyTaskOps, offersToolTasks, runsAsTask, type Send } from './legacy-tasks.js';
-import { DEFAULT_MAX_ROUNDS, META, type RoundEvent } from './modern.js';
+import type { Send } from './legacy-tasks.js';
+import { DEFAULT_MAX_ROUNDS, META, ModernConnection, type RoundEvent } from './modern.js';
+import { legacyEra } from './legacy-door.js';
 import { contradicts, negotiate, type Connection } from './negotiate.js';
-import { openSse } from './open-sse.js';
 import { redactUrl } from './redact.js';
 import type { Trace, Transport } from './transport.js';
 import type {
@@ -178,7 +177,7 @@ export class Client {
     this.connection = negotiated.connection;
     this.verdict = negotiated.verdict;
     if (negotiated.discovered) this.recordDiscover(negotiated.discovered);
-    if (this.connection instanceof LegacyConnection) {
+    if (!(this.connection instanceof ModernConnection)) {
       this.serverInfo = this.connection.serverInfo;
       this.serverCapabilities = this.connection.serverCapabilities;
       this.instructions = this.connection.instructions;
@@ -190,7 +189,10 @@ export class Client {
     const kept: Tool[] = [];
     this.excludedTools = [];
     this.toolHeaders = new Map();
-    this.taskTools = new Set(all.filter(runsAsTask).map((tool) => tool.name));
+    if (this.era === 'legacy') {
+      const { runsAsTask } = await legacyEra();
+      this.taskTools = new Set(all.filter(runsAsTask).map((tool) => tool.name));
+    }
     for (const tool of all) {
       // Only HTTP mirrors arguments into headers, so only HTTP must refuse a bad annotation (SEP-2243).
       const check = this.transportKind === 'http' ? headerParams(tool) : { params: [] };
@@ -224,7 +226,7 @@ export class Client {
     const send: Send = (method, params, s) => this.request(method, params, { ...options, ...(s ? { signal: s } : {}) });
     const cancel = (taskId: string) => this.cancelTask(taskId, { timeoutMs: 5_000 });
     const ops: TaskOps = this.era === 'legacy'
-      ? { ...legacyTaskOps(send, options.onTask), cancel }
+      ? { ...(await legacyEra()).legacyTaskOps(send, options.onTask), cancel }
       : {
           get: (taskId, s) => send('tasks/get', { taskId }, s),
           update: (taskId, inputResponses, s) => send('tasks/update', { taskId, inputResponses }, s),
@@ -266,14 +268,14 @@ export class Client {
       result = await call();
     }
     if (isTaskHandle(result)) return { task: asTask(result, `tools/call ${name}`) };
-    const task = this.era === 'legacy' ? createdTask(result, `tools/call ${name}`) : undefined;
+    const task = this.era === 'legacy' ? (await legacyEra()).createdTask(result, `tools/call ${name}`) : undefined;
     if (task) return { task };
     return { result: expectShape(result, 'tools/call', name, 'content', 'a content array') as unknown as CallToolResult };
   }
 
   /** tasks/get: a task's status, and its result, error or pending input requests. */
   async getTask(taskId: string, options: CallOptions = {}): Promise<Task> {
-    if (this.era === 'legacy') return getLegacyTask((method, params) => this.request(method, params, options), taskId);
+    if (this.era === 'legacy') return (await legacyEra()).getLegacyTask((method, params) => this.request(method, params, options), taskId);
     return asTask(await this.request('tasks/get', { taskId }, options), `tasks/get ${taskId}`);
   }
 
@@ -322,7 +324,9 @@ export class Client {
 
   /** The 2025-11-25 form: a task is the client's to ask for, where the server and the tool allow one (legacy-tasks.ts). */
   private async asksForTask(name: string, options: CallOptions): Promise<boolean> {
-    if (this.era !== 'legacy' || this.options.tasks === false || !offersToolTasks(this.serverCapabilities)) return false;
+    if (this.era !== 'legacy' || this.options.tasks === false) return false;
+    const { offersToolTasks } = await legacyEra();
+    if (!offersToolTasks(this.serverCapabilities)) return false;
     if (this.taskTools === undefined) await this.listTools(options);
     return this.taskTools?.has(name) ?? false;
   }
@@ -411,6 +415,7 @@ async function openTransport(target: Target, options: ConnectOptions): Promise<T
 
 /** A target that asks for HTTP+SSE: no fallback to try, so a URL that does not speak it is an error. */
 async function sseOnly(http: HttpTransport, options: ConnectOptions): Promise<Transport> {
+  const { openSse } = await legacyEra();
   const sse = await openSse(http, options.timeoutMs ?? 30_000, options.signal).catch(async (error: unknown) => {
     await http.close();
     throw error;

@@ -8,8 +8,8 @@
 // SDK 1.x queues them there: @modelcontextprotocol/sdk/dist/esm/shared/protocol.js, the tasks/result handler).
 // Everything here is turned into the modern Task (tasks.ts), so followTask, the CLI and callers see one shape.
 
-import { RpcError, TimeoutError } from './errors.js';
-import { asTask, type Task, type TaskOps } from './tasks.js';
+import { kit } from './legacy-kit.js';
+import type { Task, TaskOps } from './tasks.js';
 import type { JsonObject, Tool } from './types.js';
 
 /** One request on the legacy connection: what the client's `request` does, with a signal. */
@@ -44,7 +44,7 @@ export function fromLegacy(value: JsonObject, what: string): Task {
   const task: JsonObject = { ...rest };
   if (typeof ttl === 'number') task.ttlMs = ttl;
   if (typeof pollInterval === 'number') task.pollIntervalMs = pollInterval;
-  return asTask(task, what);
+  return kit.asTask(task, what);
 }
 
 /** tasks/get, with the outcome inlined once the task has ended, as the modern tasks/get carries it. */
@@ -70,7 +70,7 @@ export function legacyTaskOps(send: Send, report?: (task: Task) => void): TaskOp
       try {
         ended = await outcome(send, taskId, signal);
       } catch (error) {
-        if (error instanceof TimeoutError) return task as unknown as JsonObject;
+        if (error instanceof kit.TimeoutError) return task as unknown as JsonObject;
         throw error;
       }
       // tasks/result says how the task ended but not its status: one more tasks/get does.
@@ -89,7 +89,7 @@ async function outcome(send: Send, taskId: string, signal?: AbortSignal): Promis
   try {
     return { result: await send('tasks/result', { taskId }, signal) };
   } catch (error) {
-    if (!(error instanceof RpcError) || typeof error.code !== 'number') throw error;
+    if (!(error instanceof kit.RpcError) || typeof error.code !== 'number') throw error;
     return { error: { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) } };
   }
 }

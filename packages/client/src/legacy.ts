@@ -4,15 +4,11 @@
 // same host. A request given up is announced with notifications/cancelled (2025 spec, cancellation:
 // the client SHOULD send it; the server otherwise keeps running the tool).
 
-import { Deadline } from './deadline.js';
-import { HostError, McpError, ProtocolError } from './errors.js';
-import { exchange, resultOf, type RequestOptions, type Wire } from './exchange.js';
-import { fulfil } from './fulfil.js';
+import type { RequestOptions, Wire } from './exchange.js';
+import { kit } from './legacy-kit.js';
 import { LEGACY_CLIENT_TASKS } from './legacy-tasks.js';
-import { TASKS_EXTENSION } from './tasks.js';
 import type { ServerRequestAnswer } from './transport.js';
 import type { ClientCapabilities, Host, Implementation, JsonObject, JsonRpcRequest, LoggingLevel } from './types.js';
-import { LEGACY_VERSIONS, MODERN_VERSIONS } from './versions.js';
 
 export interface LegacySettings {
   wire: Wire;
@@ -40,8 +36,8 @@ export class LegacyConnection {
   }
 
   async request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {
-    const reply = await exchange(this.settings.wire, method, params, options, this.hooks(method, params));
-    return resultOf(reply, method, params, this.protocolVersion);
+    const reply = await kit.exchange(this.settings.wire, method, params, options, this.hooks(method, params));
+    return kit.resultOf(reply, method, params, this.protocolVersion);
   }
 
   /** The legacy era has no MRTR: input arrives as pushes during the request, answered by the host. */
@@ -54,17 +50,17 @@ export class LegacyConnection {
     const params = { protocolVersion: version, capabilities: this.capabilities(), clientInfo };
     // No MCP-Protocol-Version on initialize: the header names an agreed version, and the SDK refuses
     // an initialize that carries a modern one (-32020, curl L4 in sdk-2.4.0-wire.md).
-    const reply = await exchange(wire, 'initialize', params, {}, { headers: {} });
-    const result = resultOf(reply, 'initialize', params, undefined);
+    const reply = await kit.exchange(wire, 'initialize', params, {}, { headers: {} });
+    const result = kit.resultOf(reply, 'initialize', params, undefined);
     const agreed = String(result.protocolVersion);
-    if (!(LEGACY_VERSIONS as readonly string[]).includes(agreed)) {
-      throw new ProtocolError(`the server wants protocol version ${agreed}, which byhand does not speak`, `byhand speaks ${[...MODERN_VERSIONS, ...LEGACY_VERSIONS].join(', ')}`);
+    if (!kit.LEGACY_VERSIONS.includes(agreed)) {
+      throw new kit.ProtocolError(`the server wants protocol version ${agreed}, which byhand does not speak`, `byhand speaks ${[...kit.MODERN_VERSIONS, ...kit.LEGACY_VERSIONS].join(', ')}`);
     }
     this.protocolVersion = agreed;
     this.serverInfo = result.serverInfo as Implementation | undefined;
     this.serverCapabilities = (result.capabilities ?? {}) as JsonObject;
     this.instructions = result.instructions as string | undefined;
-    const deadline = new Deadline('notifications/initialized', wire.timeoutMs, wire.signal);
+    const deadline = new kit.Deadline('notifications/initialized', wire.timeoutMs, wire.signal);
     try {
       await wire.transport.notify({ jsonrpc: '2.0', method: 'notifications/initialized' }, { deadline, headers: this.headers() });
     } finally {
@@ -98,7 +94,7 @@ export class LegacyConnection {
   }
 
   private async cancel(requestId: JsonRpcRequest['id'], reason: string): Promise<void> {
-    const deadline = new Deadline('notifications/cancelled', 2000);
+    const deadline = new kit.Deadline('notifications/cancelled', 2000);
     try {
       const message = { jsonrpc: '2.0' as const, method: 'notifications/cancelled', params: { requestId, reason } };
       await this.settings.wire.transport.notify(message, { deadline, headers: this.headers() });
@@ -114,7 +110,7 @@ export class LegacyConnection {
     const caps = { ...this.settings.capabilities };
     if (caps.roots) caps.roots = { listChanged: false };
     // The tasks extension's 2025-11-25 ancestor is a capability of its own (legacy-tasks.ts).
-    if (caps.extensions?.[TASKS_EXTENSION] !== undefined) caps.tasks = LEGACY_CLIENT_TASKS;
+    if (caps.extensions?.[kit.TASKS_EXTENSION] !== undefined) caps.tasks = LEGACY_CLIENT_TASKS;
     return caps;
   }
 
@@ -124,9 +120,9 @@ export class LegacyConnection {
     const name = String(params.name ?? params.uri ?? '');
     const ctx = { key: String(request.id), method, name, round: ++this.pushes, era: 'legacy' as const, signal };
     try {
-      return { result: (await fulfil(this.settings.host, request, ctx)) as unknown as JsonObject };
+      return { result: (await kit.fulfil(this.settings.host, request, ctx)) as unknown as JsonObject };
     } catch (error) {
-      const code = error instanceof HostError ? -1 : error instanceof McpError && error.code === 'protocol' ? -32601 : -32603;
+      const code = error instanceof kit.HostError ? -1 : error instanceof kit.McpError && error.code === 'protocol' ? -32601 : -32603;
       return { error: { code, message: (error as Error).message } };
     }
   }

@@ -15,8 +15,8 @@
 import { HttpStatusError, McpError, ProtocolError, TimeoutError } from './errors.js';
 import { rpcErrorOf } from './exchange.js';
 import { HttpTransport } from './http.js';
-import { LegacyConnection, type LegacySettings } from './legacy.js';
-import { openSse } from './open-sse.js';
+import { legacyEra } from './legacy-door.js';
+import type { LegacyConnection, LegacySettings } from './legacy.js';
 import { ModernConnection, standardHeaders, type ModernSettings } from './modern.js';
 import type { Reply, Transport } from './transport.js';
 import type { DiscoverResult, Era } from './types.js';
@@ -77,6 +77,7 @@ async function overSse(options: NegotiateOptions): Promise<Negotiated> {
   if (options.mode === 'modern') {
     throw new ProtocolError('the era is pinned to modern, but the HTTP+SSE transport of 2024-11-05 carries only the legacy era', 'drop the pin, or use the server\'s Streamable HTTP URL');
   }
+  const { LegacyConnection } = await legacyEra();
   const connection = await LegacyConnection.open(options.settings, LEGACY_VERSIONS[0]);
   return { connection, verdict: { era: 'legacy', version: connection.protocolVersion, how: 'pinned', evidence: 'the HTTP+SSE transport (2024-11-05) carries only the legacy era', at: options.now() } };
 }
@@ -153,6 +154,7 @@ async function discover(options: NegotiateOptions, modern: ModernConnection, ver
  */
 async function openLegacy(options: NegotiateOptions, version: string): Promise<LegacyConnection> {
   const { wire } = options.settings;
+  const { LegacyConnection, openSse } = await legacyEra();
   try {
     return await LegacyConnection.open(options.settings, version);
   } catch (error) {

@@ -1,0 +1,22 @@
+// The one way in to the legacy era (legacy-era.ts): loaded on the first legacy server, and handed the
+// client's pieces it uses (legacy-kit.ts says why they are handed over rather than imported).
+
+import { Deadline } from './deadline.js';
+import { HostError, McpError, ProtocolError, RpcError, StreamClosedError, TimeoutError } from './errors.js';
+import { exchange, resultOf } from './exchange.js';
+import { fulfil } from './fulfil.js';
+import { HttpTransport } from './http.js';
+import { redactUrl } from './redact.js';
+import { readSse } from './sse.js';
+import { asTask, TASKS_EXTENSION } from './tasks.js';
+import { isRequest, isResponse } from './transport.js';
+import { LEGACY_VERSIONS, MODERN_VERSIONS } from './versions.js';
+
+export async function legacyEra(): Promise<typeof import('./legacy-era.js')> {
+  const era = await import('./legacy-era.js');
+  era.useKit({
+    Deadline, HostError, HttpTransport, McpError, ProtocolError, RpcError, StreamClosedError, TimeoutError,
+    asTask, exchange, fulfil, isRequest, isResponse, readSse, redactUrl, resultOf, TASKS_EXTENSION, LEGACY_VERSIONS, MODERN_VERSIONS,
+  });
+  return era;
+}
