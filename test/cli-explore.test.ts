@@ -154,6 +154,21 @@ describe('ad-hoc targets', () => {
     assert.match(stdout, /"BYHAND_EXPLORE": "seen"/);
   });
 
+  test('list, complete and task say which server they opened with its secret words redacted', { timeout: 60_000 }, async () => {
+    // The stdio fixture ignores the extra words; the CLI prints the command line back on stderr, and must not print the key.
+    const command = ['--', process.execPath, ...stdioFixture, '--api-key', 'sk-live-explore-1'];
+    const runs = [
+      await byhand(['list', 'tools', '--cwd', repoRoot, ...command]),
+      await byhand(['complete', 'prompt', 'no-such-prompt', 'arg', '--cwd', repoRoot, ...command]),
+      await byhand(['task', 'get', 'no-such-task', '--cwd', repoRoot, ...command]),
+    ];
+    assert.equal(runs[0]!.code, 0, runs[0]!.stderr);
+    for (const { stdout, stderr } of runs) {
+      assert.match(stderr, /--api-key \(redacted\)/);
+      assert.doesNotMatch(stdout + stderr, /sk-live-explore-1/);
+    }
+  });
+
   test('checkpoint URL and -- COMMAND together', { timeout: 60_000 }, async () => {
     const served = await serve(fixtureHandler('dual'));
     try {

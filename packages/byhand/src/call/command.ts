@@ -17,7 +17,6 @@ import { helpText, usageLines } from '../shared/kit.js';
 import { lineWriter, processIO, type CommandIO } from '../shared/io.js';
 import { eraLine, openServer, type OpenServer } from '../shared/open-server.js';
 import { fetchListing, listingText, type Kind } from '../shared/show-lists.js';
-import { redactWords } from '../shared/redact-words.js';
 import { LEGACY_SESSION_NOTE } from '../shared/task-session.js';
 import { UsageError } from '../shared/usage-error.js';
 
@@ -75,7 +74,7 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
       onNotification: (n: JsonRpcNotification) => notifications.show(n),
       ...(flags.logLevel !== undefined ? { logLevel: flags.logLevel as LoggingLevel } : {}),
     });
-    say(`byhand: ${redactWords(open.server.describe)}; ${eraLine(open.client)}`);
+    say(`byhand: ${open.server.describe}; ${eraLine(open.client)}`);
     if (parsed.name === undefined) return await listChoices(open.client, parsed, io);
     notifications.begin();
     if (flags.detach) return await detach(open.client, parsed, label, io);

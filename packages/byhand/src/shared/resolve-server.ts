@@ -12,12 +12,13 @@ import { EMBEDDED_NAMES, startEmbedded } from './embedded.js';
 import { askInputs } from './inputs.js';
 import type { CommandIO } from './io.js';
 import { shellQuote } from './output.js';
+import { redactWords } from './redact-words.js';
 import type { SourceFlags } from './server-flags.js';
 import { UsageError } from './usage-error.js';
 
 export interface ResolvedServer {
   target: Target;
-  /** For the narration: where it is and how it was found. */
+  /** For the narration: where it is and how it was found, its secret words redacted (redact-words.ts), since every command prints it. */
   describe: string;
   /** Stops what was started for this command (the embedded toolbox); a no-op otherwise. */
   close(): Promise<void>;
@@ -50,7 +51,7 @@ export async function resolveServer(spec: ServerWord, flags: SourceFlags, io: Pi
   if (isToolboxName(word)) {
     const embedded = await startEmbedded([word]);
     const entry = embedded.entries[0]!;
-    return { target: entry.connect!, describe: `${word}, bundled, started in this process at ${entry.target}`, close: () => embedded.close() };
+    return { target: entry.connect!, describe: redactWords(`${word}, bundled, started in this process at ${entry.target}`), close: () => embedded.close() };
   }
   if (flags.transport === 'stdio') return adHocCommand([word], flags);
   if (flags.transport === 'http' || flags.transport === 'sse') return adHocUrl(`http://${word}`, flags);
@@ -103,7 +104,7 @@ function fromEntry(entry: ServerEntry, flags: SourceFlags): ResolvedServer {
   const http = typeof connect === 'string' || connect instanceof URL || 'url' in connect;
   return {
     target: connect,
-    describe: `${entry.name} from ${entry.file} (${entry.target})`,
+    describe: redactWords(`${entry.name} from ${entry.file} (${entry.target})`),
     close: nothing,
     ...(http ? { login: `${shellQuote(entry.name)} --config ${shellQuote(entry.file ?? '')}` } : {}),
   };
@@ -129,13 +130,13 @@ function adHocUrl(word: string, flags: SourceFlags): ResolvedServer {
   } catch {
     throw new UsageError(`${JSON.stringify(word)} is not a valid URL`);
   }
-  return { target: withFlags(word, flags), describe: word, close: nothing, login: shellQuote(word) };
+  return { target: withFlags(word, flags), describe: redactWords(word), close: nothing, login: shellQuote(word) };
 }
 
 export function adHocCommand(words: string[], flags: SourceFlags): ResolvedServer {
   if (words.length === 0) throw new UsageError('nothing after --: give the command line of a stdio server, such as -- node server.js', true);
   const [command, ...args] = words;
-  return { target: withFlags({ command: command!, args }, flags), describe: `${words.map(shellQuote).join(' ')}, started as a stdio server`, close: nothing };
+  return { target: withFlags({ command: command!, args }, flags), describe: redactWords(`${words.map(shellQuote).join(' ')}, started as a stdio server`), close: nothing };
 }
 
 /** A target as a person reads it: the URL, or the command line. */
