@@ -1,14 +1,12 @@
 // `byhand complete SERVER prompt NAME ARG [VALUE]` (or `resource TEMPLATE ARG [VALUE]`): the values
 // a server suggests for a prompt's or a resource template's argument (completion/complete, both eras).
 
-import { fail } from '../shared/fail.js';
 import { processIO, type CommandIO } from '../shared/io.js';
-import { helpText, listFlag, parseCommand, usageLines, type CommandSpec } from '../shared/kit.js';
+import { listFlag, type CommandSpec } from '../shared/kit.js';
 import { notice } from '../shared/output.js';
-import { eraLine, openServer, type OpenServer } from '../shared/open-server.js';
-import { serverAndWords } from '../shared/resolve-server.js';
 import { META_FLAG, requestMeta } from '../shared/request-meta.js';
-import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags } from '../shared/server-flags.js';
+import { runServerCommand } from '../shared/server-command.js';
+import { CONNECT_FLAGS, SOURCE_FLAGS } from '../shared/server-flags.js';
 import { printable } from '@byhand/host';
 import { UsageError } from '../shared/usage-error.js';
 
@@ -26,16 +24,8 @@ export const SPEC: CommandSpec = {
 };
 
 export async function completeCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
-  let json = args.includes('--json');
-  let open: OpenServer | undefined;
-  let what = 'byhand complete';
-  try {
-    const parsed = parseCommand(SPEC, args);
-    if (parsed.help) return void io.stdout.write(`${helpText(SPEC)}\n`), 0;
-    const flags = connectFlags(parsed.values);
-    json = flags.json;
+  return runServerCommand(SPEC, args, io, async ({ parsed, flags, server, words, open }) => {
     const meta = requestMeta(parsed.values);
-    const { server, words } = serverAndWords('complete', parsed);
     const [kind, name, argument, value = '', ...extra] = words;
     if (kind !== 'prompt' && kind !== 'resource') throw new UsageError(`byhand complete: say prompt or resource before the name${kind ? `, not ${JSON.stringify(kind)}` : ''}`, true);
     if (name === undefined || argument === undefined) throw new UsageError(`byhand complete: needs the ${kind === 'prompt' ? 'prompt NAME' : 'resource TEMPLATE'} and the ARG to complete`, true);
@@ -46,22 +36,16 @@ export async function completeCommand(args: string[], io: CommandIO = processIO(
       if (eq <= 0) throw new UsageError(`--context takes K=V, not ${JSON.stringify(pair)}`, true);
       context[pair.slice(0, eq)] = pair.slice(eq + 1);
     }
-    what = `complete on ${server.word ?? server.command!.join(' ')}`;
-    open = await openServer(server, sourceFlags(parsed.values), flags, io);
-    notice(io, `${open.server.describe}; ${eraLine(open.client)}`);
-    if (!('completions' in open.client.serverCapabilities)) notice(io, 'the server does not declare the completions capability; asking anyway');
+    const { client } = await open(`complete on ${server.word ?? server.command!.join(' ')}`);
+    if (!('completions' in client.serverCapabilities)) notice(io, 'the server does not declare the completions capability; asking anyway');
     const ref = kind === 'prompt' ? { type: 'ref/prompt' as const, name } : { type: 'ref/resource' as const, uri: name };
-    const result = await open.client.complete(ref, { name: argument, value }, Object.keys(context).length > 0 ? { arguments: context } : undefined, meta);
+    const result = await client.complete(ref, { name: argument, value }, Object.keys(context).length > 0 ? { arguments: context } : undefined, meta);
     const { completion } = result;
-    if (json) io.stdout.write(`${JSON.stringify(completion)}\n`);
+    if (flags.json) io.stdout.write(`${JSON.stringify(completion)}\n`);
     else {
       io.stdout.write(completion.values.map((v) => `${printable(String(v))}\n`).join(''));
       if (completion.hasMore || (completion.total !== undefined && completion.total > completion.values.length)) notice(io, `${completion.values.length} of ${completion.total ?? 'more'} shown`);
     }
     return 0;
-  } catch (error) {
-    return fail(error, io, { what, json, usage: usageLines(SPEC) });
-  } finally {
-    await open?.close();
-  }
+  });
 }

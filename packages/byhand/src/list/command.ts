@@ -1,14 +1,11 @@
 // `byhand list SERVER [tools|resources|templates|prompts]`: what a server offers, with each tool's
 // arguments (human) or the whole schemas (--json), in either era.
 
-import { fail } from '../shared/fail.js';
 import { processIO, type CommandIO } from '../shared/io.js';
-import { helpText, parseCommand, usageLines, type CommandSpec } from '../shared/kit.js';
-import { notice } from '../shared/output.js';
-import { eraLine, openServer, type OpenServer } from '../shared/open-server.js';
-import { serverAndWords } from '../shared/resolve-server.js';
+import type { CommandSpec } from '../shared/kit.js';
 import { META_FLAG, requestMeta } from '../shared/request-meta.js';
-import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags } from '../shared/server-flags.js';
+import { runServerCommand } from '../shared/server-command.js';
+import { CONNECT_FLAGS, SOURCE_FLAGS } from '../shared/server-flags.js';
 import { fetchListing, KINDS, listingText, type Kind } from '../shared/show-lists.js';
 import { didYouMean } from '../shared/did-you-mean.js';
 import { UsageError } from '../shared/usage-error.js';
@@ -24,30 +21,16 @@ SERVER is a config name, a bundled toolbox, an http(s) URL, or a command line af
 };
 
 export async function listCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
-  let json = args.includes('--json');
-  let open: OpenServer | undefined;
-  let what = 'byhand list';
-  try {
-    const parsed = parseCommand(SPEC, args);
-    if (parsed.help) return void io.stdout.write(`${helpText(SPEC)}\n`), 0;
-    const flags = connectFlags(parsed.values);
-    json = flags.json;
+  return runServerCommand(SPEC, args, io, async ({ parsed, flags, server, words, open }) => {
     const meta = requestMeta(parsed.values);
-    const { server, words: kindWords } = serverAndWords('list', parsed);
-    const kinds = kindWords.map((word) => {
+    const kinds = words.map((word) => {
       const kind = word === 'resource-templates' ? 'templates' : word;
       if (!(KINDS as readonly string[]).includes(kind)) throw new UsageError(`byhand list: no kind ${JSON.stringify(word)}${didYouMean(word, KINDS)}: give ${KINDS.join(', ')}`, true);
       return kind as Kind;
     });
-    what = `list what ${server.word ?? server.command!.join(' ')} offers`;
-    open = await openServer(server, sourceFlags(parsed.values), flags, io);
-    notice(io, `${open.server.describe}; ${eraLine(open.client)}`);
-    const listing = await fetchListing(open.client, kinds.length > 0 ? kinds : KINDS, meta);
-    io.stdout.write(json ? `${JSON.stringify(listing, null, 2)}\n` : listingText(listing));
+    const { client } = await open(`list what ${server.word ?? server.command!.join(' ')} offers`);
+    const listing = await fetchListing(client, kinds.length > 0 ? kinds : KINDS, meta);
+    io.stdout.write(flags.json ? `${JSON.stringify(listing, null, 2)}\n` : listingText(listing));
     return 0;
-  } catch (error) {
-    return fail(error, io, { what, json, usage: usageLines(SPEC) });
-  } finally {
-    await open?.close();
-  }
+  });
 }

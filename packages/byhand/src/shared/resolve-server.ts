@@ -60,7 +60,6 @@ export async function resolveServer(spec: ServerWord, flags: SourceFlags, io: Pi
   throw new UsageError(`unknown server ${JSON.stringify(word)}${didYouMean(word, known)}: give an http(s) URL, a command line after --, a bundled toolbox (${EMBEDDED_NAMES.join(', ')})${listed}`);
 }
 
-/** The entries of --config FILE, or of every config discovered; `from` names the file(s). */
 /**
  * The SERVER of a command line and the words after it: a command line after `--` (the words before it are the
  * rest), else the first positional word.
@@ -72,6 +71,7 @@ export function serverAndWords(command: string, parsed: { positionals: string[];
   return { server: { word }, words };
 }
 
+/** The entries of --config FILE, or of every config discovered; `from` names the file(s). */
 export function configEntries(flags: SourceFlags, env: Env, cwd: string): { entries: ServerEntry[]; from: string } {
   if (flags.config !== undefined) {
     try {

@@ -5,14 +5,12 @@
 import { RpcError } from '@byhand/client';
 import { printable } from '@byhand/host';
 import { EXIT } from '../shared/exit-codes.js';
-import { fail } from '../shared/fail.js';
 import { processIO, type CommandIO } from '../shared/io.js';
-import { helpText, parseCommand, usageLines, type CommandSpec } from '../shared/kit.js';
+import type { CommandSpec } from '../shared/kit.js';
 import { notice } from '../shared/output.js';
-import { eraLine, openServer, type OpenServer } from '../shared/open-server.js';
-import { serverAndWords } from '../shared/resolve-server.js';
+import { runServerCommand } from '../shared/server-command.js';
+import { CONNECT_FLAGS, SOURCE_FLAGS } from '../shared/server-flags.js';
 import { LEGACY_SESSION_NOTE } from '../shared/task-session.js';
-import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags } from '../shared/server-flags.js';
 import { UsageError } from '../shared/usage-error.js';
 
 export const SPEC: CommandSpec = {
@@ -24,27 +22,18 @@ export const SPEC: CommandSpec = {
 };
 
 export async function taskCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
-  let json = args.includes('--json');
-  let open: OpenServer | undefined;
-  let what = 'byhand task';
-  try {
-    const parsed = parseCommand(SPEC, args);
-    if (parsed.help) return void io.stdout.write(`${helpText(SPEC)}\n`), 0;
-    const flags = connectFlags(parsed.values);
-    json = flags.json;
-    const { server, words } = serverAndWords('task', parsed);
+  return runServerCommand(SPEC, args, io, async ({ flags, server, words, open }) => {
+    const { json } = flags;
     const [action, taskId, ...extra] = words;
     if (action !== 'get' && action !== 'cancel') throw new UsageError(`byhand task: say get or cancel${action ? `, not ${JSON.stringify(action)}` : ''}`, true);
     if (taskId === undefined || extra.length > 0) throw new UsageError(`byhand task ${action} takes one task ID`, true);
-    what = `task ${action} ${taskId} on ${server.word ?? server.command!.join(' ')}`;
-    open = await openServer(server, sourceFlags(parsed.values), flags, io);
-    notice(io, `${open.server.describe}; ${eraLine(open.client)}`);
+    const { client } = await open(`task ${action} ${taskId} on ${server.word ?? server.command!.join(' ')}`);
     if (action === 'cancel') {
-      await open.client.cancelTask(taskId);
+      await client.cancelTask(taskId);
       io.stdout.write(json ? `${JSON.stringify({ ok: true, taskId, cancelled: true })}\n` : `asked the server to cancel task ${printable(taskId)}\n`);
       return 0;
     }
-    const task = await open.client.getTask(taskId);
+    const task = await client.getTask(taskId);
     if (json) io.stdout.write(`${JSON.stringify(task)}\n`);
     else {
       const lines = [`task ${printable(task.taskId)}: ${task.status}${task.statusMessage ? ` (${printable(task.statusMessage)})` : ''}`];
@@ -54,10 +43,7 @@ export async function taskCommand(args: string[], io: CommandIO = processIO()): 
       io.stdout.write(`${lines.join('\n')}\n`);
     }
     return task.status === 'failed' ? EXIT.toolError : task.status === 'cancelled' ? EXIT.failed : EXIT.ok;
-  } catch (error) {
+  }, (error, open) => {
     if (open?.client.era === 'legacy' && error instanceof RpcError && error.code === -32602) notice(io, LEGACY_SESSION_NOTE);
-    return fail(error, io, { what, json, usage: usageLines(SPEC) });
-  } finally {
-    await open?.close();
-  }
+  });
 }

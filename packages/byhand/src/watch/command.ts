@@ -5,13 +5,11 @@
 
 import type { Client, JsonObject, JsonRpcNotification } from '@byhand/client';
 import { printable } from '@byhand/host';
-import { fail } from '../shared/fail.js';
 import { processIO, type CommandIO } from '../shared/io.js';
-import { booleanFlag, helpText, parseCommand, positiveFlag, usageLines, type CommandSpec } from '../shared/kit.js';
+import { booleanFlag, positiveFlag, type CommandSpec } from '../shared/kit.js';
 import { notice } from '../shared/output.js';
-import { eraLine, openServer, type OpenServer } from '../shared/open-server.js';
-import { serverAndWords } from '../shared/resolve-server.js';
-import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags } from '../shared/server-flags.js';
+import { runServerCommand } from '../shared/server-command.js';
+import { CONNECT_FLAGS, SOURCE_FLAGS } from '../shared/server-flags.js';
 import { UsageError } from '../shared/usage-error.js';
 
 export const SPEC: CommandSpec = {
@@ -34,16 +32,9 @@ export interface WatchIO extends CommandIO {
 }
 
 export async function watchCommand(args: string[], io: WatchIO = processIO()): Promise<number> {
-  let json = args.includes('--json');
-  let open: OpenServer | undefined;
-  let what = 'byhand watch';
-  try {
-    const parsed = parseCommand(SPEC, args);
-    if (parsed.help) return void io.stdout.write(`${helpText(SPEC)}\n`), 0;
-    const flags = connectFlags(parsed.values);
-    json = flags.json;
+  return runServerCommand(SPEC, args, io, async ({ parsed, flags, server, words: uris, open }) => {
+    const { json } = flags;
     const count = parsed.values.count !== undefined ? positiveFlag(parsed.values, 'count', 1) : Infinity;
-    const { server, words: uris } = serverAndWords('watch', parsed);
     const lists = booleanFlag(parsed.values, 'lists') || uris.length === 0;
 
     const stop = new AbortController();
@@ -56,24 +47,18 @@ export async function watchCommand(args: string[], io: WatchIO = processIO()): P
       io.stdout.write(json ? `${JSON.stringify(notification)}\n` : `${printable(line)}\n`);
       if (++seen >= count) stop.abort('count');
     };
-    what = `watch ${server.word ?? server.command!.join(' ')}`;
-    open = await openServer(server, sourceFlags(parsed.values), flags, io, { onNotification: print });
-    notice(io, `${open.server.describe}; ${eraLine(open.client)}`);
+    const { client } = await open(`watch ${server.word ?? server.command!.join(' ')}`, { onNotification: print });
     const onSigint = () => stop.abort('interrupt');
     if (io.interrupt) io.interrupt.addEventListener('abort', onSigint, { once: true });
     else process.once('SIGINT', onSigint);
     try {
-      if (open.client.era === 'modern') await listen(open.client, uris, lists, stop.signal, io, armed);
-      else await subscribe(open.client, uris, stop.signal, io, armed);
+      if (client.era === 'modern') await listen(client, uris, lists, stop.signal, io, armed);
+      else await subscribe(client, uris, stop.signal, io, armed);
     } finally {
       process.removeListener('SIGINT', onSigint);
     }
     return stop.signal.reason === 'interrupt' ? 130 : 0;
-  } catch (error) {
-    return fail(error, io, { what, json, usage: usageLines(SPEC) });
-  } finally {
-    await open?.close();
-  }
+  });
 }
 
 async function listen(client: Client, uris: string[], lists: boolean, signal: AbortSignal, io: CommandIO, armed: { on: boolean }): Promise<void> {

@@ -1,0 +1,53 @@
+// The frame of every command that opens one server and asks it something (list, complete, task, watch): the
+// flags parsed, --help, SERVER and the words after it, the server opened and named on stderr, one failure
+// style (fail.ts, JSON with --json), and the server closed however the command ends.
+
+import { fail } from './fail.js';
+import type { CommandIO } from './io.js';
+import { helpText, parseCommand, usageLines, type CommandSpec, type Parsed } from './kit.js';
+import { eraLine, openServer, type OpenServer } from './open-server.js';
+import { notice } from './output.js';
+import { serverAndWords, type ServerWord } from './resolve-server.js';
+import { connectFlags, sourceFlags, type ConnectFlags } from './server-flags.js';
+
+export interface ServerCommand {
+  parsed: Parsed;
+  flags: ConnectFlags;
+  server: ServerWord;
+  /** The words after SERVER (or before `--`). */
+  words: string[];
+  /** Opens the server and says which one and its era on stderr; a failure from here on is reported as about `what`. */
+  open(what: string, options?: Parameters<typeof openServer>[4]): Promise<OpenServer>;
+}
+
+export async function runServerCommand(
+  spec: CommandSpec,
+  args: string[],
+  io: CommandIO,
+  body: (command: ServerCommand) => Promise<number>,
+  /** Told of a failure before it is written, with the server if it was opened: a command's extra note. */
+  onFailure?: (error: unknown, open: OpenServer | undefined) => void,
+): Promise<number> {
+  let json = args.includes('--json');
+  let what = `byhand ${spec.name}`;
+  let opened: OpenServer | undefined;
+  try {
+    const parsed = parseCommand(spec, args);
+    if (parsed.help) return void io.stdout.write(`${helpText(spec)}\n`), 0;
+    const flags = connectFlags(parsed.values);
+    json = flags.json;
+    const { server, words } = serverAndWords(spec.name, parsed);
+    const open = async (subject: string, options?: Parameters<typeof openServer>[4]) => {
+      what = subject;
+      opened = await openServer(server, sourceFlags(parsed.values), flags, io, options);
+      notice(io, `${opened.server.describe}; ${eraLine(opened.client)}`);
+      return opened;
+    };
+    return await body({ parsed, flags, server, words, open });
+  } catch (error) {
+    onFailure?.(error, opened);
+    return fail(error, io, { what, json, usage: usageLines(spec) });
+  } finally {
+    await opened?.close();
+  }
+}
