@@ -2,14 +2,10 @@
 // tells each status; `--detach` prints the id; `byhand task SERVER get|cancel ID` reads and cancels it.
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { byhand } from './support/cli.js';
 import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
 
-const run = promisify(execFile);
-const root = fileURLToPath(new URL('..', import.meta.url));
 let server: RunningServer;
 let url: string;
 before(async () => {
@@ -17,16 +13,6 @@ before(async () => {
   url = server.urls.everything!;
 });
 after(() => server.close());
-
-async function byhand(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['packages/byhand/bin/byhand.js', ...args], { cwd: root, env: { ...process.env, BYHAND_PROVIDER: 'offline' }, timeout: 30_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 describe('tasks on the command line', { timeout: 60_000 }, () => {
   test('call follows a task to its result and tells its statuses', async () => {
