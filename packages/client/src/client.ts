@@ -11,9 +11,9 @@ import { asTask, followTask, isTaskHandle, TASKS_EXTENSION, type Task, type Task
 import { headerParams, paramHeaders, type HeaderParam } from './headers.js';
 import { HttpTransport, type HttpAuth } from './http.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
+import { legacyEra } from './legacy-door.js';
 import type { Send } from './legacy-tasks.js';
 import { DEFAULT_MAX_ROUNDS, META, ModernConnection, type RoundEvent } from './modern.js';
-import { legacyEra } from './legacy-door.js';
 import { contradicts, negotiate, type Connection } from './negotiate.js';
 import { redactUrl } from './redact.js';
 import type { Trace, Transport } from './transport.js';

@@ -12,11 +12,25 @@ import { asTask, TASKS_EXTENSION } from './tasks.js';
 import { isRequest, isResponse } from './transport.js';
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from './versions.js';
 
-export async function legacyEra(): Promise<typeof import('./legacy-era.js')> {
-  const era = await import('./legacy-era.js');
-  era.useKit({
-    Deadline, HostError, HttpTransport, McpError, ProtocolError, RpcError, StreamClosedError, TimeoutError,
-    asTask, exchange, fulfil, isRequest, isResponse, readSse, redactUrl, resultOf, TASKS_EXTENSION, LEGACY_VERSIONS, MODERN_VERSIONS,
-  });
-  return era;
+let loaded: Promise<typeof import('./legacy-era.js')> | undefined;
+
+/**
+ * The legacy era's module, loaded once and handed the kit before anything in it runs. A load that failed (a
+ * browser that could not fetch the chunk) is tried again on the next call rather than remembered.
+ */
+export function legacyEra(): Promise<typeof import('./legacy-era.js')> {
+  loaded ??= import('./legacy-era.js').then(
+    (era) => {
+      era.useKit({
+        Deadline, HostError, HttpTransport, McpError, ProtocolError, RpcError, StreamClosedError, TimeoutError,
+        asTask, exchange, fulfil, isRequest, isResponse, readSse, redactUrl, resultOf, TASKS_EXTENSION, LEGACY_VERSIONS, MODERN_VERSIONS,
+      });
+      return era;
+    },
+    (error: unknown) => {
+      loaded = undefined;
+      throw error;
+    },
+  );
+  return loaded;
 }
