@@ -6,6 +6,7 @@
 // that drips in many chunks arrives whole. Loopback only.
 
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { AbortedError, StreamClosedError, TimeoutError, connect, forgetEras } from '../packages/client/src/index.js';
 import { Deadline } from '../packages/client/src/deadline.js';
@@ -188,6 +189,32 @@ describe('the deadline', () => {
       assert.equal(deadline.aborted, true);
       const failure = deadline.failure();
       assert.ok(failure instanceof AbortedError && /stop/.test(failure.message));
+    } finally {
+      deadline.dispose();
+    }
+  });
+
+  test("a caller's signal is followed by one listener, gone at dispose, however many requests share the signal", { timeout: 5_000 }, async () => {
+    const outer = new AbortController();
+    for (let i = 0; i < 50; i++) {
+      const deadline = new Deadline('tasks/get', 60_000, outer.signal);
+      deadline.onAbort(() => undefined);
+      assert.equal(deadline.signal.aborted, false);
+      assert.equal(getEventListeners(outer.signal, 'abort').length, 1);
+      deadline.dispose();
+    }
+    assert.equal(getEventListeners(outer.signal, 'abort').length, 0);
+    // Followed, the caller's abort reaches the deadline's signal with the caller's reason.
+    const deadline = new Deadline('tools/call', 60_000, outer.signal);
+    try {
+      const { signal } = deadline;
+      outer.abort(new Error('enough'));
+      assert.equal(signal.aborted, true);
+      assert.match((signal.reason as Error).message, /enough/);
+      // Asked for after the caller aborted, the signal is already aborted.
+      const late = new Deadline('tools/call', 60_000, outer.signal);
+      assert.equal(late.signal.aborted, true);
+      late.dispose();
     } finally {
       deadline.dispose();
     }
