@@ -4,15 +4,12 @@
 // bench/floors.js). Against two servers in a child process each: the SDK reference server and a canned
 // node:http server that costs next to nothing (bench/canned-server.js), so a client's own cost shows.
 
-import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { modernPathBundle } from './bundle-size.js';
 import { fetchFloor, nodeFloor, ANSWER } from './floors.js';
 import {
-  BYHAND_CLIENT, SDK_CLIENT, ROOT, cpuSince, fileUrl, int, kb, median, ms, p95, ratio, runNode, startChild, us,
+  BYHAND_CLIENT, BYHAND_CLIENT_MODULES, SDK_CLIENT, ROOT, cpuSince, fileUrl, int, kb, median, ms, p95, ratio, runNode, startChild, us,
 } from './lib.js';
 
 const VARIANTS = ['byhand', 'byhandFetch', 'sdk', 'fetch', 'node'];
@@ -41,41 +38,26 @@ async function startup({ runs }) {
   return { base, byhand: median(wall.byhand) - base, sdk: median(wall.sdk) - base };
 }
 
-/**
- * An experiment, not what byhand ships: the client's dist/ as ONE file (esbuild, platform node), to
- * show how much of a cold start is Node's per-module ESM loading rather than the client's code.
- */
-async function oneFileClient() {
-  const outfile = join(tmpdir(), `byhand-client-one-file-${process.pid}.mjs`);
-  await build({ entryPoints: [BYHAND_CLIENT], bundle: true, format: 'esm', platform: 'node', outfile, logLevel: 'silent' });
-  return outfile;
-}
-
 /** Whole fresh processes (import, connect, one call, exit), wall time from spawn to exit, rotating order. */
 async function coldProcess(url, { runs }) {
-  const oneFile = await oneFileClient();
-  try {
-    const kinds = {
-      byhand: ['byhand', BYHAND_CLIENT],
-      byhandFetch: ['byhand-fetch', BYHAND_CLIENT],
-      sdk: ['sdk', SDK_CLIENT],
-      node: ['node-http', ''],
-      byhandOneFile: ['byhand', oneFile],
-    };
-    const names = Object.keys(kinds);
-    const wall = Object.fromEntries(names.map((n) => [n, []]));
-    const once = (name) => runNode(['bench/cold-child.js', kinds[name][0], url, kinds[name][1]]);
-    for (const name of names) await once(name);
-    for (let round = 0; round < runs; round++) {
-      for (let k = 0; k < names.length; k++) {
-        const name = names[(round + k) % names.length];
-        wall[name].push((await once(name)).ms);
-      }
+  const kinds = {
+    byhand: ['byhand', BYHAND_CLIENT],
+    byhandFetch: ['byhand-fetch', BYHAND_CLIENT],
+    sdk: ['sdk', SDK_CLIENT],
+    node: ['node-http', ''],
+    byhandModules: ['byhand', BYHAND_CLIENT_MODULES],
+  };
+  const names = Object.keys(kinds);
+  const wall = Object.fromEntries(names.map((n) => [n, []]));
+  const once = (name) => runNode(['bench/cold-child.js', kinds[name][0], url, kinds[name][1]]);
+  for (const name of names) await once(name);
+  for (let round = 0; round < runs; round++) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(round + k) % names.length];
+      wall[name].push((await once(name)).ms);
     }
-    return Object.fromEntries(names.map((n) => [n, median(wall[n])]));
-  } finally {
-    rmSync(oneFile, { force: true });
   }
+  return Object.fromEntries(names.map((n) => [n, median(wall[n])]));
 }
 
 /** Heap growth over `calls` calls, each client in its own fresh process (bench/memory-child.js). */
@@ -271,7 +253,7 @@ export async function clientBenchmark(options) {
     row(`${title}: 16 concurrent callers, calls/s`, (v) => r.concurrent[v], int);
   }
   row('cold process: import, connect, one call, exit (canned server)', (v) => cold[v], (x) => (x === undefined ? '' : ms(x)));
-  row('cold process, byhand\'s dist/ as one file (experiment)', (v) => (v === 'byhand' ? cold.byhandOneFile : undefined), (x) => (x === undefined ? '' : ms(x)));
+  row('cold process, byhand\'s unbundled dist/ (about twenty ES modules)', (v) => (v === 'byhand' ? cold.byhandModules : undefined), (x) => (x === undefined ? '' : ms(x)));
   row(`memory: heap growth after ${int(plan.memoryCalls)} calls (after gc)`, (v) => (mem[v] ? mem[v].heapAfter - mem[v].heapBefore : NaN), (b) => (Number.isFinite(b) ? `${(b / 1024).toFixed(0)} KB` : ''));
   row(`memory: heap after ${int(plan.memoryCalls)} calls (after gc)`, (v) => mem[v]?.heapAfter ?? NaN, (b) => (Number.isFinite(b) ? `${(b / 1048576).toFixed(1)} MB` : ''));
   row('memory: RSS at the end', (v) => mem[v]?.rss ?? NaN, (b) => (Number.isFinite(b) ? `${(b / 1048576).toFixed(0)} MB` : ''));
@@ -291,7 +273,7 @@ export async function clientBenchmark(options) {
     `warm tools/call within 1.15x of raw node:http keep-alive (canned server, median): ${verdict(floorRatio, floorRatio <= 1.15)}; SDK server ${(s.simple.byhand.median / s.simple.node.median).toFixed(2)}x`,
     `warm tools/call at least 2x faster than the SDK client (canned server, median): ${verdict(sdkRatio, sdkRatio >= 2)}; SDK server ${(s.simple.sdk.median / s.simple.byhand.median).toFixed(2)}x`,
     `16 concurrent callers at least 0.8x the calls/s of raw node:http (canned server): ${verdict(concurrentRatio, concurrentRatio >= 0.8)}; SDK server ${(s.concurrent.byhand / s.concurrent.node).toFixed(2)}x`,
-    `cold process within 1.2x of a bare node:http script doing the same two requests: ${verdict(coldRatio, coldRatio <= 1.2)}; the same client as one file (experiment) ${(cold.byhandOneFile / cold.node).toFixed(2)}x`,
+    `cold process within 1.2x of a bare node:http script doing the same two requests: ${verdict(coldRatio, coldRatio <= 1.2)}; the unbundled dist/ ${(cold.byhandModules / cold.node).toFixed(2)}x`,
     `two-round MRTR within 1.1x of two plain calls (SDK server, median): ${verdict(mrtrRatio, mrtrRatio <= 1.1)}; canned server ${(c.mrtr.byhand.median / (2 * c.simple.byhand.median)).toFixed(2)}x (below 1 for every column, the floors too: on the canned server a second request right after a first costs less than a lone one, so there the ratio says nothing about the client)`,
     `fetch path within 1.1x of bare fetch (canned server, median): ${verdict(fetchRatio, fetchRatio <= 1.1)}; SDK server ${(s.simple.byhandFetch.median / s.simple.fetch.median).toFixed(2)}x`,
     `bundle for an HTTP-only caller of connect under 10 KB min+gzip: ${size.modern < 10 * 1024 ? 'met' : 'NOT met'} (${int(size.modern)} B on the modern path; ${size.chunks.filter((k) => !k.modern).map((k) => `${k.name} ${int(k.gzip)} B`).join(', ') || 'no other chunk'} loaded only when needed)`,
@@ -307,7 +289,7 @@ export async function clientBenchmark(options) {
       'Servers, each in its own child process: the canned server (bench/canned-server.js: node:http answering fixed JSON, so the client\'s own cost shows; the targets are read here) and the SDK reference server (bench/sdk-server.js: createMcpHandler, the SDK\'s own example shape).',
       `Sequential rows: blocks of ${L.block} calls per variant, the order rotating every round, ${L.iterations} measured calls each after ${L.warmup} warm-up calls each (bounded by ${L.maxMs / 1000} s per series). Client CPU per call: user+system CPU of the bench process (where only the clients run) over the measured calls. A two-round MRTR call is round 1 (input_required), the host's sampling answer (at once), round 2.`,
       `16 concurrent callers: one client per variant shared by 16 callers, ${plan.throughput.slices} slices of up to ${plan.throughput.perSlice} calls (or ${plan.throughput.maxMs} ms) per variant in rotating order, after one unmeasured slice each.`,
-      'Cold process, one file (an experiment, not what byhand ships): dist/index.js bundled by esbuild (platform node, ESM) into one file, run the same way: the difference from the row above is the cost of loading the client as about twenty ES modules.',
+      'Cold process: byhand as Node loads it, the "node" condition of @byhand/client (dist/node/, the bundle of packages/client/bundle-node.mjs, a few files); the unbundled dist/ of about twenty ES modules is run the same way, to show what the bundle saves.',
       `Cold process: ${plan.coldRuns} fresh processes per variant in rotating order (bench/cold-child.js), median wall time from spawn to exit: import, connect (byhand and the SDK probe the era with server/discover; the node:http script sends server/discover too), one tools/call, close. Import: ${plan.startupRuns} fresh \`node -e "await import(...)"\` processes, net of a bare node (${ms(start.base)}).`,
       `Memory: each client in a fresh \`node --expose-gc\` process (bench/memory-child.js): 200 warm-up calls, gc, heap; ${int(plan.memoryCalls)} calls 16 at a time, gc, heap again.`,
       `Bundle: ${size.method}`,

@@ -9,13 +9,16 @@ export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 export const ROOT = resolve(BENCH_DIR, '..');
 /** A file of one workspace package's compiled output (packages/PKG/dist). */
 export const dist = (pkg, ...parts) => join(ROOT, 'packages', pkg, 'dist', ...parts);
-export const BYHAND_CLIENT = dist('client', 'index.js');
+/** byhand's client as Node loads it (package.json's "node" condition: the bundle of packages/client/bundle-node.mjs). */
+export const BYHAND_CLIENT = fileURLToPath(import.meta.resolve('@byhand/client'));
+/** The same client as the unbundled dist/ of about twenty ES modules (what Deno, Bun and browsers' bundlers start from). */
+export const BYHAND_CLIENT_MODULES = dist('client', 'index.js');
 export const BYHAND_SERVE = dist('servers', 'serve.js');
 /** The SDK client's ESM entry, resolved the way an application importing it resolves it. */
 export const SDK_CLIENT = fileURLToPath(import.meta.resolve('@modelcontextprotocol/client'));
 
 export function requireDist() {
-  for (const file of [BYHAND_CLIENT, BYHAND_SERVE]) {
+  for (const file of [BYHAND_CLIENT, BYHAND_CLIENT_MODULES, BYHAND_SERVE]) {
     if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` (or \`npx tsc -p tsconfig.json\`) first`);
   }
 }
