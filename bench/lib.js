@@ -9,8 +9,8 @@ export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 export const ROOT = resolve(BENCH_DIR, '..');
 /** A file of one workspace package's compiled output (packages/PKG/dist). */
 export const dist = (pkg, ...parts) => join(ROOT, 'packages', pkg, 'dist', ...parts);
-/** byhand's client as Node loads it (package.json's "node" condition: the bundle of packages/client/bundle-node.mjs). */
-export const BYHAND_CLIENT = fileURLToPath(import.meta.resolve('@byhand/client'));
+/** byhand's client as Node loads it: the "node" condition of its package.json, the bundle of packages/client/bundle-node.mjs (test/bundle-node.test.ts holds that Node resolves it here). */
+export const BYHAND_CLIENT = dist('client', 'node', 'index.js');
 /** The same client as the unbundled dist/ of about twenty ES modules (what Deno, Bun and browsers' bundlers start from). */
 export const BYHAND_CLIENT_MODULES = dist('client', 'index.js');
 export const BYHAND_SERVE = dist('servers', 'serve.js');
@@ -19,7 +19,7 @@ export const SDK_CLIENT = fileURLToPath(import.meta.resolve('@modelcontextprotoc
 
 export function requireDist() {
   for (const file of [BYHAND_CLIENT, BYHAND_CLIENT_MODULES, BYHAND_SERVE]) {
-    if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` (or \`npx tsc -p tsconfig.json\`) first`);
+    if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
   }
 }
 
