@@ -54,6 +54,10 @@ describe('the deprecated HTTP+SSE transport, spoken by the binary', () => {
       assert.equal(listed.code, 0, listed.stderr);
       assert.match(listed.stderr, /legacy era, [\d-]+, over the deprecated HTTP\+SSE transport, after the modern probe failed \(HTTP 405/);
       assert.match(listed.stdout, /^tools \(3\):\n  echo\n/m);
+      // Pinned to legacy by the user, the fallback to HTTP+SSE still says both.
+      const pinned = await byhand(['list', '--era', 'legacy', server.url, 'tools']);
+      assert.equal(pinned.code, 0, pinned.stderr);
+      assert.match(pinned.stderr, /legacy era, [\d-]+, over the deprecated HTTP\+SSE transport, pinned by --era\n/);
 
       const called = await byhand(['call', server.url, 'echo', 'text=hi']);
       assert.equal(called.code, 0, called.stderr);

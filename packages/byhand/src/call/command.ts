@@ -74,7 +74,7 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
       onNotification: (n: JsonRpcNotification) => notifications.show(n),
       ...(flags.logLevel !== undefined ? { logLevel: flags.logLevel as LoggingLevel } : {}),
     });
-    say(`byhand: ${open.server.describe}; ${eraLine(open.client)}`);
+    say(`byhand: ${open.server.describe}; ${eraLine(open.client, flags.era !== 'auto')}`);
     if (parsed.name === undefined) return await listChoices(open.client, parsed, io);
     notifications.begin();
     if (flags.detach) return await detach(open.client, parsed, label, io);

@@ -45,12 +45,15 @@ export async function openServer(
   };
 }
 
-/** "modern era, 2026-07-28", and how it was found when that was not the plain probe. */
-export function eraLine(client: Client): string {
+/**
+ * "modern era, 2026-07-28", and how it was found when that was not the plain probe. `eraPinned`: the user gave
+ * --era; a verdict can be pinned without it, by `--transport sse` (that transport carries only the legacy era).
+ */
+export function eraLine(client: Client, eraPinned: boolean): string {
   const { verdict } = client;
   const fellBack = verdict.era === 'legacy' && verdict.how === 'probe';
   const sse = client.transportName === 'sse';
-  const detail = verdict.how === 'pinned' ? (sse ? '' : ', pinned by --era') : fellBack ? `, after the modern probe failed (${verdict.evidence})` : '';
+  const detail = eraPinned ? ', pinned by --era' : fellBack ? `, after the modern probe failed (${verdict.evidence})` : '';
   const over = sse ? ', over the deprecated HTTP+SSE transport' : '';
   return `${client.era} era, ${client.protocolVersion}${over}${detail}`;
 }

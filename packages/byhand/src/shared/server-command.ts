@@ -40,7 +40,7 @@ export async function runServerCommand(
     const open = async (subject: string, options?: Parameters<typeof openServer>[4]) => {
       what = subject;
       opened = await openServer(server, sourceFlags(parsed.values), flags, io, options);
-      notice(io, `${opened.server.describe}; ${eraLine(opened.client)}`);
+      notice(io, `${opened.server.describe}; ${eraLine(opened.client, flags.era !== 'auto')}`);
       return opened;
     };
     return await body({ parsed, flags, server, words, open });
