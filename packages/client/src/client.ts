@@ -143,7 +143,7 @@ export class Client {
   }
 
   get sessionId(): string | undefined {
-    return this.wire.transport instanceof HttpTransport ? this.wire.transport.sessionId : undefined;
+    return this.wire.transport.sessionId;
   }
 
   get transportKind(): 'http' | 'stdio' {

@@ -1,15 +1,15 @@
-// Streamable HTTP: every message is its own POST; the answer is one JSON body or an SSE stream that
-// may carry notifications and, on a legacy session, server-to-client requests before the response.
-// Era-agnostic but for the 2025 session header, which that era's transport defines. Nothing here
-// follows a redirect, and every read is bounded by `limits`.
+// Streamable HTTP as the modern era speaks it: every message is its own POST, and the answer is one
+// JSON body or an SSE stream that may carry notifications before the response. No session, no held
+// stream, no resumption (2026-07-28 removed Last-Event-ID): a 2025 session adds those in the legacy
+// chunk (legacy-http.ts), through the hooks marked "legacy" below. Nothing here follows a redirect,
+// and every read is bounded by `limits`.
 
 import { readText } from './bytes.js';
-import { Deadline } from './deadline.js';
+import type { Deadline } from './deadline.js';
 import { BodyError, HttpStatusError, McpError, NetworkError, RedirectError, StreamClosedError, truncate } from './errors.js';
 import type { Limits } from './limits.js';
 import { redactHeaders, redactUrl } from './redact.js';
 import { readSse } from './sse.js';
-import { sleep } from './sleep.js';
 import type { Exchange, Reply, Trace, Transport } from './transport.js';
 import { isRequest, isResponse } from './transport.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from './types.js';
@@ -38,25 +38,25 @@ export interface HttpAuth {
 // (conformance auth/scope-retry-limit allows at most three attempts).
 const MAX_AUTH_ATTEMPTS = 3;
 
-// A legacy server may close an SSE stream it can resume (spec 2025-11-25, "Resumability"); a modern
-// one may not (2026-07-28 removed Last-Event-ID), so resumption is bounded and legacy-only in effect.
-const MAX_RESUMES = 5;
-const DEFAULT_RETRY_MS = 1000;
+/** Where an SSE answer had got to when it ended: what a legacy session needs to resume it. */
+export interface StreamPosition {
+  lastEventId: string | undefined;
+  retryMs: number | undefined;
+  /** How many times this answer was resumed already. */
+  resumes: number;
+}
 
 export class HttpTransport implements Transport {
   readonly kind = 'http';
   readonly key: string;
-  /** The 2025 session the server issued at initialize, sent on every later request. */
-  sessionId: string | undefined;
   readonly url: string;
-  /** What it was made with: the HTTP+SSE transport posts with the same requester, headers and authorization. */
+  /** What it was made with: a legacy session and the HTTP+SSE transport post with the same requester, headers and authorization. */
   readonly options: HttpOptions;
-  private readonly baseHeaders: Record<string, string>;
-  private readonly requester: Requester;
-  private readonly limits: Limits;
-  private readonly trace: Trace | undefined;
-  private readonly auth: HttpAuth | undefined;
-  private listening: AbortController | undefined;
+  protected readonly baseHeaders: Record<string, string>;
+  protected readonly requester: Requester;
+  protected readonly limits: Limits;
+  protected readonly trace: Trace | undefined;
+  protected readonly auth: HttpAuth | undefined;
 
   constructor(options: HttpOptions) {
     const url = new URL(options.url);
@@ -75,7 +75,7 @@ export class HttpTransport implements Transport {
     const response = await this.post(message, exchange);
     try {
       const reply = await this.read(response, message, exchange);
-      if (message.method === 'initialize') this.sessionId = response.header('mcp-session-id') ?? undefined;
+      this.accepted(message, response);
       return reply;
     } catch (error) {
       throw this.failure(error, exchange, `the answer to ${message.method} broke off`);
@@ -93,71 +93,28 @@ export class HttpTransport implements Transport {
     if (response.status >= 300) throw new HttpStatusError(response.status, '', response.headers(), this.url);
   }
 
-  /**
-   * Legacy sessions: the standalone GET stream, where a 2025 server pushes requests that belong to no
-   * POST (spec 2025-11-25 transports, "Listening for Messages from the Server"). A 405 means it offers
-   * none; without a session there is none to listen to. The answer's headers must come within `timeoutMs`; the stream then lives until close(),
-   * and each answer the client POSTs for a request pushed down it has `timeoutMs` of its own.
-   */
-  listen(exchange: Omit<Exchange, 'deadline'>, timeoutMs: number): void {
-    if (!this.sessionId) return;
-    const controller = new AbortController();
-    this.listening = controller;
-    const stream: Exchange = { ...exchange, deadline: new Deadline('the event stream', timeoutMs, controller.signal) };
-    void (async () => {
-      const response = await this.openStream(exchange.headers, stream.deadline);
-      stream.deadline.dispose();
-      if (response === undefined) return;
-      for await (const event of readSse(response.body, this.limits.maxMessageBytes)) {
-        const message = parseJson(event.data) as JsonRpcMessage | undefined;
-        if (!message || typeof message !== 'object') continue;
-        this.trace?.({ direction: 'receive', transport: 'http', message });
-        if (isRequest(message)) {
-          const answering = new Deadline(`the answer to ${message.method}`, timeoutMs, controller.signal);
-          try {
-            // One answer the server did not take (it timed out, or was refused) does not end the stream.
-            await this.answer(message, { ...stream, deadline: answering }).catch(() => undefined);
-          } finally {
-            answering.dispose();
-          }
-        }
-        else if ('method' in message) exchange.onNotification?.(message);
-      }
-    })()
-      .catch(() => undefined)
-      .finally(() => stream.deadline.dispose());
-  }
-
   async close(): Promise<void> {
-    this.listening?.abort();
-    if (this.sessionId) {
-      const deadline = new Deadline('DELETE', 2000);
-      try {
-        const headers = { ...this.baseHeaders, ...(await this.auth?.headers(this.url, deadline.signal, 'DELETE').catch(() => ({}))), 'Mcp-Session-Id': this.sessionId };
-        this.traceHttp('send', { method: 'DELETE', url: this.url, headers });
-        // Ending a legacy session is a courtesy: a server that cannot (405) or is gone has nothing to end.
-        const response = await this.requester({ method: 'DELETE', url: this.url, headers, abort: deadline }).catch(() => undefined);
-        if (response) await drain(response);
-      } finally {
-        deadline.dispose();
-      }
-      this.sessionId = undefined;
-    }
     this.requester.close?.();
   }
 
-  private headers(extra: Record<string, string>): Record<string, string> {
-    const headers: Record<string, string> = {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      ...this.baseHeaders,
-      ...extra,
-    };
-    if (this.sessionId) headers['Mcp-Session-Id'] = this.sessionId;
-    return headers;
+  /** Legacy: a request's answer arrived (initialize's carries the session). */
+  protected accepted(_request: JsonRpcRequest, _response: WireResponse): void {}
+
+  /** Legacy: the session's headers for every request. */
+  protected sessionHeaders(): Record<string, string> | undefined {
+    return undefined;
   }
 
-  private async signed(extra: Record<string, string>, deadline: Deadline, method: 'POST' | 'GET'): Promise<Record<string, string>> {
+  /** Legacy: an SSE answer that ended before its response, resumed; the modern era has no resumption, so it was lost. */
+  protected resume(request: JsonRpcRequest, _exchange: Exchange, _position: StreamPosition): Promise<WireResponse> {
+    return Promise.reject(new StreamClosedError(`the server closed the event stream before it answered ${request.method}`));
+  }
+
+  private headers(extra: Record<string, string>): Record<string, string> {
+    return { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...this.baseHeaders, ...extra, ...this.sessionHeaders() };
+  }
+
+  protected async signed(extra: Record<string, string>, deadline: Deadline, method: 'POST' | 'GET'): Promise<Record<string, string>> {
     if (!this.auth) return this.headers(extra);
     return { ...this.headers(extra), ...(await this.auth.headers(this.url, deadline.signal, method)) };
   }
@@ -186,7 +143,7 @@ export class HttpTransport implements Transport {
     }
   }
 
-  private answered(response: WireResponse): WireResponse {
+  protected answered(response: WireResponse): WireResponse {
     this.auth?.answered?.({ status: response.status, headers: response.headers(), url: this.url });
     return response;
   }
@@ -211,13 +168,12 @@ export class HttpTransport implements Transport {
 
   private async readStream(first: WireResponse, request: JsonRpcRequest, exchange: Exchange) {
     let response = first;
-    let lastEventId: string | undefined;
-    let retryMs = DEFAULT_RETRY_MS;
-    for (let resumes = 0; ; resumes++) {
+    const position: StreamPosition = { lastEventId: undefined, retryMs: undefined, resumes: 0 };
+    for (;; position.resumes++) {
       try {
         for await (const event of readSse(response.body, this.limits.maxMessageBytes)) {
-          if (event.id !== undefined) lastEventId = event.id;
-          if (event.retry !== undefined) retryMs = event.retry;
+          if (event.id !== undefined) position.lastEventId = event.id;
+          if (event.retry !== undefined) position.retryMs = event.retry;
           if (!event.data) continue;
           const message = parseJson(event.data) as JsonRpcMessage | undefined;
           this.trace?.({ direction: 'receive', transport: 'http', ...(message ? { message } : { raw: event.data }) });
@@ -230,41 +186,12 @@ export class HttpTransport implements Transport {
         // A stream that broke off may be resumed; anything else (a limit, our own abort) ends the request.
         if (exchange.deadline.aborted || error instanceof McpError) throw error;
       }
-      // The server's `retry` counts from the moment the stream ended: time spent since then comes off the wait,
-      // so a busy event loop does not push the reconnect past it (conformance sse-retry allows 200 ms late).
-      const endedAt = performance.now();
-      if (lastEventId === undefined || resumes >= MAX_RESUMES) {
-        throw new StreamClosedError(`the server closed the event stream before it answered ${request.method}`);
-      }
-      await sleep(Math.max(0, retryMs - (performance.now() - endedAt)), exchange.deadline.signal);
-      const resumed = await this.openStream({ ...exchange.headers, 'Last-Event-ID': lastEventId }, exchange.deadline, true);
-      if (resumed === undefined) throw new StreamClosedError(`the server closed the event stream before it answered ${request.method}, and would not resume it`);
-      response = resumed;
+      response = await this.resume(request, exchange, position);
     }
   }
 
-  /** A GET that should answer an event stream; undefined when the server offers none (405, another type). */
-  async openStream(extra: Record<string, string>, deadline: Deadline, strict = false): Promise<WireResponse | undefined> {
-    const headers: Record<string, string> = { ...(await this.signed(extra, deadline, 'GET')), Accept: 'text/event-stream' };
-    delete headers['Content-Type'];
-    this.traceHttp('send', { method: 'GET', url: this.url, headers });
-    let response: WireResponse;
-    try {
-      response = await this.requester({ method: 'GET', url: this.url, headers, abort: deadline });
-    } catch (error) {
-      throw this.failure(error, { deadline }, `cannot reach ${this.url}`);
-    }
-    this.traceHttp('receive', { status: response.status, headers: Object.fromEntries(response.headers()) });
-    await this.refuseRedirect(response);
-    if (this.auth) this.answered(response);
-    if (response.status < 300 && (response.header('content-type') ?? '').includes('text/event-stream')) return response;
-    const text = strict ? await readText(response.body, 4096, 'an error body').catch(() => '') : (await drain(response), '');
-    if (strict) throw new HttpStatusError(response.status, text, response.headers(), this.url);
-    return undefined;
-  }
-
-  /** A legacy server-to-client request: fulfil it and POST the JSON-RPC response back. */
-  private async answer(request: JsonRpcRequest, exchange: Exchange): Promise<void> {
+  /** A server-to-client request (legacy: the host fulfils it; a modern server may not send one): POST the JSON-RPC response back. */
+  protected async answer(request: JsonRpcRequest, exchange: Exchange): Promise<void> {
     const answer = exchange.onServerRequest
       ? await exchange.deadline.excluding(() => exchange.onServerRequest!(request))
       : { error: { code: -32601, message: `Method not found: the client does not take ${request.method} here` } };
@@ -273,21 +200,21 @@ export class HttpTransport implements Transport {
     await this.deliver(message, { ...exchange, headers: version ? { 'MCP-Protocol-Version': version } : {} });
   }
 
-  private async refuseRedirect(response: WireResponse): Promise<void> {
+  protected async refuseRedirect(response: WireResponse): Promise<void> {
     if (response.status < 300 || response.status >= 400 || response.status === 304) return;
     await drain(response);
     throw new RedirectError(response.status, this.url, response.header('location') ?? undefined);
   }
 
   /** What a failed exchange becomes: our deadline's timeout or the caller's abort, else the cause. */
-  private failure(error: unknown, exchange: Pick<Exchange, 'deadline'>, what: string): McpError {
+  protected failure(error: unknown, exchange: Pick<Exchange, 'deadline'>, what: string): McpError {
     if (exchange.deadline.aborted) return exchange.deadline.failure();
     if (error instanceof McpError) return error;
     if (what.startsWith('cannot reach')) return new NetworkError(this.url, error);
     return new StreamClosedError(`${what}: ${(error as Error).message}`);
   }
 
-  private traceHttp(direction: 'send' | 'receive', http: { method?: string; url?: string; status?: number; headers: Record<string, string> }): void {
+  protected traceHttp(direction: 'send' | 'receive', http: { method?: string; url?: string; status?: number; headers: Record<string, string> }): void {
     if (!this.trace) return;
     this.trace({ direction, transport: 'http', http: { ...http, ...(http.url ? { url: redactUrl(http.url) } : {}), headers: redactHeaders(http.headers) } });
   }
@@ -299,11 +226,11 @@ function isChallenge(response: WireResponse): boolean {
 }
 
 /** Reads a small body to its end, so a kept-alive connection can be reused; a large or broken one is cut, unread. */
-async function drain(response: WireResponse): Promise<void> {
+export async function drain(response: WireResponse): Promise<void> {
   await readText(response.body, 64 * 1024, 'a body').catch(() => undefined);
 }
 
-function parseJson(text: string): unknown {
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

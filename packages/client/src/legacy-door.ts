@@ -1,12 +1,14 @@
 // The one way in to the legacy era (legacy-era.ts): loaded on the first legacy server, and handed the
 // client's pieces it uses (legacy-kit.ts says why they are handed over rather than imported).
 
+import { readText } from './bytes.js';
 import { Deadline } from './deadline.js';
-import { HostError, McpError, ProtocolError, RpcError, StreamClosedError, TimeoutError } from './errors.js';
+import { HostError, HttpStatusError, McpError, ProtocolError, RpcError, StreamClosedError, TimeoutError } from './errors.js';
 import { exchange, resultOf } from './exchange.js';
 import { fulfil } from './fulfil.js';
-import { HttpTransport } from './http.js';
+import { drain, HttpTransport, parseJson } from './http.js';
 import { redactUrl } from './redact.js';
+import { sleep } from './sleep.js';
 import { readSse } from './sse.js';
 import { asTask, TASKS_EXTENSION } from './tasks.js';
 import { isRequest, isResponse } from './transport.js';
@@ -22,8 +24,9 @@ export function legacyEra(): Promise<typeof import('./legacy-era.js')> {
   loaded ??= import('./legacy-era.js').then(
     (era) => {
       era.useKit({
-        Deadline, HostError, HttpTransport, McpError, ProtocolError, RpcError, StreamClosedError, TimeoutError,
-        asTask, exchange, fulfil, isRequest, isResponse, readSse, redactUrl, resultOf, TASKS_EXTENSION, LEGACY_VERSIONS, MODERN_VERSIONS,
+        Deadline, HostError, HttpStatusError, HttpTransport, McpError, ProtocolError, RpcError, StreamClosedError, TimeoutError,
+        asTask, drain, exchange, fulfil, isRequest, isResponse, parseJson, readSse, readText, redactUrl, resultOf, sleep,
+        TASKS_EXTENSION, LEGACY_VERSIONS, MODERN_VERSIONS,
       });
       return era;
     },

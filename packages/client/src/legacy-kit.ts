@@ -3,12 +3,14 @@
 // chunk, and every caller, modern only or not, would pay for the extra chunk (bench/bundle-size.js). Only type
 // imports here and in the modules of the legacy chunk (legacy-era.ts and what it exports).
 
+import type { readText } from './bytes.js';
 import type { Deadline } from './deadline.js';
-import type { HostError, McpError, ProtocolError, RpcError, StreamClosedError, TimeoutError } from './errors.js';
+import type { HostError, HttpStatusError, McpError, ProtocolError, RpcError, StreamClosedError, TimeoutError } from './errors.js';
 import type { exchange, resultOf } from './exchange.js';
 import type { fulfil } from './fulfil.js';
-import type { HttpTransport } from './http.js';
+import type { drain, HttpTransport, parseJson } from './http.js';
 import type { redactUrl } from './redact.js';
+import type { sleep } from './sleep.js';
 import type { readSse } from './sse.js';
 import type { asTask } from './tasks.js';
 import type { isRequest, isResponse } from './transport.js';
@@ -16,6 +18,7 @@ import type { isRequest, isResponse } from './transport.js';
 export interface LegacyKit {
   Deadline: typeof Deadline;
   HostError: typeof HostError;
+  HttpStatusError: typeof HttpStatusError;
   HttpTransport: typeof HttpTransport;
   McpError: typeof McpError;
   ProtocolError: typeof ProtocolError;
@@ -23,13 +26,17 @@ export interface LegacyKit {
   StreamClosedError: typeof StreamClosedError;
   TimeoutError: typeof TimeoutError;
   asTask: typeof asTask;
+  drain: typeof drain;
   exchange: typeof exchange;
   fulfil: typeof fulfil;
   isRequest: typeof isRequest;
   isResponse: typeof isResponse;
+  parseJson: typeof parseJson;
   readSse: typeof readSse;
+  readText: typeof readText;
   redactUrl: typeof redactUrl;
   resultOf: typeof resultOf;
+  sleep: typeof sleep;
   /** The tasks extension's name (tasks.ts), and the versions byhand speaks (versions.ts). */
   TASKS_EXTENSION: string;
   LEGACY_VERSIONS: readonly string[];

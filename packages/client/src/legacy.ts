@@ -5,6 +5,7 @@
 // the client SHOULD send it; the server otherwise keeps running the tool).
 
 import type { RequestOptions, Wire } from './exchange.js';
+import { withSession } from './legacy-http.js';
 import { kit } from './legacy-kit.js';
 import { LEGACY_CLIENT_TASKS } from './legacy-tasks.js';
 import type { ServerRequestAnswer } from './transport.js';
@@ -30,6 +31,7 @@ export class LegacyConnection {
 
   /** Runs the handshake with `version`; the server may agree on another it names. */
   static async open(settings: LegacySettings, version: string): Promise<LegacyConnection> {
+    settings.wire.transport = withSession(settings.wire.transport);
     const connection = new LegacyConnection(settings);
     await connection.initialize(version);
     return connection;
