@@ -1,7 +1,8 @@
 // A per-request deadline that can pause: time the host spends asking a person or a model (legacy
 // server-to-client requests arrive mid-request) is not the server's time and must not time it out.
 // An AbortSignal costs more to make than a whole request on node:http, so the deadline makes one only
-// when something asks for it (fetch, a caller's signal, the host); node:http listens through onAbort.
+// when something asks for it (fetch, the host); node:http listens through onAbort, to our timer and to
+// the caller's signal directly.
 // A caller's signal is followed by one listener, removed at dispose, rather than AbortSignal.any: the
 // same outcome for a fraction of the CPU (a checkpoint passes a signal to each of hundreds of requests).
 
@@ -49,17 +50,26 @@ export class Deadline implements AbortSource {
   }
 
   onAbort(listener: () => void): () => void {
-    // A caller's signal can fire at any time: listen to it through the real signal.
-    if (this.outer || this.controller) {
-      const signal = this.signal;
+    if (this.controller) {
+      const { signal } = this.controller;
       signal.addEventListener('abort', listener, { once: true });
       return () => signal.removeEventListener('abort', listener);
     }
-    this.listeners.push(listener);
-    return () => {
-      const at = this.listeners.indexOf(listener);
-      if (at >= 0) this.listeners.splice(at, 1);
+    // Our timeout calls the listeners; a caller's signal, which can fire at any time, is listened to itself
+    // rather than through a signal of ours made for it (an AbortController per request, ~25 µs on Node 20).
+    const { outer } = this;
+    const once = () => {
+      stop();
+      listener();
     };
+    const stop = () => {
+      const at = this.listeners.indexOf(once);
+      if (at >= 0) this.listeners.splice(at, 1);
+      outer?.removeEventListener('abort', once);
+    };
+    this.listeners.push(once);
+    outer?.addEventListener('abort', once, { once: true });
+    return stop;
   }
 
   /** The error to report once aborted: a timeout of ours or the caller's abort. */
@@ -78,6 +88,7 @@ export class Deadline implements AbortSource {
 
   dispose(): void {
     clearTimeout(this.timer);
+    for (const listener of this.listeners) this.outer?.removeEventListener('abort', listener);
     this.listeners = [];
     this.unfollow?.();
     this.unfollow = undefined;

@@ -30,8 +30,12 @@ export interface HttpAuth {
   headers(url: string, signal: AbortSignal, method?: string): Promise<Record<string, string>>;
   /** A 401, or a 403 with a Bearer challenge: get new credentials; true means try the request again. */
   challenged(challenge: { status: number; headers: Headers; url: string }, signal: AbortSignal): Promise<boolean>;
-  /** Any other answer: what it says for later requests (a DPoP-Nonce, RFC 9449 §8.2, §9) is taken without a round trip. */
-  answered?(answer: { status: number; headers: Headers; url: string }): void;
+  /**
+   * Any other answer: what it says for later requests (a DPoP-Nonce, RFC 9449 §8.2, §9) is taken without a round
+   * trip. `header` reads one header; `headers` makes a Headers object only when read (on Node 20 the first one
+   * loads undici, about 20 ms, and the checkpoint's answers would pay for it on every request).
+   */
+  answered?(answer: { status: number; header(name: string): string | null; readonly headers: Headers; url: string }): void;
 }
 
 // Bounds re-authorization per request: a server that refuses every token must not loop us
@@ -144,7 +148,7 @@ export class HttpTransport implements Transport {
   }
 
   protected answered(response: WireResponse): WireResponse {
-    this.auth?.answered?.({ status: response.status, headers: response.headers(), url: this.url });
+    this.auth?.answered?.({ status: response.status, header: (name) => response.header(name), get headers() { return response.headers(); }, url: this.url });
     return response;
   }
 

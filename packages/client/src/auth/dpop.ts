@@ -20,7 +20,7 @@ export interface Dpop {
   /** A fresh proof for one request, with the nonce last seen from that origin. */
   proof(request: DpopProofRequest): Promise<string>;
   /** Remember the DPoP-Nonce of a response; true when it is new (a use_dpop_nonce answer is then worth one retry). */
-  observe(url: string, headers: Headers): boolean;
+  observe(url: string, headers: Pick<Headers, 'get'>): boolean;
   /** The private key as a JWK, to keep with the tokens bound to it; undefined for a key given from outside. */
   privateJwk(): Promise<JsonWebKey | undefined>;
 }

@@ -204,8 +204,8 @@ class OAuth implements OAuthProvider {
   }
 
   /** RFC 9449 §8.2 (and §9 for a resource server): a new nonce may come on any answer; the next proof carries it. */
-  answered({ headers, url }: { headers: Headers; url: string }): void {
-    this.dpop.observe(url, headers);
+  answered({ header, url }: { header(name: string): string | null; url: string }): void {
+    this.dpop.observe(url, { get: header });
   }
 
   async forget(serverUrl: string): Promise<void> {
