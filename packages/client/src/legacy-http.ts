@@ -52,12 +52,11 @@ function sessionClass() {
     }
 
     protected override async resume(request: JsonRpcRequest, exchange: Exchange, position: StreamPosition): Promise<WireResponse> {
-      // The server's `retry` counts from the moment the stream ended: time spent since then comes off the wait,
-      // so a busy event loop does not push the reconnect past it (conformance sse-retry allows 200 ms late).
-      const endedAt = performance.now();
+      // The server's `retry` counts from the moment the stream ended, which is now: the transport calls this in the
+      // same turn as the stream's end (conformance sse-retry allows 200 ms late).
       const { lastEventId } = position;
       if (lastEventId === undefined || position.resumes >= MAX_RESUMES) return super.resume(request, exchange, position);
-      await sleep(Math.max(0, (position.retryMs ?? DEFAULT_RETRY_MS) - (performance.now() - endedAt)), exchange.deadline.signal);
+      await sleep(position.retryMs ?? DEFAULT_RETRY_MS, exchange.deadline.signal);
       const resumed = await this.openStream({ ...exchange.headers, 'Last-Event-ID': lastEventId }, exchange.deadline, true);
       if (resumed === undefined) throw new StreamClosedError(`the server closed the event stream before it answered ${request.method}, and would not resume it`);
       return resumed;
