@@ -11,7 +11,7 @@ import { clientAssertion, importPrivateKey, jwkThumbprint } from '../packages/cl
 const subtle = globalThis.crypto.subtle;
 const ES256 = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 
-function decode(jwt: string): { header: Record<string, unknown>; claims: Record<string, unknown>; input: Uint8Array; signature: Uint8Array } {
+function decode(jwt: string): { header: Record<string, unknown>; claims: Record<string, unknown>; input: Uint8Array<ArrayBuffer>; signature: Uint8Array<ArrayBuffer> } {
   const [h, c, s] = jwt.split('.');
   assert.ok(h && c && s, 'three parts');
   const json = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>;

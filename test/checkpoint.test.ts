@@ -201,7 +201,7 @@ test('a server behind OAuth: "needs login" with the command to run, then probed 
 
 test('colour only on a TTY, and never with NO_COLOR', async () => {
   const { renderReport, styleFor } = await import('../packages/byhand/src/checkpoint/render.js');
-  const report = { name: 'X', target: 'u', ok: true, era: 'modern' as const, protocolVersion: '2026-07-28', reach: 'modern' as const, counts: { tools: 1, resources: 0, prompts: 0 }, elapsedMs: 1 };
+  const report = { name: 'X', target: 'u', ok: true, era: 'modern' as const, protocolVersion: '2026-07-28', reach: 'modern' as const, counts: { tools: 1, resources: 0, prompts: 0, templates: 0 }, elapsedMs: 1, exitCode: 0 as const };
   assert.match(renderReport(report, styleFor({ isTTY: true }, {})), /\x1b\[32m✓\x1b\[39m X/);
   assert.doesNotMatch(renderReport(report, styleFor({ isTTY: true }, { NO_COLOR: '1' })), /\x1b\[/);
   assert.match(renderReport(report, styleFor({ isTTY: true }, { NO_COLOR: '' })), /\x1b\[/, 'an empty NO_COLOR does not count (no-color.org)');

@@ -373,7 +373,7 @@ describe('checkpoint details', () => {
 
   test('"can ask you to think" is not claimed for a modern server that offers nothing to call', { timeout: 10_000 }, async () => {
     const { renderReport, plain } = await import('../packages/byhand/src/checkpoint/render.js');
-    const report = { name: 'Empty', target: 'http://x/mcp', ok: true, era: 'modern' as const, protocolVersion: '2026-07-28', reach: 'modern' as const, canSample: false, counts: { tools: 0, resources: 0, prompts: 0, templates: 0 }, elapsedMs: 5 };
+    const report = { name: 'Empty', target: 'http://x/mcp', ok: true, era: 'modern' as const, protocolVersion: '2026-07-28', reach: 'modern' as const, canSample: false, counts: { tools: 0, resources: 0, prompts: 0, templates: 0 }, elapsedMs: 5, exitCode: 0 as const };
     assert.match(renderReport(report, plain), /^ {4}era: 2026-07-28 \(offers nothing that could ask you\)$/m);
     assert.match(renderReport({ ...report, name: 'Evil\u001b[2J' }, plain), /^✓ Evil\\u001b\[2J$/m, 'control characters from a server are neutralised');
   });

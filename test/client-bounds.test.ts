@@ -494,6 +494,7 @@ describe('secrets in output', () => {
         const io = {
           stdout: { write: (s: string) => ((out += s), true) } as unknown as NodeJS.WritableStream,
           stderr: { write: (s: string) => ((err += s), true) } as unknown as NodeJS.WritableStream,
+          stdin: process.stdin,
           env: { BYHAND_CONFIG_DIR: join(scratch, 'config') },
         };
         assert.equal(await checkpointCommand(['--config', config, '--timeout', '3000', ...flags], io), 1);

@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { connect, forgetEras, type Host, type InputContext } from '../packages/client/src/index.js';
+import { connect, forgetEras, type ElicitResult, type Host, type InputContext } from '../packages/client/src/index.js';
 import { fixtureHandler, serve, type Served } from './fixtures/sdk-server.js';
+import { textOf } from './servers-support.js';
 
 const model = { role: 'assistant' as const, content: { type: 'text' as const, text: 'bread' }, model: 'test-model', stopReason: 'endTurn' };
 
@@ -14,7 +15,7 @@ function recordingHost(): Host & { calls: { kind: string; ctx: InputContext }[] 
   return {
     calls,
     sample: async (_p, ctx) => (calls.push({ kind: 'sample', ctx }), model),
-    elicit: async (p, ctx) => (calls.push({ kind: 'elicit', ctx }), { action: 'accept', content: 'ok' in (p.requestedSchema?.properties ?? {}) ? { ok: true } : { name: 'Ada' } }),
+    elicit: async (p, ctx) => (calls.push({ kind: 'elicit', ctx }), ({ action: 'accept', content: 'ok' in (p.requestedSchema?.properties ?? {}) ? { ok: true } : { name: 'Ada' } }) as ElicitResult),
     roots: async (ctx) => (calls.push({ kind: 'roots', ctx }), { roots: [{ uri: 'file:///work', name: 'work' }] }),
   };
 }
@@ -203,7 +204,7 @@ describe('legacy era against a stateless SDK server', () => {
     assert.equal(client.sessionId, undefined);
     const result = await client.callTool('think', { topic: 'rye' });
     assert.equal(result.isError, true);
-    assert.match(String(result.content[0].text), /per-request legacy serving cannot receive server-to-client requests/);
+    assert.match(textOf(result), /per-request legacy serving cannot receive server-to-client requests/);
     await client.close();
   });
 });
@@ -241,7 +242,7 @@ describe('stdio', () => {
     assert.equal(client.era, 'legacy');
     assert.equal(client.verdict.era, 'legacy');
     assert.equal(client.verdict.how, 'probe');
-    assert.match(String((await client.callTool('think', { topic: 'oats' })).content[0].text), /^model said: bread/);
+    assert.match(textOf(await client.callTool('think', { topic: 'oats' })), /^model said: bread/);
     assert.equal(host.calls[0].ctx.era, 'legacy');
     await client.close();
   });

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { connect, forgetEras, type Host, type InputContext } from '../packages/client/src/index.js';
 import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
 import { TOOLBOXES } from '../packages/servers/src/registry.js';
+import { textOf } from './servers-support.js';
 
 let server: RunningServer;
 before(async () => {
@@ -55,7 +56,7 @@ for (const era of ['modern', 'legacy'] as const) {
       const client = await connect(server.urls.kitchen!, { era, host });
       const summary = await client.callTool('summarise_week', { depth: 'brief' });
       assert.equal(summary.isError, undefined, JSON.stringify(summary));
-      assert.match(String(summary.content[0]!.text), /thought about summarise_week/);
+      assert.match(textOf(summary), /thought about summarise_week/);
       const dinner = await client.callTool('suggest_dinner', {});
       assert.equal(dinner.isError, undefined, JSON.stringify(dinner));
       assert.deepEqual(host.asked.map((a) => `${a.kind}:${a.ctx.era}`), [`sample:${era}`, `elicit:${era}`, `sample:${era}`]);
@@ -69,7 +70,7 @@ for (const era of ['modern', 'legacy'] as const) {
       assert.equal(put.isError, undefined, JSON.stringify(put));
       const listed = JSON.stringify(await client.callTool('list_notes', {}));
       assert.match(listed, new RegExp(`remember the ${era} era`));
-      const id = Number(/"id":\s*(\d+)/.exec(JSON.stringify(put.structuredContent ?? put.content))?.[1] ?? /#?(\d+)/.exec(String(put.content[0]!.text))?.[1]);
+      const id = Number(/"id":\s*(\d+)/.exec(JSON.stringify(put.structuredContent ?? put.content))?.[1] ?? /#?(\d+)/.exec(textOf(put))?.[1]);
       assert.ok(id > 0, 'put_note names the note it made');
       const forgot = await client.callTool('forget_note', { id });
       assert.equal(forgot.isError, undefined, JSON.stringify(forgot));
@@ -82,10 +83,10 @@ for (const era of ['modern', 'legacy'] as const) {
       const result = await client.callTool('probe_sampling', { topic: 'soup' });
       if (era === 'modern') {
         assert.equal(result.isError, undefined, JSON.stringify(result));
-        assert.match(String(result.content[0]!.text), /thought about probe_sampling/);
+        assert.match(textOf(result), /thought about probe_sampling/);
       } else {
         assert.equal(result.isError, true);
-        assert.match(String(result.content[0]!.text), /per-request legacy serving cannot receive server-to-client requests/);
+        assert.match(textOf(result), /per-request legacy serving cannot receive server-to-client requests/);
       }
       await client.close();
     });

@@ -28,7 +28,7 @@ describe('era shortcut', () => {
     ];
     for (const body of modern) {
       assert.equal(surelyModern(body), true, JSON.stringify(body));
-      for (const headers of [{}, { 'mcp-protocol-version': '2025-06-18' }, { 'mcp-protocol-version': '2026-07-28' }]) {
+      for (const headers of [{}, { 'mcp-protocol-version': '2025-06-18' }, { 'mcp-protocol-version': '2026-07-28' }] as Record<string, string>[]) {
         assert.equal(await isLegacyRequest(post(body, headers), body), false, `${JSON.stringify(body)} ${JSON.stringify(headers)}`);
       }
     }

@@ -3,7 +3,7 @@
 // does what a real user of the client would; the era is always negotiated (auto), never pinned.
 
 import { createOAuth, type JwsAlgorithm, type OAuthOptions } from '../../packages/client/src/auth/index.js';
-import { connect, McpError, type Client, type Host } from '../../packages/client/src/index.js';
+import { connect, McpError, type Client, type ElicitResult, type Host } from '../../packages/client/src/index.js';
 import { listSkills, loadSkill } from '../../packages/client/src/skills.js';
 
 const url = process.argv.at(-1)!;
@@ -68,7 +68,7 @@ let unrelatedCalled = false;
 let client: Client;
 const host: Host = {
   sample: async () => ({ role: 'assistant', content: { type: 'text', text: 'conformance answer' }, model: 'byhand-conformance', stopReason: 'endTurn' }),
-  elicit: async () => {
+  elicit: async (): Promise<ElicitResult> => {
     // Call another tool between rounds: its request must carry none of this flow's state.
     if (scenario === 'sep-2322-client-request-state' && !unrelatedCalled) {
       unrelatedCalled = true;

@@ -19,7 +19,7 @@ export interface StartServerOptions {
   stateSecret?: string;
   stateTtlSeconds?: number;
   /** Extra hostnames accepted in Host/Origin (e.g. the name a reverse proxy uses). */
-  allowedHosts?: string[];
+  allowedHosts?: readonly string[];
   maxBodyBytes?: number;
   /** Overrides each toolbox's default legacy posture. */
   legacy?: Partial<Record<ToolboxName, LegacyMode>>;

@@ -63,7 +63,7 @@ export interface ToolboxSpec {
 
 export interface EdgeOptions {
   /** Hostnames accepted in Host and Origin headers (no ports). Loopback names are always accepted. */
-  allowedHosts?: string[];
+  allowedHosts?: readonly string[];
   /** Bytes; larger bodies get 413 before anything is parsed. */
   maxBodyBytes?: number;
   /** Overrides the toolbox's default legacy posture. */
