@@ -20,7 +20,7 @@ async function body(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-const nonceOf = (proof: string) => (JSON.parse(Buffer.from(proof.split('.')[1]!, 'base64url').toString('utf8')) as { nonce?: string }).nonce;
+const nonceOf = (proof: string) => (JSON.parse(Buffer.from(proof.split('.')[1], 'base64url').toString('utf8')) as { nonce?: string }).nonce;
 
 test('a DPoP-Nonce on a 2xx is used in the next proof: one use_dpop_nonce refusal in all, not one per request', { timeout: 20_000 }, async () => {
   const kitchen = createKitchen();

@@ -30,13 +30,13 @@ function fakeFetch(routes: Record<string, Route | Record<string, unknown>>) {
     const answer = typeof route === 'function' ? route(entry) : route ? Response.json(route) : undefined;
     return answer ?? new Response('not found', { status: 404 });
   };
-  return { fetch: fetchFn as typeof fetch, seen, at: (url: string) => seen.filter((s) => s.url === url) };
+  return { fetch: fetchFn, seen, at: (url: string) => seen.filter((s) => s.url === url) };
 }
 
 const prm = { resource: MCP, authorization_servers: [AS] };
 const asMetadata = (extra: Record<string, unknown> = {}) => ({ issuer: AS, authorization_endpoint: `${AS}/authorize`, token_endpoint: `${AS}/token`, ...extra });
 const challenge = (value: string, status = 401, extra: Record<string, string> = {}) => ({ status, headers: new Headers({ 'WWW-Authenticate': value, ...extra }), url: MCP });
-const claims = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+const claims = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString('utf8')) as Record<string, unknown>;
 
 function discovery(extra: Record<string, unknown> = {}) {
   return {
@@ -70,9 +70,9 @@ test('client credentials with a key: private_key_jwt by default, the challenged 
   assert.equal(body.client_assertion_type, 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
   assert.equal(request.headers.get('authorization'), null);
   assert.equal(request.headers.get('dpop'), null, 'no DPoP where nobody asked for it');
-  const assertion = body.client_assertion!;
+  const assertion = body.client_assertion;
   const [h, c, s] = assertion.split('.');
-  assert.equal(await subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, pair.publicKey, Buffer.from(s!, 'base64url'), new TextEncoder().encode(`${h}.${c}`)), true);
+  assert.equal(await subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, pair.publicKey, Buffer.from(s, 'base64url'), new TextEncoder().encode(`${h}.${c}`)), true);
   assert.deepEqual([claims(assertion).iss, claims(assertion).sub, claims(assertion).aud], ['svc', 'svc', AS]);
   assert.deepEqual(await auth.headers(MCP, signal), { Authorization: 'Bearer cc-access' });
 });
@@ -82,8 +82,8 @@ test('client credentials needs a client id; a secret goes as Basic where offered
   const mock = fakeFetch({ ...discovery({ token_endpoint_auth_methods_supported: ['client_secret_basic'] }), [`${AS}/token`]: { access_token: 'cc', token_type: 'bearer' } });
   const auth = createOAuth({ fetch: mock.fetch, grant: { type: 'client_credentials' }, clientId: 'svc', clientSecret: 's3cret' });
   await auth.challenged(challenge('Bearer'), signal);
-  assert.equal(mock.at(`${AS}/token`)[0]!.headers.get('authorization'), `Basic ${btoa('svc:s3cret')}`);
-  assert.equal(mock.at(`${AS}/token`)[0]!.body.get('client_secret'), null);
+  assert.equal(mock.at(`${AS}/token`)[0].headers.get('authorization'), `Basic ${btoa('svc:s3cret')}`);
+  assert.equal(mock.at(`${AS}/token`)[0].body.get('client_secret'), null);
 });
 
 test('workload identity: the assertion is asked for the issuer; invalid_grant ends it with one token request', { timeout: 10_000 }, async () => {
@@ -95,9 +95,9 @@ test('workload identity: the assertion is asked for the issuer; invalid_grant en
   assert.deepEqual(audiences, [AS]);
   const requests = mock.at(`${AS}/token`);
   assert.equal(requests.length, 1);
-  assert.equal(requests[0]!.body.get('grant_type'), 'urn:ietf:params:oauth:grant-type:jwt-bearer');
-  assert.equal(requests[0]!.body.get('assertion'), 'workload.jwt.value');
-  assert.equal(requests[0]!.body.get('client_id'), null, 'no client id was configured');
+  assert.equal(requests[0].body.get('grant_type'), 'urn:ietf:params:oauth:grant-type:jwt-bearer');
+  assert.equal(requests[0].body.get('assertion'), 'workload.jwt.value');
+  assert.equal(requests[0].body.get('client_id'), null, 'no client id was configured');
   assert.doesNotMatch(`${error.message} ${error.hint}`, /workload\.jwt\.value/);
 });
 
@@ -111,7 +111,7 @@ test('enterprise: the ID token is exchanged for an ID-JAG aimed at the issuer, w
   });
   const options: OAuthOptions = { fetch: mock.fetch, clientId: 'mcp-client', clientSecret: 'mcp-secret', grant: { type: 'enterprise', idToken: () => 'the.id.token', idp: { tokenEndpoint: idp, clientId: 'idp-client' } } };
   await createOAuth(options).challenged(challenge('Bearer scope="read"'), signal);
-  const exchange = Object.fromEntries(mock.at(idp)[0]!.body);
+  const exchange = Object.fromEntries(mock.at(idp)[0].body);
   assert.deepEqual(exchange, {
     grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
     requested_token_type: 'urn:ietf:params:oauth:token-type:id-jag',
@@ -122,7 +122,7 @@ test('enterprise: the ID token is exchanged for an ID-JAG aimed at the issuer, w
     scope: 'read',
     client_id: 'idp-client',
   });
-  const grant = mock.at(`${AS}/token`)[0]!;
+  const grant = mock.at(`${AS}/token`)[0];
   assert.equal(grant.body.get('assertion'), 'the.id.jag');
   assert.equal(grant.body.get('grant_type'), 'urn:ietf:params:oauth:grant-type:jwt-bearer');
   assert.equal(grant.headers.get('authorization'), `Basic ${btoa('mcp-client:mcp-secret')}`);
@@ -148,25 +148,25 @@ test('DPoP: asked for when both sides take it, nonces retried once per new nonce
   assert.equal(await auth.challenged(challenge('DPoP algs="ES256"'), signal), true);
   assert.equal(nonceAnswers, 1);
   const [first, second] = mock.at(`${AS}/token`);
-  assert.equal(claims(first!.headers.get('dpop')!).htu, `${AS}/token`);
-  assert.equal(claims(second!.headers.get('dpop')!).nonce, 'as-nonce');
+  assert.equal(claims(first.headers.get('dpop')!).htu, `${AS}/token`);
+  assert.equal(claims(second.headers.get('dpop')!).nonce, 'as-nonce');
 
   const sent = await auth.headers(MCP, signal, 'GET');
   assert.equal(sent.Authorization, 'DPoP bound');
-  const proof = claims(sent.DPoP!);
+  const proof = claims(sent.DPoP);
   assert.deepEqual([proof.htm, proof.htu, proof.nonce], ['GET', MCP, undefined]);
   assert.equal(typeof proof.ath, 'string');
   // The resource server's nonce: one retry for a new one, none for the same one again.
   const rsNonce = challenge('DPoP error="use_dpop_nonce"', 401, { 'DPoP-Nonce': 'rs-nonce' });
   assert.equal(await auth.challenged(rsNonce, signal), true);
-  assert.equal(claims((await auth.headers(MCP, signal)).DPoP!).nonce, 'rs-nonce');
+  assert.equal(claims((await auth.headers(MCP, signal)).DPoP).nonce, 'rs-nonce');
   assert.equal(await auth.challenged(rsNonce, signal), false);
 });
 
 test('DPoP: not asked for when only the authorization server offers it; a second use_dpop_nonce is not retried; a token bound to another key is never sent', { timeout: 10_000 }, async () => {
   const plain = fakeFetch({ ...discovery({ dpop_signing_alg_values_supported: ['ES256'] }), [`${AS}/token`]: { access_token: 'plain', token_type: 'Bearer' } });
   await createOAuth({ fetch: plain.fetch, grant: { type: 'client_credentials' }, clientId: 'svc' }).challenged(challenge('Bearer'), signal);
-  assert.equal(plain.at(`${AS}/token`)[0]!.headers.get('dpop'), null);
+  assert.equal(plain.at(`${AS}/token`)[0].headers.get('dpop'), null);
 
   let n = 0;
   const nagging = fakeFetch({ ...discovery(), [`${AS}/token`]: () => Response.json({ error: 'use_dpop_nonce' }, { status: 400, headers: { 'DPoP-Nonce': `n-${++n}` } }) });
@@ -193,7 +193,7 @@ test('2025-03-26: no resource metadata, so the origin\'s authorization server me
   const bare = fakeFetch({ 'https://mcp.example/token': { access_token: 'legacy', token_type: 'Bearer' } });
   const second = createOAuth({ fetch: bare.fetch, grant: { type: 'client_credentials' }, clientId: 'svc' });
   await second.challenged(challenge('Bearer'), signal);
-  assert.equal(bare.at('https://mcp.example/token')[0]!.body.get('resource'), MCP);
+  assert.equal(bare.at('https://mcp.example/token')[0].body.get('resource'), MCP);
   assert.deepEqual(await second.headers(MCP, signal), { Authorization: 'Bearer legacy' });
 });
 
@@ -204,19 +204,19 @@ test('DPoP across processes: the key made by one provider is stored with its bou
   };
   const store = memoryStore();
   await createOAuth({ store, fetch: fakeFetch(routes).fetch, grant: { type: 'client_credentials' }, clientId: 'svc' }).challenged(challenge('DPoP'), signal);
-  const stored = (await store.read()).servers[serverKey(MCP)]!.tokens[AS]!;
+  const stored = (await store.read()).servers[serverKey(MCP)].tokens[AS];
   assert.equal(stored.token_type, 'DPoP');
   assert.equal(typeof stored.dpop_key?.d, 'string');
   const publicKey = await subtle.importKey('jwk', { kty: 'EC', crv: 'P-256', x: stored.dpop_key!.x, y: stored.dpop_key!.y }, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
   const later = await createOAuth({ store }).headers(MCP, signal);
   assert.equal(later.Authorization, 'DPoP bound');
-  const [h, c, s] = later.DPoP!.split('.');
-  assert.equal(await subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, publicKey, Buffer.from(s!, 'base64url'), new TextEncoder().encode(`${h}.${c}`)), true);
+  const [h, c, s] = later.DPoP.split('.');
+  assert.equal(await subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, publicKey, Buffer.from(s, 'base64url'), new TextEncoder().encode(`${h}.${c}`)), true);
 
   const own = await subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
   const keptOut = memoryStore();
   await createOAuth({ store: keptOut, fetch: fakeFetch(routes).fetch, grant: { type: 'client_credentials' }, clientId: 'svc', dpopKey: own }).challenged(challenge('DPoP'), signal);
-  const bound = (await keptOut.read()).servers[serverKey(MCP)]!.tokens[AS]!;
+  const bound = (await keptOut.read()).servers[serverKey(MCP)].tokens[AS];
   assert.equal(bound.dpop_key, undefined);
   // Another provider cannot present it: not sent, and a challenge asks for a login rather than resending it.
   const stranger = createOAuth({ store: keptOut, fetch: fakeFetch(routes).fetch });
@@ -233,6 +233,6 @@ test('DPoP auto: the resource metadata\'s own DPoP fields are enough, without a 
       [`${AS}/token`]: { access_token: 'bound', token_type: 'DPoP' },
     });
     await createOAuth({ fetch: mock.fetch, grant: { type: 'client_credentials' }, clientId: 'svc' }).challenged(challenge('Bearer'), signal);
-    assert.equal(typeof mock.at(`${AS}/token`)[0]!.headers.get('dpop'), 'string', JSON.stringify(fields));
+    assert.equal(typeof mock.at(`${AS}/token`)[0].headers.get('dpop'), 'string', JSON.stringify(fields));
   }
 });

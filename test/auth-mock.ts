@@ -107,7 +107,7 @@ export async function startMockAs(options: MockAsOptions = {}): Promise<MockAs> 
     const basic = req.headers.authorization;
     if (basic?.startsWith('Basic ')) {
       const [id, secret] = Buffer.from(basic.slice(6), 'base64').toString().split(':').map(decodeURIComponent);
-      return clients.get(id!)?.secret === secret ? id : undefined;
+      return clients.get(id)?.secret === secret ? id : undefined;
     }
     const id = form.get('client_id') ?? undefined;
     return id && clients.has(id) ? id : undefined;

@@ -74,7 +74,7 @@ test('WWW-Authenticate: several challenges, quoted values with commas and escape
     resource_metadata: 'https://a.example/.well-known/oauth-protected-resource/mcp',
     error_description: 'a "quoted", text',
   });
-  assert.equal(all[2]!.params.token68, 'abc123==');
+  assert.equal(all[2].params.token68, 'abc123==');
   assert.deepEqual(bearerParams('Bearer'), {});
   assert.deepEqual(bearerParams(null), {});
 });
@@ -109,7 +109,7 @@ test('the whole flow: 401, discovery, registration (application_type native), PK
     assert.equal(rs.seen[0], undefined, 'the first request goes without a token');
     assert.ok(rs.seen.slice(1).every((h) => h?.startsWith('Bearer at-')), 'every later request carries the token');
     const [issued] = [...as.tokens.values()];
-    assert.equal(issued!.resource, rs.url, 'the token was requested for this server (RFC 8707)');
+    assert.equal(issued.resource, rs.url, 'the token was requested for this server (RFC 8707)');
   } finally {
     await rs.close();
   }
@@ -199,8 +199,8 @@ test("a token for one server is never sent to another; a server that refuses a t
     // tampered file): B refuses it (wrong audience), the provider does not loop on it, and
     // stored-token mode then asks for a login.
     const doc = await store.read();
-    const entryA = doc.servers[a.url]!;
-    const forgedTokens = { ...entryA.tokens[as.issuer]!, resource: b.url };
+    const entryA = doc.servers[a.url];
+    const forgedTokens = { ...entryA.tokens[as.issuer], resource: b.url };
     delete forgedTokens.refresh_token;
     const planted = memoryStore({ ...doc, servers: { ...doc.servers, [b.url]: { ...entryA, resource: b.url, tokens: { [as.issuer]: forgedTokens } } } });
     // Left as it was (resource A), the copy is not even sent.

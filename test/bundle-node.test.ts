@@ -57,7 +57,7 @@ test('what is shipped is what the build makes from dist/', { timeout: 60_000 }, 
 
 test('the legacy era, HTTP+SSE and stdio stay in lazily loaded chunks of their own', { timeout: 10_000 }, () => {
   const entry = readFileSync(join(shipped, 'index.js'), 'utf8');
-  const staticImports = [...entry.matchAll(/^import .* from "(\.\/[^"]+)";$/gm)].map((m) => m[1]!);
+  const staticImports = [...entry.matchAll(/^import .* from "(\.\/[^"]+)";$/gm)].map((m) => m[1]);
   const reached = [entry, ...staticImports.map((path) => readFileSync(join(shipped, path), 'utf8'))].join('\n');
   for (const name of ['LegacyConnection', 'SseTransport', 'StdioTransport']) {
     // esbuild writes a class as `var Name = class _Name`, or `class Name`.

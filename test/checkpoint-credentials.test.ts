@@ -24,7 +24,7 @@ describe('checkpoint credentials', () => {
     const store = readOncePerRun(inner);
     const docs = await Promise.all(Array.from({ length: 50 }, () => store.read()));
     assert.equal(inner.reads, 1);
-    docs[0]!.servers['http://x/'] = { issuer: 'i', resource: 'r', tokens: {} };
+    docs[0].servers['http://x/'] = { issuer: 'i', resource: 'r', tokens: {} };
     assert.deepEqual((await store.read()).servers, {});
     assert.equal(inner.reads, 1);
   });

@@ -92,12 +92,12 @@ describe('a config that mixes eras, transports and failures', () => {
       '✗ Broken One',
       '✗ Unset Token',
     ]);
-    assert.match(blocks[0]!, /era: 2026-07-28 \(can ask you to think\)\n    7 tool\(s\) · 2 resource\(s\) · 1 prompt\(s\)/);
-    assert.match(blocks[1]!, /era: 2025-11-25 \(legacy, session: can ask only over the held connection\) — fell back/);
-    assert.match(blocks[2]!, /era: 2025-11-25 \(legacy, per-request: cannot ask you to think\) — fell back/);
-    assert.match(blocks[3]!, /era: 2025-11-25 \(legacy, session: can ask only over the held connection\) — fell back\n    \d+ tool\(s\)/);
-    assert.match(blocks[4]!, /network cannot reach http:\/\/127\.0\.0\.1:9\/mcp.*\(hint: nothing answered/);
-    assert.match(blocks[5]!, /config .*mcpServers\.Unset Token\.headers\.Authorization: \$BYHAND_UNSET_TOKEN refers to BYHAND_UNSET_TOKEN, which is not set/);
+    assert.match(blocks[0], /era: 2026-07-28 \(can ask you to think\)\n {4}7 tool\(s\) · 2 resource\(s\) · 1 prompt\(s\)/);
+    assert.match(blocks[1], /era: 2025-11-25 \(legacy, session: can ask only over the held connection\) — fell back/);
+    assert.match(blocks[2], /era: 2025-11-25 \(legacy, per-request: cannot ask you to think\) — fell back/);
+    assert.match(blocks[3], /era: 2025-11-25 \(legacy, session: can ask only over the held connection\) — fell back\n {4}\d+ tool\(s\)/);
+    assert.match(blocks[4], /network cannot reach http:\/\/127\.0\.0\.1:9\/mcp.*\(hint: nothing answered/);
+    assert.match(blocks[5], /config .*mcpServers\.Unset Token\.headers\.Authorization: \$BYHAND_UNSET_TOKEN refers to BYHAND_UNSET_TOKEN, which is not set/);
     const sentAuth = modern.requests.find((r) => r.headers.authorization)?.headers.authorization;
     assert.equal(sentAuth, 'Bearer sekrit', 'the ${env:...} reference was expanded');
   });
@@ -135,7 +135,7 @@ describe('VS Code mcp.json and bad input', () => {
     const stdio = { type: 'stdio', command: process.execPath, args: ['--conditions=byhand-source', '--import', 'tsx', join(repoRoot, 'test/fixtures/sdk-stdio-server.ts'), 'serve'] };
     const { code, stdout } = await byhand(['checkpoint', '--config', config('vscode.json', { servers: { fixture: stdio } })]);
     assert.equal(code, 0, stdout);
-    assert.match(stdout, /✓ fixture\n    era: 2026-07-28 \(can ask you to think\)\n    7 tool\(s\)/);
+    assert.match(stdout, /✓ fixture\n {4}era: 2026-07-28 \(can ask you to think\)\n {4}7 tool\(s\)/);
   });
 
   test('a command line\'s secret words never reach the output, plain or --json, probed or failed', { timeout: 60_000 }, async () => {
@@ -189,7 +189,7 @@ test('a server behind OAuth: "needs login" with the command to run, then probed 
 
     const after = await byhand(['checkpoint', '--config', file, '--trace'], { BYHAND_CONFIG_DIR: configDir });
     assert.equal(after.code, 0, after.stdout);
-    assert.match(after.stdout, /✓ Protected \(asks you to think\)\n    era: 2026-07-28 \(can ask you to think\)\n    2 tool\(s\)/);
+    assert.match(after.stdout, /✓ Protected \(asks you to think\)\n {4}era: 2026-07-28 \(can ask you to think\)\n {4}2 tool\(s\)/);
     assert.ok(rs.seen.at(-1)?.startsWith('Bearer '), 'the stored token was sent');
     const leaked = [...as.secrets].filter((secret) => after.stdout.includes(secret) || after.stderr.includes(secret));
     assert.deepEqual(leaked, [], 'no token reaches the output, not even the trace');

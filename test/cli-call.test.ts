@@ -60,7 +60,7 @@ describe('byhand call against the bundled Kitchen', () => {
     const answers = file('diners.json', { people: 3, avoid: 'nuts' });
     const { code, stdout, stderr } = await run('call', ['kitchen', 'suggest_dinner', '--answers', answers]);
     assert.equal(code, 0, stderr);
-    const lines = stderr.split('\n').filter((line) => /^(round|  you answered|  the host answered)/.test(line));
+    const lines = stderr.split('\n').filter((line) => /^(round| {2}you answered| {2}the host answered)/.test(line));
     assert.deepEqual(lines.map((line) => line.replace(/: ".*$/, ': "…').replace(/ from \S+:/, ' from FILE:')), [
       'round 1: the server asks you: "…',
       '  you answered [diners] from FILE: accept {"people":3,"avoid":"nuts"}',
@@ -86,7 +86,7 @@ describe('byhand call against the bundled Kitchen', () => {
     const { code, stdout, stderr } = await run('call', ['kitchen', 'suggest_dinner', '--answers', file('empty.json', {})]);
     assert.equal(code, 1);
     assert.equal(stdout, '');
-    assert.match(stderr, /^✗ call suggest_dinner on kitchen: the host did not fulfil elicitation for 'diners' .*does not answer the required field "people".*\n  hint: /m);
+    assert.match(stderr, /^✗ call suggest_dinner on kitchen: the host did not fulfil elicitation for 'diners' .*does not answer the required field "people".*\n {2}hint: /m);
   });
 
   test('form answers typed on stdin, in the legacy era: the requests come from the server mid-call', async () => {
@@ -121,7 +121,7 @@ describe('byhand call against the bundled Kitchen', () => {
     const { code, stdout, stderr } = await run('prompt', ['kitchen', 'plan_meals', 'days=3', 'diet=vegetarian']);
     assert.equal(code, 0, stderr);
     const [first, second] = stdout.trimEnd().split('\n');
-    assert.match(first!, /^user: \[resource kitchen:\/\/pantry application\/json, \d+ characters\]$/);
+    assert.match(first, /^user: \[resource kitchen:\/\/pantry application\/json, \d+ characters\]$/);
     assert.equal(second, 'user: Plan 3 day(s) of dinners for 2 people (vegetarian), using the pantry above first. List what to buy.');
   });
 
@@ -227,7 +227,7 @@ describe('byhand call against a URL: the Cookie Jar on a real Node server', () =
     assert.deepEqual(methods, ['tools/list', 'tools/call']);
     const received = stderr.split('\n').filter((line) => line.startsWith('← HTTP 200 application/json {'));
     assert.equal(received.length, 2);
-    assert.equal(JSON.parse(received[1]!.slice('← HTTP 200 application/json '.length)).result.content[0].text, 'The jar is empty.');
+    assert.equal(JSON.parse(received[1].slice('← HTTP 200 application/json '.length)).result.content[0].text, 'The jar is empty.');
   });
 });
 
@@ -245,7 +245,7 @@ describe('byhand call against the bundled Everything toolbox', () => {
     assert.equal(code, 0);
     const [text, image, resource, ...rest] = stdout.trimEnd().split('\n');
     assert.equal(text, 'Multiple content types test:');
-    assert.match(image!, /^\[image image\/png, [1-9]\d* bytes\]$/);
+    assert.match(image, /^\[image image\/png, [1-9]\d* bytes\]$/);
     assert.equal(resource, '[resource test://mixed-content-resource application/json, 27 characters]');
     assert.deepEqual(rest, []);
   });
@@ -337,13 +337,13 @@ describe('byhand call: the command line and failures', () => {
 
   test('nothing listening at the URL: one ✗ line with the McpError explanation and its hint, exit 4 (unreachable)', async () => {
     const closed = await startServer({ port: 0, toolboxes: ['probe'] });
-    const url = closed.urls.probe!;
+    const url = closed.urls.probe;
     await closed.close();
     const { code, stdout, stderr } = await run('call', [url, 'probe_sampling']);
     assert.equal(code, 4);
     assert.equal(stdout, '');
     assert.deepEqual(stderr.split('\n').filter(Boolean).length, 2, 'the failure and its hint');
-    assert.match(stderr, /^✗ call probe_sampling on http:\/\/127\.0\.0\.1:\d+\/api\/probe: cannot reach http:\/\/127\.0\.0\.1:\d+\/api\/probe: .*\n  hint: nothing answered at that address/);
+    assert.match(stderr, /^✗ call probe_sampling on http:\/\/127\.0\.0\.1:\d+\/api\/probe: cannot reach http:\/\/127\.0\.0\.1:\d+\/api\/probe: .*\n {2}hint: nothing answered at that address/);
   });
 
   test('the legacy era against the Probe: the SDK refusal is the tool error, exit 5', async () => {
@@ -414,20 +414,20 @@ describe('byhand demo', () => {
     assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
     assert.equal(io.stderr.text, '');
     const steps = ['(1) The naive call.', '(2) The modern envelope.', '(3) The host thinks.', '(4) Round 2.'].map((step) => out.indexOf(step));
-    assert.ok(steps.every((at, i) => at >= 0 && (i === 0 || at > steps[i - 1]!)), `steps in order: ${steps}`);
+    assert.ok(steps.every((at, i) => at >= 0 && (i === 0 || at > steps[i - 1])), `steps in order: ${steps}`);
     const [naive, modern, thinks, round2] = [0, 1, 2, 3].map((i) => out.slice(steps[i], steps[i + 1] ?? out.length));
-    assert.match(naive!, /"method": "tools\/call"/);
-    assert.match(naive!, /"params": \{"name":"probe_sampling_naive","arguments":\{"topic":"soup"\}\}/);
-    assert.match(naive!.replace(/\s+/g, ' '), new RegExp(LEGACY_REFUSAL));
-    assert.match(modern!, /"io\.modelcontextprotocol\/protocolVersion": "2026-07-28"/);
-    assert.match(modern!, /"resultType": "input_required"/);
-    assert.match(modern!, /"method": "sampling\/createMessage"/);
-    assert.match(thinks!.replace(/\s+/g, ' '), /offline provider, which is not a language model and calls none/);
-    assert.match(thinks!, /model: byhand-offline \(not a model\) via offline \(this machine, no network\)/);
-    assert.match(round2!, /"inputResponses": \{/);
-    assert.match(round2!, /"model": "byhand-offline \(not a model\)"/);
-    assert.match(round2!, /"resultType": "complete"/);
-    assert.match(round2!, /Round 2 completed: the tool answered "model said: byhand offline provider/);
+    assert.match(naive, /"method": "tools\/call"/);
+    assert.match(naive, /"params": \{"name":"probe_sampling_naive","arguments":\{"topic":"soup"\}\}/);
+    assert.match(naive.replace(/\s+/g, ' '), new RegExp(LEGACY_REFUSAL));
+    assert.match(modern, /"io\.modelcontextprotocol\/protocolVersion": "2026-07-28"/);
+    assert.match(modern, /"resultType": "input_required"/);
+    assert.match(modern, /"method": "sampling\/createMessage"/);
+    assert.match(thinks.replace(/\s+/g, ' '), /offline provider, which is not a language model and calls none/);
+    assert.match(thinks, /model: byhand-offline \(not a model\) via offline \(this machine, no network\)/);
+    assert.match(round2, /"inputResponses": \{/);
+    assert.match(round2, /"model": "byhand-offline \(not a model\)"/);
+    assert.match(round2, /"resultType": "complete"/);
+    assert.match(round2, /Round 2 completed: the tool answered "model said: byhand offline provider/);
   });
 
   test('an unknown argument is exit 2', async () => {

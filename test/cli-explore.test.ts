@@ -53,9 +53,9 @@ describe('byhand list', () => {
     const { code, stdout, stderr } = await byhand(['list', 'kitchen']);
     assert.equal(code, 0, stderr);
     assert.match(stderr, /^byhand: kitchen, bundled, started in this process at .*; modern era, 2026-07-28$/m);
-    assert.match(stdout, /^tools \(2\):\n  summarise_week \(Summarise the week\)/m);
+    assert.match(stdout, /^tools \(2\):\n {2}summarise_week \(Summarise the week\)/m);
     assert.match(stdout, /^ {6}depth: "brief"\|"full", optional, default "brief" - /m);
-    assert.match(stdout, /^resources \(2\):\n  kitchen:\/\/pantry/m);
+    assert.match(stdout, /^resources \(2\):\n {2}kitchen:\/\/pantry/m);
     assert.match(stdout, /^resource templates: none$/m);
     assert.match(stdout, /^ {6}days: string, required - how many days to plan/m);
   });
@@ -162,7 +162,7 @@ describe('ad-hoc targets', () => {
       await byhand(['complete', 'prompt', 'no-such-prompt', 'arg', '--cwd', repoRoot, ...command]),
       await byhand(['task', 'get', 'no-such-task', '--cwd', repoRoot, ...command]),
     ];
-    assert.equal(runs[0]!.code, 0, runs[0]!.stderr);
+    assert.equal(runs[0].code, 0, runs[0].stderr);
     for (const { stdout, stderr } of runs) {
       assert.match(stderr, /--api-key \(redacted\)/);
       assert.doesNotMatch(stdout + stderr, /sk-live-explore-1/);

@@ -53,7 +53,7 @@ describe('the deprecated HTTP+SSE transport, spoken by the binary', () => {
       const listed = await byhand(['list', server.url, 'tools']);
       assert.equal(listed.code, 0, listed.stderr);
       assert.match(listed.stderr, /legacy era, [\d-]+, over the deprecated HTTP\+SSE transport, after the modern probe failed \(HTTP 405/);
-      assert.match(listed.stdout, /^tools \(3\):\n  echo\n/m);
+      assert.match(listed.stdout, /^tools \(3\):\n {2}echo\n/m);
       // Pinned to legacy by the user, the fallback to HTTP+SSE still says both.
       const pinned = await byhand(['list', '--era', 'legacy', server.url, 'tools']);
       assert.equal(pinned.code, 0, pinned.stderr);

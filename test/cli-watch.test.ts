@@ -33,8 +33,8 @@ function start(args: string[]): Running {
   const child = spawn(process.execPath, [bin, ...args], { cwd: scratch, env: { PATH: process.env.PATH ?? '', HOME: scratch, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  child.stdout!.on('data', (chunk) => (out += chunk));
-  child.stderr!.on('data', (chunk) => (err += chunk));
+  child.stdout.on('data', (chunk) => (out += chunk));
+  child.stderr.on('data', (chunk) => (err += chunk));
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, stdout: () => out, stderr: () => err, exit };
 }
@@ -49,7 +49,7 @@ async function until(condition: () => boolean, what: string, ms = 20_000): Promi
 
 test('modern: watch opens subscriptions/listen and prints a tools list change, then stops at --count', { timeout: 60_000 }, async () => {
   const server = await startServer({ port: 0, toolboxes: ['everything'] });
-  const url = server.urls.everything!;
+  const url = server.urls.everything;
   const watch = start(['watch', url, '--count', '1']);
   try {
     await until(() => /listening \(subscriptions\/listen/.test(watch.stderr()), 'the acknowledgement');
@@ -69,7 +69,7 @@ test('modern: watch opens subscriptions/listen and prints a tools list change, t
 
 test('modern: Ctrl-C ends the watch with 130', { timeout: 60_000 }, async () => {
   const server = await startServer({ port: 0, toolboxes: ['everything'] });
-  const watch = start(['watch', server.urls.everything!]);
+  const watch = start(['watch', server.urls.everything]);
   try {
     await until(() => /listening/.test(watch.stderr()), 'the acknowledgement');
     watch.child.kill('SIGINT');

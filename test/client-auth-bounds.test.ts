@@ -57,7 +57,7 @@ describe('bearer tokens and plain http', () => {
       } finally {
         await client.close();
       }
-      assert.equal(server.requests[0]!.headers.authorization, 'Bearer the-access-token');
+      assert.equal(server.requests[0].headers.authorization, 'Bearer the-access-token');
       const remote = 'https://mcp.example.test/mcp';
       const headers = await createOAuth({ store: memoryStore(storedToken(remote)) }).headers(remote, AbortSignal.timeout(1000));
       assert.deepEqual(headers, { Authorization: 'Bearer the-access-token' });
@@ -152,7 +152,7 @@ describe('the credentials file', () => {
     assert.equal(readFileSync(victim, 'utf8'), 'untouched');
     assert.ok(lstatSync(file).isFile());
     assert.equal(statSync(file).mode & 0o777, 0o600);
-    assert.equal((await store.read()).servers['https://mcp.example.test/mcp']!.tokens[ISSUER]!.access_token, 'token-2');
+    assert.equal((await store.read()).servers['https://mcp.example.test/mcp'].tokens[ISSUER].access_token, 'token-2');
     assert.deepEqual(readdirSync(dir).sort(), ['credentials.json', ...planted].sort(), 'no temporary file is left behind');
   });
 

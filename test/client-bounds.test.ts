@@ -131,7 +131,7 @@ test('SSE is parsed in linear time: an 8 MiB line in 1 KiB chunks', { timeout: 3
   for await (const event of readSse(body, 16 * MiB)) events.push(event);
   const elapsed = performance.now() - started;
   assert.equal(events.length, 1);
-  assert.equal(events[0]!.data.length, 8 * MiB);
+  assert.equal(events[0].data.length, 8 * MiB);
   // Rescanning the buffer after every chunk costs ~32 GB of scanning here; one pass costs milliseconds.
   assert.ok(elapsed < 2000, `took ${Math.round(elapsed)} ms`);
 });
@@ -146,7 +146,7 @@ test('stdout lines: split across chunks, an oversized one held by its edges only
   splitter.push(Buffer.from(',"id":"s-1"}\n'));
   assert.deepEqual(lines, ['abc', 'def', 'ok']);
   assert.deepEqual(oversize.map((o) => [o.ended, o.id]), [[false, 7], [true, 7], [false, undefined], [true, 's-1']]);
-  assert.equal(oversize[1]!.tail, '{"jsonrpc":"2.0","id":7,"result":{"text":"long"}}');
+  assert.equal(oversize[1].tail, '{"jsonrpc":"2.0","id":7,"result":{"text":"long"}}');
   // An id inside the result is not the response's.
   assert.equal(responseIdAt({ head: Buffer.from('{"result":{"id":3'), tail: Buffer.from('"id":3}}') }), undefined);
 });
@@ -167,7 +167,7 @@ describe('no redirects for MCP traffic', () => {
           (e: unknown) => e instanceof RedirectError && e.status === 307 && e.location === `${elsewhere.origin}/mcp?token=LEAKED` &&
             e.message.includes(`pointing to ${elsewhere.origin}/mcp?token=(redacted), and byhand does not follow redirects`) && !e.message.includes('LEAKED'),
         );
-        assert.equal(server.requests[0]!.headers['x-api-key'], 'the-api-key', 'the key went to the server named, and only there');
+        assert.equal(server.requests[0].headers['x-api-key'], 'the-api-key', 'the key went to the server named, and only there');
         assert.equal(elsewhere.requests.length, 0, 'nothing reached the redirect target');
       } finally {
         await server.close();
@@ -185,7 +185,7 @@ describe('no redirects for MCP traffic', () => {
       const store = memoryStore({ version: 1, clients: {}, servers: { [url]: { issuer, resource: url, tokens: { [issuer]: { access_token: 'token-for-mcp', token_type: 'Bearer', resource: url } } } } });
       try {
         await assert.rejects(connect(url, { transport, auth: createOAuth({ store }) }), (e: unknown) => e instanceof RedirectError && e.status === 308 && e.location === `${server.origin}/other`);
-        assert.equal(server.requests[0]!.headers.authorization, 'Bearer token-for-mcp', 'the token went to the resource it was issued for');
+        assert.equal(server.requests[0].headers.authorization, 'Bearer token-for-mcp', 'the token went to the resource it was issued for');
         assert.deepEqual(server.requests.map((r) => r.path), ['/mcp'], 'nothing was sent to /other');
       } finally {
         await server.close();

@@ -23,7 +23,7 @@ function rewritingFetch(rewrite: (body: { method: string; params: Record<string,
       init = { ...init, body: JSON.stringify(body) };
     }
     return fetch(input, init);
-  }) as typeof fetch;
+  });
 }
 
 const modernDiscover = (id: unknown) => Response.json({ jsonrpc: '2.0', id, result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} } } });
@@ -87,7 +87,7 @@ describe('the MRTR traps, against the official SDK server', () => {
         const headers = { ...(init?.headers as Record<string, string>) };
         delete headers['Mcp-Name'];
         return fetch(input, { ...init, headers });
-      }) as typeof fetch,
+      }),
     });
     await assert.rejects(client.callTool('echo', { text: 'x' }), (e: RpcError) => {
       assert.equal(e.code, -32020);
@@ -101,7 +101,7 @@ describe('the MRTR traps, against the official SDK server', () => {
   test('a version header that disagrees with _meta: -32020 naming MCP-Protocol-Version', async () => {
     const client = await connect(served.url, {
       fetch: (async (input: RequestInfo | URL, init?: RequestInit) =>
-        fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), 'MCP-Protocol-Version': '2025-11-25' } })) as typeof fetch,
+        fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), 'MCP-Protocol-Version': '2025-11-25' } })),
       era: 'modern',
     }).catch((e) => e);
     assert.ok(client instanceof RpcError);

@@ -160,7 +160,7 @@ for (const era of ['modern', 'legacy'] as const) {
     before(() => forgetEras());
 
     test('lists both skills, gets one, loads it and reads a supporting file, all verified', { timeout: 15_000 }, async () => {
-      const client = await connect(server.urls.everything!, { era });
+      const client = await connect(server.urls.everything, { era });
       try {
         assert.equal(client.era, era);
         const skills = await listSkills(client);

@@ -30,12 +30,12 @@ describe('HTTP+SSE against the v1 SDK', () => {
       assert.equal((await client.callTool('broken')).isError, true);
       // The server's request comes down the one stream and is answered by a POST to the endpoint.
       assert.deepEqual((await client.callTool('think', { topic: 'life' })).content, [{ type: 'text', text: 'model said: forty-two' }]);
-      assert.equal((await client.readResource('note://one', { meta: { 'example.com/k': 1 } })).contents[0]!.text, 'a note');
+      assert.equal((await client.readResource('note://one', { meta: { 'example.com/k': 1 } })).contents[0].text, 'a note');
       assert.deepEqual(server.metas.at(-1), { method: 'resources/read', meta: { 'example.com/k': 1 } });
       // The caller's meta may not replace the protocol's keys.
       await assert.rejects(client.readResource('note://one', { meta: { 'io.modelcontextprotocol/protocolVersion': 'x' } }), (e: unknown) => e instanceof ProtocolError && /protocol's own/.test(e.message));
       assert.equal(server.metas.length, 2, 'the refused request was not sent');
-      assert.deepEqual((await client.getPrompt('greet', { who: 'Ada' })).messages[0]!.content, { type: 'text', text: 'hello Ada' });
+      assert.deepEqual((await client.getPrompt('greet', { who: 'Ada' })).messages[0].content, { type: 'text', text: 'hello Ada' });
     } finally {
       await client.close();
       await server.close();

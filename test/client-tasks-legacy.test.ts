@@ -39,7 +39,7 @@ describe('tasks on a 2025-11-25 server (the reference server)', { timeout: 60_00
     });
     try {
       assert.equal(client.protocolVersion, '2025-11-25');
-      assert.deepEqual(sent(trace, 'initialize')[0]?.capabilities && (sent(trace, 'initialize')[0]!.capabilities as JsonObject).tasks, {});
+      assert.deepEqual(sent(trace, 'initialize')[0]?.capabilities && (sent(trace, 'initialize')[0].capabilities as JsonObject).tasks, {});
       const seen: Task[] = [];
       const result = await client.callTool(TOOL, { topic: 'tides' }, { onTask: (t) => seen.push(t) });
       assert.match(JSON.stringify(result.content), /Research Report: tides/);
@@ -72,7 +72,7 @@ describe('tasks on a 2025-11-25 server (the reference server)', { timeout: 60_00
       const statuses: string[] = [];
       const result = await client.callTool(TOOL, { topic: 'python', ambiguous: true }, { onTask: (t) => statuses.push(t.status) });
       assert.equal(asked.length, 1);
-      assert.match(asked[0]!, /could have multiple interpretations/);
+      assert.match(asked[0], /could have multiple interpretations/);
       assert.match(JSON.stringify(result.content), /Research Report: python \(historical\)/);
       assert.ok(statuses.includes('input_required'), statuses.join(' '));
       assert.equal(statuses.at(-1), 'completed');
@@ -119,7 +119,7 @@ function scripted(statuses: string[], outcome: () => Promise<JsonObject>, calls:
   let polls = 0;
   return async (method) => {
     calls.push(method);
-    if (method === 'tasks/get') return { taskId: 't1', status: statuses[Math.min(polls++, statuses.length - 1)]!, ttl: 5_000, pollInterval: 2_000, createdAt: '', lastUpdatedAt: '' };
+    if (method === 'tasks/get') return { taskId: 't1', status: statuses[Math.min(polls++, statuses.length - 1)], ttl: 5_000, pollInterval: 2_000, createdAt: '', lastUpdatedAt: '' };
     if (method === 'tasks/result') return outcome();
     return {};
   };

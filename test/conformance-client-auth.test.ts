@@ -46,7 +46,7 @@ interface Run {
 async function run(suite: string, label: string, scenario: string, env = ''): Promise<Run> {
   const out = join(scratch, label, `${scenario.replace(/\//g, '_')}${env.replace(/\W+/g, '-')}`);
   await conformance(suite, ['client', '--command', `${env}${client}`, '--scenario', scenario, '-o', out, '--timeout', '30000']);
-  const dir = join(out, scenario.split('/')[0]!);
+  const dir = join(out, scenario.split('/')[0]);
   const name = scenario.split('/').at(-1)!;
   const found = existsSync(dir) ? readdirSync(dir).find((e) => e.startsWith(`${name}-`)) : undefined;
   const read = (file: string) => (found && existsSync(join(dir, found, file)) ? readFileSync(join(dir, found, file), 'utf8') : '');
@@ -79,7 +79,7 @@ test('0.2.0-alpha.12: client credentials, enterprise-managed authorization, work
     const outcome = await run(suite2026, '2026', scenario);
     assertClean(scenario, outcome);
     // The scenario's own checks, not only the absence of failures: each must have been reached and passed.
-    for (const id of expected[scenario]!) assert.deepEqual([...new Set(outcome.ids.get(id))], ['SUCCESS'], `${scenario}: ${id}`);
+    for (const id of expected[scenario]) assert.deepEqual([...new Set(outcome.ids.get(id))], ['SUCCESS'], `${scenario}: ${id}`);
   }
 });
 

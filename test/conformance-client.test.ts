@@ -65,7 +65,7 @@ interface Run {
 async function runOne(run: Run): Promise<ScenarioResult> {
   const out = join(scratch, run.label.replace(/\W+/g, '_'), run.scenario.replace(/\//g, '_'));
   await conformance(run.suite, ['client', '--command', command, '--scenario', run.scenario, ...run.args, '-o', out, '--timeout', '30000'], run.env);
-  const dir = run.scenario.includes('/') ? join(out, run.scenario.split('/')[0]!) : out;
+  const dir = run.scenario.includes('/') ? join(out, run.scenario.split('/')[0]) : out;
   const name = run.scenario.split('/').at(-1)!;
   const found = collect(dir, run.label, () => run.scored, '').get(name);
   const entry = existsSync(dir) ? readdirSync(dir).find((e) => e.startsWith(`${name}-`)) : undefined;

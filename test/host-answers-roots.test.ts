@@ -80,7 +80,7 @@ describe('--answers FILE', () => {
     const host = createHost({ sampling: false, answersFile: answersFile({ login: { $action: 'accept' } }), output, input: new PassThrough() });
     assert.deepEqual(await host.elicit(login, ctx('elsewhere')), { action: 'decline' });
     assert.deepEqual(await host.elicit(login, ctx('login')), { action: 'accept' });
-    assert.match(shown, /URL:  https:\/\/auth\.example\/start/);
+    assert.match(shown, /URL: {2}https:\/\/auth\.example\/start/);
   });
 
   it('fails at createHost when the file is missing or not a JSON object', () => {

@@ -46,7 +46,7 @@ describe('elicitation form at the terminal', () => {
       action: 'accept',
       content: { name: 'Ada', size: 2, terrace: true, seating: 'outside', extras: ['cake', 'flowers'] },
     });
-    assert.match(shown, /The server asks for input \(tools\/call "book_table"\):\n  Book a table/);
+    assert.match(shown, /The server asks for input \(tools\/call "book_table"\):\n {2}Book a table/);
     assert.match(shown, /Your name \[Ada\]: /);
     assert.match(shown, /size \[2\]: /);
     assert.match(shown, /terrace \[y\]: /);
@@ -70,8 +70,8 @@ describe('elicitation form at the terminal', () => {
       action: 'accept',
       content: { colour: 'g', size: 'l', plain: 'south', toppings: ['kale', 'ham'], sides: ['salad', 'bread'] },
     });
-    assert.match(shown, /  1\) Red\n  2\) Green\n  3\) Blue/);
-    assert.match(shown, /  1\) Small\n  2\) Large/);
+    assert.match(shown, / {2}1\) Red\n {2}2\) Green\n {2}3\) Blue/);
+    assert.match(shown, / {2}1\) Small\n {2}2\) Large/);
     assert.match(shown, /pick by number, e\.g\. 1,3/);
   });
 

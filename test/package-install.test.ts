@@ -32,7 +32,7 @@ test('the packed tarballs install with --omit=dev, import, and run byhand checkp
     assert.match(checkpoint.stdout, /The Cookie Jar/);
     assert.match(checkpoint.stdout, /2026-07-28/);
 
-    const clientOnly = await installInto([(packs as Record<string, { path: string }>)['@byhand/client']!.path]);
+    const clientOnly = await installInto([(packs as Record<string, { path: string }>)['@byhand/client'].path]);
     dirs.push(clientOnly.dir);
     const cost = measure(clientOnly.dir);
     assert.deepEqual(cost.packages, ['@byhand/client']);

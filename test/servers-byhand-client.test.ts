@@ -39,7 +39,7 @@ for (const era of ['modern', 'legacy'] as const) {
 
     for (const toolbox of TOOLBOXES.filter((t) => t.counts && t.name !== 'everything')) {
       test(`${toolbox.title}: the promised counts`, async () => {
-        const client = await connect(server.urls[toolbox.name]!, { era, host: scriptedHost() });
+        const client = await connect(server.urls[toolbox.name], { era, host: scriptedHost() });
         assert.equal(client.era, era);
         const counts = {
           tools: (await client.listTools()).length,
@@ -53,7 +53,7 @@ for (const era of ['modern', 'legacy'] as const) {
 
     test('the Kitchen: summarise_week samples, suggest_dinner elicits then samples', async () => {
       const host = scriptedHost();
-      const client = await connect(server.urls.kitchen!, { era, host });
+      const client = await connect(server.urls.kitchen, { era, host });
       const summary = await client.callTool('summarise_week', { depth: 'brief' });
       assert.equal(summary.isError, undefined, JSON.stringify(summary));
       assert.match(textOf(summary), /thought about summarise_week/);
@@ -65,7 +65,7 @@ for (const era of ['modern', 'legacy'] as const) {
     });
 
     test('the Cookie Jar: put, list, and forget after the user confirms', async () => {
-      const client = await connect(server.urls['cookie-jar']!, { era, host: scriptedHost() });
+      const client = await connect(server.urls['cookie-jar'], { era, host: scriptedHost() });
       const put = await client.callTool('put_note', { text: `remember the ${era} era`, ttl_seconds: 60 });
       assert.equal(put.isError, undefined, JSON.stringify(put));
       const listed = JSON.stringify(await client.callTool('list_notes', {}));
@@ -79,7 +79,7 @@ for (const era of ['modern', 'legacy'] as const) {
     });
 
     test('the Probe: sampling works in the modern era, and is refused per request in the legacy one', async () => {
-      const client = await connect(server.urls.probe!, { era, host: scriptedHost() });
+      const client = await connect(server.urls.probe, { era, host: scriptedHost() });
       const result = await client.callTool('probe_sampling', { topic: 'soup' });
       if (era === 'modern') {
         assert.equal(result.isError, undefined, JSON.stringify(result));

@@ -83,7 +83,7 @@ for (const era of ['modern', 'legacy'] as const) {
         assert.match(textOf(await host.client.callTool({ name: 'forget_note', arguments: { id } })), /Kept .*you chose to cancel/);
         assert.match(textOf(await host.client.callTool({ name: 'forget_note', arguments: { id } })), /Kept .*not confirmed/);
         assert.equal(host.elicitations.length, 3);
-        assert.match(host.elicitations[0]!.message, /Forget note #\d+ "secret recipe" now\?/);
+        assert.match(host.elicitations[0].message, /Forget note #\d+ "secret recipe" now\?/);
         assert.match(textOf(await host.client.callTool({ name: 'list_notes', arguments: {} })), /secret recipe/);
         assert.equal(textOf(await host.client.callTool({ name: 'forget_note', arguments: { id } })), `Forgot note #${id}.`);
         assert.doesNotMatch(textOf(await host.client.callTool({ name: 'list_notes', arguments: {} })), /secret recipe/);
@@ -101,7 +101,7 @@ describe('The Cookie Jar on disk', () => {
   test('a confirmation sent without the question this server asked does not forget anything', async () => {
     const server = await startServer({ port: 0, toolboxes: ['cookie-jar'] });
     try {
-      const url = server.urls['cookie-jar']!;
+      const url = server.urls['cookie-jar'];
       const put = await modernRpc(url, 'tools/call', { name: 'put_note', arguments: { text: 'keep me' } });
       const id = put.body?.result?.structuredContent?.note?.id as number;
       const forged = await modernRpc(url, 'tools/call', {
@@ -121,13 +121,13 @@ describe('The Cookie Jar on disk', () => {
     const dbPath = join(scratch, 'restart.db');
     const clock = fakeClock();
     let server = await startServer({ port: 0, toolboxes: ['cookie-jar'], dbPath, now: clock.now });
-    const put = await modernRpc(server.urls['cookie-jar']!, 'tools/call', { name: 'put_note', arguments: { text: 'survives restarts', ttl_seconds: 30 } });
+    const put = await modernRpc(server.urls['cookie-jar'], 'tools/call', { name: 'put_note', arguments: { text: 'survives restarts', ttl_seconds: 30 } });
     assert.equal(put.body?.result?.isError, undefined);
     await server.close();
 
     server = await startServer({ port: 0, toolboxes: ['cookie-jar'], dbPath, now: clock.now });
     try {
-      const url = server.urls['cookie-jar']!;
+      const url = server.urls['cookie-jar'];
       let listed = await modernRpc(url, 'tools/call', { name: 'list_notes', arguments: {} });
       assert.match(JSON.stringify(listed.body?.result), /survives restarts/);
       clock.advance(31_000);
@@ -177,7 +177,7 @@ await jar.close();
     try {
       const notes: Array<{ text: string }> = [];
       for (let after = 0, pages = 0; pages < 10; pages++) {
-        const listed = await modernRpc(server.urls['cookie-jar']!, 'tools/call', { name: 'list_notes', arguments: { after, limit: 100 } });
+        const listed = await modernRpc(server.urls['cookie-jar'], 'tools/call', { name: 'list_notes', arguments: { after, limit: 100 } });
         const page = listed.body?.result?.structuredContent as { notes: Array<{ text: string }>; next?: number };
         notes.push(...page.notes);
         if (page.next === undefined) break;

@@ -15,8 +15,8 @@ before(async () => {
 });
 after(() => server.close());
 
-const kitchen = () => server.urls.kitchen!;
-const jar = () => server.urls['cookie-jar']!;
+const kitchen = () => server.urls.kitchen;
+const jar = () => server.urls['cookie-jar'];
 
 async function dinnerState(): Promise<string> {
   const round2 = await modernRpc(kitchen(), 'tools/call', {
@@ -34,7 +34,7 @@ const idea = { idea: { role: 'assistant', content: { type: 'text', text: 'soup' 
 describe('discovery and caching', () => {
   test('every toolbox answers server/discover with versions, capabilities, serverInfo and cache fields', async () => {
     for (const entry of TOOLBOXES) {
-      const answer = await modernRpc(server.urls[entry.name]!, 'server/discover');
+      const answer = await modernRpc(server.urls[entry.name], 'server/discover');
       assert.equal(answer.status, 200, entry.name);
       assert.deepEqual(answer.body?.result?.supportedVersions, ['2026-07-28']);
       assert.equal(answer.body?.result?._meta?.['io.modelcontextprotocol/serverInfo']?.title, entry.title);
@@ -56,7 +56,7 @@ describe('discovery and caching', () => {
     for (const entry of TOOLBOXES) {
       assert.equal(server.urls[entry.name], `${server.url}${entry.path}`);
       if (entry.counts === undefined) continue;
-      const tools = await modernRpc(server.urls[entry.name]!, 'tools/list');
+      const tools = await modernRpc(server.urls[entry.name], 'tools/list');
       assert.equal(tools.body?.result?.tools?.length, entry.counts.tools, `${entry.name} tools`);
     }
   });
@@ -123,7 +123,7 @@ describe('requestState integrity', () => {
   test('a tampered state is refused with -32602', async () => {
     const state = await dinnerState();
     const [head, body, mac] = state.split('.');
-    const decoded = JSON.parse(Buffer.from(body!, 'base64url').toString()) as { p: { people: number } };
+    const decoded = JSON.parse(Buffer.from(body, 'base64url').toString()) as { p: { people: number } };
     decoded.p.people = 12;
     const forged = [head, Buffer.from(JSON.stringify(decoded)).toString('base64url'), mac].join('.');
     for (const bad of [forged, `${state}-TAMPERED`, 'not-a-state']) {
@@ -150,7 +150,7 @@ describe('requestState integrity', () => {
     assert.equal(otherTool.body?.error?.code, -32602, 'replayed on another tool');
     const otherMethod = await modernRpc(jar(), 'prompts/get', { name: 'recall', arguments: {}, requestState: noteState.state });
     assert.equal(otherMethod.body?.error?.code, -32602, 'replayed on prompts/get');
-    const otherToolbox = await modernRpc(server.urls.everything!, 'tools/call', {
+    const otherToolbox = await modernRpc(server.urls.everything, 'tools/call', {
       name: 'test_input_required_result_request_state',
       arguments: {},
       requestState: noteState.state,
@@ -245,7 +245,7 @@ describe('byhand serve flags', () => {
     process.stderr.write = ((chunk: string | Uint8Array) => {
       written.push(String(chunk));
       return true;
-    }) as typeof process.stderr.write;
+    });
     try {
       assert.equal(await serveCommand(['--port', 'eighty']), 2);
       assert.equal(await serveCommand(['--verbose']), 2);

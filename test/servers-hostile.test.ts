@@ -64,7 +64,7 @@ describe('slow and many connections are bounded', { timeout: 60_000 }, () => {
       socket.write('POST /api/kitchen HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{');
       const drip = setInterval(() => socket.writable && socket.write(' '), 50);
       try {
-        assert.equal((await modernRpc(server.urls.kitchen!, 'tools/list')).status, 200, 'served while the drip goes on');
+        assert.equal((await modernRpc(server.urls.kitchen, 'tools/list')).status, 200, 'served while the drip goes on');
         await closed;
       } finally {
         clearInterval(drip);
@@ -91,7 +91,7 @@ describe('slow and many connections are bounded', { timeout: 60_000 }, () => {
       const refused = await raw(portOf(server.url), 'GET /api/kitchen HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', 2_000).catch(() => '');
       assert.doesNotMatch(refused, /^HTTP\/1\.1 [24]\d\d/, 'the fifth connection is not served');
       await Promise.all(idle.map((s) => new Promise((resolve) => (s.destroyed ? resolve(null) : s.once('close', resolve)))));
-      assert.equal((await modernRpc(server.urls.kitchen!, 'tools/list')).status, 200);
+      assert.equal((await modernRpc(server.urls.kitchen, 'tools/list')).status, 200);
     } finally {
       for (const s of idle) s.destroy();
       await server.close();
@@ -122,7 +122,7 @@ describe('wrong bodies get the right JSON-RPC error, and a 413 arrives', { timeo
     try {
       const body = Buffer.alloc(2 * 1024 * 1024, 'a');
       const status = await new Promise<number>((resolve, reject) => {
-        const req = httpRequest(server.urls.kitchen!, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length, connection: 'keep-alive' } }, (res) => {
+        const req = httpRequest(server.urls.kitchen, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length, connection: 'keep-alive' } }, (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
         });
@@ -141,14 +141,14 @@ describe('wrong bodies get the right JSON-RPC error, and a 413 arrives', { timeo
       // Built as text: JSON.stringify itself recurses and could not write it.
       const meta = JSON.stringify({ 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} });
       const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"summarise_week","_meta":${meta},"arguments":{"depth":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}`;
-      const answer = await fetch(server.urls.kitchen!, {
+      const answer = await fetch(server.urls.kitchen, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'summarise_week' },
         body,
       });
       assert.equal(answer.status, 400);
       assert.match(await answer.text(), /nested deeper than 64 levels/);
-      assert.equal((await modernRpc(server.urls.kitchen!, 'tools/list')).status, 200);
+      assert.equal((await modernRpc(server.urls.kitchen, 'tools/list')).status, 200);
     } finally {
       await server.close();
     }
@@ -163,7 +163,7 @@ describe('memory stays bounded', { timeout: 60_000 }, () => {
     for (let i = 0; i < 100; i++) ids.push(await store.storeEvent('s1', big));
     assert.ok(store.bytes <= 10_000, `${store.bytes} bytes held`);
     const replayed: string[] = [];
-    await store.replayEventsAfter(ids[0]!, { send: async (id) => void replayed.push(id) });
+    await store.replayEventsAfter(ids[0], { send: async (id) => void replayed.push(id) });
     assert.ok(replayed.length > 0 && replayed.length <= 11, `${replayed.length} events kept`);
     assert.equal(replayed.at(-1), ids.at(-1), 'the newest are the ones kept');
     await store.storeEvent('s1', { ...big, params: { data: 'y'.repeat(20_000) } });

@@ -48,19 +48,19 @@ describe('two instances, one secret, one database, round-robin', { timeout: 60_0
 
   test('a note put through one instance is read, and forgotten after confirmation, through the other', async () => {
     const [a, b] = instances.map((i) => at(i.url, 'cookie-jar'));
-    const put = await modernRpc(a!, 'tools/call', { name: 'put_note', arguments: { text: 'shared across instances', ttl_seconds: 600 } });
+    const put = await modernRpc(a, 'tools/call', { name: 'put_note', arguments: { text: 'shared across instances', ttl_seconds: 600 } });
     const id = put.body?.result?.structuredContent?.note?.id as number;
-    assert.match(textOf((await modernRpc(b!, 'tools/call', { name: 'list_notes', arguments: {} })).body?.result ?? {}), /shared across instances/);
-    const ask = await modernRpc(a!, 'tools/call', { name: 'forget_note', arguments: { id } });
+    assert.match(textOf((await modernRpc(b, 'tools/call', { name: 'list_notes', arguments: {} })).body?.result ?? {}), /shared across instances/);
+    const ask = await modernRpc(a, 'tools/call', { name: 'forget_note', arguments: { id } });
     assert.equal(ask.body?.result?.resultType, 'input_required');
     const confirm = { confirm: { action: 'accept', content: { confirm: true } } };
-    const done = await modernRpc(b!, 'tools/call', { name: 'forget_note', arguments: { id }, inputResponses: confirm, requestState: ask.body?.result?.requestState });
+    const done = await modernRpc(b, 'tools/call', { name: 'forget_note', arguments: { id }, inputResponses: confirm, requestState: ask.body?.result?.requestState });
     assert.match(textOf(done.body?.result ?? {}), new RegExp(`Forgot note #${id}`));
-    assert.doesNotMatch(textOf((await modernRpc(a!, 'tools/call', { name: 'list_notes', arguments: {} })).body?.result ?? {}), /shared across instances/);
+    assert.doesNotMatch(textOf((await modernRpc(a, 'tools/call', { name: 'list_notes', arguments: {} })).body?.result ?? {}), /shared across instances/);
   });
 
   test('a forged state and an expired state are refused by every instance', async () => {
-    const jarA = at(instances[0]!.url, 'cookie-jar');
+    const jarA = at(instances[0].url, 'cookie-jar');
     const put = await modernRpc(jarA, 'tools/call', { name: 'put_note', arguments: { text: 'keep me', ttl_seconds: 600 } });
     const id = put.body?.result?.structuredContent?.note?.id as number;
     const ask = await modernRpc(jarA, 'tools/call', { name: 'forget_note', arguments: { id } });
@@ -69,7 +69,7 @@ describe('two instances, one secret, one database, round-robin', { timeout: 60_0
     const minter = await startServer({ port: 0, toolboxes: ['cookie-jar'], stateSecret: SECRET, stateTtlSeconds: -1, dbPath: pg.url });
     let expired: string;
     try {
-      const old = await modernRpc(minter.urls['cookie-jar']!, 'tools/call', { name: 'forget_note', arguments: { id } });
+      const old = await modernRpc(minter.urls['cookie-jar'], 'tools/call', { name: 'forget_note', arguments: { id } });
       expired = old.body?.result?.requestState as string;
     } finally {
       await minter.close();
@@ -81,7 +81,7 @@ describe('two instances, one secret, one database, round-robin', { timeout: 60_0
         assert.doesNotMatch(JSON.stringify(answer.body), /Forgot note/, `${instance.url} accepted a bad state`);
       }
     }
-    assert.match(textOf((await modernRpc(at(instances[1]!.url, 'cookie-jar'), 'tools/call', { name: 'list_notes', arguments: {} })).body?.result ?? {}), /keep me/);
+    assert.match(textOf((await modernRpc(at(instances[1].url, 'cookie-jar'), 'tools/call', { name: 'list_notes', arguments: {} })).body?.result ?? {}), /keep me/);
   });
 
   test('a 2025 session lives on one instance: the other says so, and names sticky routing', async () => {

@@ -91,9 +91,9 @@ for (const [name, backend] of Object.entries(backends)) {
         for (let i = 0; i < 23; i++) await store.put(`n${i}`, 3600);
         const first = await store.page(0, 10);
         assert.equal(first.notes.length, 10);
-        assert.equal(first.next, first.notes[9]!.id);
+        assert.equal(first.next, first.notes[9].id);
         assert.deepEqual(await all(store, 10), Array.from({ length: 23 }, (_, i) => `n${i}`));
-        const last = await store.page(first.notes[9]!.id, 100);
+        const last = await store.page(first.notes[9].id, 100);
         assert.equal(last.notes.length, 13);
         assert.equal(last.next, undefined);
       } finally {
@@ -106,15 +106,15 @@ for (const [name, backend] of Object.entries(backends)) {
       const made = await backend({ now: clock.now, maxNotes: 10 });
       const stores = [made.open(), made.open(), made.open()];
       try {
-        const attempts = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => stores[i % 3]!.put(`c${i}`, 60)));
+        const attempts = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => stores[i % 3].put(`c${i}`, 60)));
         const stored = attempts.filter((a) => a.status === 'fulfilled');
         const refused = attempts.filter((a) => a.status === 'rejected');
         assert.equal(stored.length, 10);
-        assert.ok(refused.every((r) => (r as PromiseRejectedResult).reason instanceof JarFullError));
-        assert.equal((await all(stores[0]!)).length, 10);
+        assert.ok(refused.every((r) => (r).reason instanceof JarFullError));
+        assert.equal((await all(stores[0])).length, 10);
         clock.advance(60_000);
-        await stores[1]!.put('after expiry', 60);
-        assert.deepEqual(await all(stores[2]!), ['after expiry']);
+        await stores[1].put('after expiry', 60);
+        assert.deepEqual(await all(stores[2]), ['after expiry']);
       } finally {
         await Promise.all(stores.map((s) => s.close()));
       }
@@ -125,7 +125,7 @@ for (const [name, backend] of Object.entries(backends)) {
       const writers = [made.open(), made.open()];
       const reader = made.open();
       try {
-        const acknowledged = await Promise.all(Array.from({ length: 120 }, (_, i) => writers[i % 2]!.put(`w${i}`, 3600)));
+        const acknowledged = await Promise.all(Array.from({ length: 120 }, (_, i) => writers[i % 2].put(`w${i}`, 3600)));
         assert.equal(new Set(acknowledged.map((n) => n.id)).size, 120, 'ids are unique');
         assert.deepEqual((await all(reader, 50)).sort(), acknowledged.map((n) => n.text).sort());
       } finally {

@@ -28,7 +28,7 @@ for (const era of ['modern', 'legacy'] as const) {
         assert.deepEqual(resources, ['kitchen://pantry', 'kitchen://week']);
         const prompts = (await host.client.listPrompts()).prompts;
         assert.deepEqual(prompts.map((p) => p.name), ['plan_meals']);
-        assert.ok(prompts[0]!.arguments?.some((a) => a.name === 'days' && a.required === true));
+        assert.ok(prompts[0].arguments?.some((a) => a.name === 'days' && a.required === true));
       } finally {
         await host.close();
       }
@@ -40,7 +40,7 @@ for (const era of ['modern', 'legacy'] as const) {
         const pantry = await host.client.readResource({ uri: 'kitchen://pantry' });
         const items = JSON.parse((pantry.contents[0] as { text: string }).text) as Array<{ item: string }>;
         assert.ok(items.some((i) => i.item === 'red lentils'));
-        assert.equal(pantry.contents[0]!.mimeType, 'application/json');
+        assert.equal(pantry.contents[0].mimeType, 'application/json');
         const week = await host.client.readResource({ uri: 'kitchen://week' });
         const meals = JSON.parse((week.contents[0] as { text: string }).text) as unknown[];
         assert.equal(meals.length, 7);
@@ -62,7 +62,7 @@ for (const era of ['modern', 'legacy'] as const) {
           assert.equal(result.isError, undefined);
           assert.equal(textOf(result), depth === 'full' ? 'summary of meals and pantry' : 'summary of meals');
           assert.equal(host.sampling.length, 1);
-          const asked = host.sampling[0]!;
+          const asked = host.sampling[0];
           assert.ok(asked.maxTokens > 0 && asked.maxTokens <= MAX_SAMPLING_TOKENS, `maxTokens ${asked.maxTokens}`);
           assert.match(JSON.stringify(asked.messages), /shakshuka/);
           assert.equal(host.elicitations.length, 0);
@@ -83,9 +83,9 @@ for (const era of ['modern', 'legacy'] as const) {
         assert.equal(textOf(result), 'chickpea curry for five');
         assert.deepEqual(result.structuredContent, { people: 5, avoid: 'mushrooms', suggestion: 'chickpea curry for five' });
         assert.equal(host.elicitations.length, 1);
-        assert.match(host.elicitations[0]!.message, /How many people/);
+        assert.match(host.elicitations[0].message, /How many people/);
         assert.equal(host.sampling.length, 1);
-        assert.ok(host.sampling[0]!.maxTokens <= MAX_SAMPLING_TOKENS);
+        assert.ok(host.sampling[0].maxTokens <= MAX_SAMPLING_TOKENS);
       } finally {
         await host.close();
       }
@@ -116,7 +116,7 @@ for (const era of ['modern', 'legacy'] as const) {
         const result = await host.client.callTool({ name: 'suggest_dinner', arguments: {} });
         assert.equal(textOf(result), 'omelette for two');
         assert.equal(host.elicitations.length, 2);
-        assert.match(host.elicitations[1]!.message, /did not fit/);
+        assert.match(host.elicitations[1].message, /did not fit/);
       } finally {
         await host.close();
       }

@@ -43,19 +43,19 @@ describe('narrowed servers on the wire', { timeout: 30_000 }, () => {
   after(() => server?.close());
 
   test('a call runs, the lists stay whole, a prompt still resolves', async () => {
-    const everything = server.urls.everything!;
+    const everything = server.urls.everything;
     const called = await modernRpc(everything, 'tools/call', { name: 'test_simple_text', arguments: {} });
     assert.equal(called.body?.result?.content?.[0]?.text, 'This is a simple text response for testing.');
     const tools = await modernRpc(everything, 'tools/list');
     assert.ok((tools.body?.result?.tools?.length ?? 0) > 20, 'every fixture is listed');
     const prompt = await modernRpc(everything, 'prompts/get', { name: 'test_simple_prompt', arguments: {} });
     assert.equal(prompt.status, 200);
-    const asked = await modernRpc(server.urls.kitchen!, 'tools/call', { name: 'summarise_week', arguments: { depth: 'brief' } });
+    const asked = await modernRpc(server.urls.kitchen, 'tools/call', { name: 'summarise_week', arguments: { depth: 'brief' } });
     assert.equal(asked.body?.result?.resultType, 'input_required');
   });
 
   test('a tool the toolbox lacks gets the answer a full server gives', async () => {
-    const missing = await modernRpc(server.urls.kitchen!, 'tools/call', { name: 'no_such_tool', arguments: {} });
+    const missing = await modernRpc(server.urls.kitchen, 'tools/call', { name: 'no_such_tool', arguments: {} });
     const text = JSON.stringify(missing.body);
     assert.match(text, /no_such_tool/);
     assert.ok(missing.body?.error !== undefined || missing.body?.result?.isError === true, text);

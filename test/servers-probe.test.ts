@@ -36,7 +36,7 @@ describe('The Probe with the SDK client', () => {
       assert.equal(result.isError, undefined);
       assert.equal(textOf(result), 'model said: bread is baked');
       assert.equal(host.sampling.length, 1);
-      assert.equal(host.sampling[0]!.maxTokens, 100);
+      assert.equal(host.sampling[0].maxTokens, 100);
     } finally {
       await host.close();
     }
@@ -118,7 +118,7 @@ describe('The Probe mounted sessionful for 2025 clients', () => {
   test('the naive push really reaches the host over a session (and still fails fast in the modern era)', async () => {
     const sessionful = await startServer({ port: 0, toolboxes: ['probe'], legacy: { probe: 'sessionful' } });
     try {
-      const legacyHost = await connectHost(sessionful.urls.probe!, { era: 'legacy', think: () => 'pushed and answered' });
+      const legacyHost = await connectHost(sessionful.urls.probe, { era: 'legacy', think: () => 'pushed and answered' });
       try {
         const naive = await legacyHost.client.callTool({ name: 'probe_sampling_naive', arguments: {} });
         assert.equal(textOf(naive), 'model said: pushed and answered');
@@ -128,7 +128,7 @@ describe('The Probe mounted sessionful for 2025 clients', () => {
       } finally {
         await legacyHost.close();
       }
-      const modernHost = await connectHost(sessionful.urls.probe!, { era: 'modern' });
+      const modernHost = await connectHost(sessionful.urls.probe, { era: 'modern' });
       try {
         const naive = await modernHost.client.callTool({ name: 'probe_sampling_naive', arguments: {} });
         assert.match(textOf(naive), new RegExp(MODERN_PUSH_REFUSAL));

@@ -53,7 +53,7 @@ async function spawnServer(): Promise<Server> {
     setTimeout(() => reject(new Error('the server did not start')), 15_000).unref();
   });
   const { urls } = JSON.parse(line) as { urls: Record<string, string> };
-  const jar = urls['cookie-jar']!;
+  const jar = urls['cookie-jar'];
   return {
     child,
     port: Number(new URL(jar).port),

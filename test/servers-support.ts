@@ -84,7 +84,7 @@ export async function parseAnswer(response: Response): Promise<WireAnswer> {
       .map((l) => l.slice(5).trim())
       .filter((l) => l.length > 0)
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-    body = frames.reverse().find((f) => 'result' in f || 'error' in f) as WireAnswer['body'];
+    body = frames.reverse().find((f) => 'result' in f || 'error' in f);
   } else if (raw.length > 0) {
     try {
       body = JSON.parse(raw) as WireAnswer['body'];

@@ -82,7 +82,7 @@ describe('The Kitchen and the Probe on workerd', { timeout: 60_000 }, () => {
     try {
       assert.equal(host.client.getProtocolEra(), 'legacy');
       assert.deepEqual((await host.client.listTools()).tools.map((t) => t.name).sort(), ['suggest_dinner', 'summarise_week']);
-      const pantry = await host.client.readResource({ uri: (await host.client.listResources()).resources[0]!.uri });
+      const pantry = await host.client.readResource({ uri: (await host.client.listResources()).resources[0].uri });
       assert.ok(pantry.contents.length > 0);
     } finally {
       await host.close();

@@ -63,7 +63,7 @@ export async function bounded<T, R>(items: readonly T[], limit: number, work: (i
   const lane = async () => {
     while (next < items.length) {
       const index = next++;
-      results[index] = await work(items[index]!);
+      results[index] = await work(items[index]);
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
@@ -86,14 +86,14 @@ export function requirementSet(output: string): RequirementSet {
     const heading = /^\s+([\w-]+) \(\d+\):/.exec(line);
     if (heading) category = heading[1]!;
     const entry = /^\s+- ([\w/.-]+) \[(client|server)\]/.exec(line);
-    if (entry) set.unscored.push({ name: entry[1]!, side: entry[2] as 'client' | 'server', category });
+    if (entry) set.unscored.push({ name: entry[1], side: entry[2] as 'client' | 'server', category });
   }
   return set;
 }
 
 /** `list --client|--server` without a requirement set: every scenario with the tag in its brackets (versions, `extension`, `draft`). */
 export function tagged(output: string): { name: string; tag: string }[] {
-  return [...output.matchAll(/^\s+- ([\w/.-]+) \[([^\]]+)\]/gm)].map((m) => ({ name: m[1]!, tag: m[2]! }));
+  return [...output.matchAll(/^\s+- ([\w/.-]+) \[([^\]]+)\]/gm)].map((m) => ({ name: m[1], tag: m[2] }));
 }
 
 /** `list` prints sections of `  - name [...]` lines; returns the names under the heading that starts with `heading`. */
@@ -104,7 +104,7 @@ export function listed(output: string, heading: string): string[] {
   const names: string[] = [];
   for (const line of lines.slice(start + 1)) {
     const match = /^\s+- ([\w/.-]+)/.exec(line);
-    if (match) names.push(match[1]!);
+    if (match) names.push(match[1]);
     else if (line.trim() === '' || !line.startsWith(' ')) break;
   }
   return names;
@@ -116,7 +116,7 @@ export function collect(dir: string, suite: string, scored: (scenario: string) =
     const match = new RegExp(`^${prefix}(.+)-\\d{4}-\\d{2}-\\d{2}T[\\d-]+Z$`).exec(entry);
     const file = join(dir, entry, 'checks.json');
     if (!match || !existsSync(file)) continue;
-    const scenario = match[1]!;
+    const scenario = match[1];
     const checks = JSON.parse(readFileSync(file, 'utf8')) as Check[];
     const counts: Record<string, number> = {};
     for (const c of checks) counts[c.status] = (counts[c.status] ?? 0) + 1;
@@ -140,7 +140,7 @@ export function writeReport(
   const row = (r: ScenarioResult) => {
     const c = r.counts;
     const tally = ['SUCCESS', 'FAILURE', 'WARNING', 'SKIPPED'].map((k) => c[k] ?? 0).join(' / ');
-    const note = r.failures.length > 0 ? r.failures[0]!.replace(/\|/g, '\\|').replace(/\s+/g, ' ').slice(0, 160) : '';
+    const note = r.failures.length > 0 ? r.failures[0].replace(/\|/g, '\\|').replace(/\s+/g, ' ').slice(0, 160) : '';
     const reason = outOfScope(scope, r.suite, r.scenario);
     const verdict = ok(r) ? 'PASS' : reason !== undefined ? 'out of scope' : 'FAIL';
     const status = r.scored ? 'required' : `unscored (${r.category ?? 'reported'})`;

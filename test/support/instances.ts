@@ -21,7 +21,7 @@ export async function startServe(args: string[], env: Record<string, string>): P
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -30,12 +30,12 @@ export async function startServe(args: string[], env: Record<string, string>): P
   };
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`byhand serve did not start within 20 s: ${err}`)), 20_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const found = /listening on (?:\S+ \(reachable from the network; from this machine: )?(http:\/\/[^\s)]+)/.exec(out);
       if (found !== null && /Cookie Jar|\/api\/probe/.test(out)) {
         clearTimeout(timer);
-        resolve(found[1]!);
+        resolve(found[1]);
       }
     });
     child.once('exit', (code) => {

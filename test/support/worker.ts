@@ -19,7 +19,7 @@ export async function bundleWorker(): Promise<string> {
     target: 'es2022',
     logLevel: 'silent',
   });
-  return result.outputFiles[0]!.text;
+  return result.outputFiles[0].text;
 }
 
 export interface RunningWorker {

@@ -77,7 +77,7 @@ function version(): string {
 
 export async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
-  if (command !== undefined && Object.hasOwn(COMMANDS, command)) return COMMANDS[command]!.run(rest);
+  if (command !== undefined && Object.hasOwn(COMMANDS, command)) return COMMANDS[command].run(rest);
   switch (command) {
     case undefined:
     case 'help':

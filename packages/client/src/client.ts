@@ -353,7 +353,7 @@ export class Client {
 
   private recordDiscover(result: DiscoverResult): void {
     this.discovered = result;
-    this.serverCapabilities = (result.capabilities ?? {}) as JsonObject;
+    this.serverCapabilities = (result.capabilities ?? {});
     this.instructions = result.instructions;
     // The final spec moved serverInfo into _meta (PR #3002); older mocks still put it in the body.
     this.serverInfo = (result._meta?.[META.serverInfo] ?? result.serverInfo) as Implementation | undefined;

@@ -65,7 +65,7 @@ export async function exchange(wire: Wire, method: string, params: JsonObject, o
       headers: options.headers ? { ...era.headers, ...options.headers } : era.headers,
       ...(onServerRequest ? { onServerRequest: (pushed: JsonRpcRequest) => onServerRequest(pushed, deadline.signal) } : {}),
       onNotification: (notification) => {
-        const p = notification.params as JsonObject | undefined;
+        const p = notification.params;
         if (progressToken !== undefined && notification.method === 'notifications/progress' && p?.progressToken === progressToken) {
           options.onProgress!({ progress: Number(p.progress), total: p.total as number | undefined, message: p.message as string | undefined });
         }

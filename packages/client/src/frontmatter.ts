@@ -72,7 +72,7 @@ class Reader {
     return this.lines[this.index];
   }
   skipBlank(): void {
-    while (!this.done() && isBlank(this.lines[this.index]!)) this.index++;
+    while (!this.done() && isBlank(this.lines[this.index])) this.index++;
   }
 
   /** A mapping or sequence whose lines start at `indent`. */
@@ -185,7 +185,7 @@ function splitKey(line: Line): { key: string; rest: string } {
 }
 
 function closingQuote(text: string): number {
-  const quote = text[0]!;
+  const quote = text[0];
   for (let i = 1; i < text.length; i++) {
     if (quote === '"' && text[i] === '\\') i++;
     else if (text[i] === quote) {

@@ -148,7 +148,7 @@ export class SseTransport implements Transport {
         }
         trace?.({ direction: 'receive', transport: 'http', ...(message ? { message } : { raw: event.data }) });
         if (!message || typeof message !== 'object') continue;
-        if (isResponse(message)) this.settle(message.id!, (p) => p.resolve(message as JsonRpcResponse));
+        if (isResponse(message)) this.settle(message.id!, (p) => p.resolve(message));
         else if (isRequest(message)) void this.answer(message);
         else if ('method' in message) this.notice(message);
       }

@@ -72,7 +72,7 @@ function lastBytes(parts: Buffer[]): Buffer {
   const out: Buffer[] = [];
   let n = 0;
   for (let i = parts.length - 1; i >= 0 && n < EDGE; i--) {
-    const part = parts[i]!;
+    const part = parts[i];
     const take = part.subarray(Math.max(0, part.length - (EDGE - n)));
     out.unshift(take);
     n += take.length;

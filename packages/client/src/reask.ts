@@ -49,7 +49,7 @@ export class ReAsks {
         kind: 'budget',
         times: Math.max(...over.map((a) => a.again)) + 1,
         sampling,
-        message: serverMessage(over[0]!.request),
+        message: serverMessage(over[0].request),
       });
     }
     return asks;
@@ -63,9 +63,9 @@ export class ReAsks {
     if (fixed.length > 0) {
       throw new InputLoopError(this.method, this.name, fixed.map((a) => a.key), round, {
         kind: 'fixed-point',
-        times: fixed[0]!.again + 1,
+        times: fixed[0].again + 1,
         sampling: fixed.some((ask) => isSampling(ask.request)),
-        message: serverMessage(fixed[0]!.request),
+        message: serverMessage(fixed[0].request),
       });
     }
     this.#last = new Map(asks.map((ask) => [ask.key, { request: JSON.stringify(ask.request), answer: JSON.stringify(responses[ask.key]), again: ask.again }]));

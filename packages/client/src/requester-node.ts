@@ -71,7 +71,7 @@ function wrap(res: IncomingMessage, release: () => void): WireResponse {
     headers() {
       if (headers) return headers;
       headers = new Headers();
-      for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+      for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i], res.rawHeaders[i + 1]);
       return headers;
     },
     body: bodyOf(res, release),

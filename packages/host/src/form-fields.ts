@@ -40,7 +40,7 @@ function toField(name: string, prop: JsonObject, required: boolean): Field {
     secret: looksSecret(name, prop),
     ...(typeof prop.description === 'string' && { description: prop.description }),
   };
-  const num = (key: string) => (typeof prop[key] === 'number' ? { [key]: prop[key] as number } : {});
+  const num = (key: string) => (typeof prop[key] === 'number' ? { [key]: prop[key] } : {});
   const def = <T>(ok: (v: unknown) => v is T) => (ok(prop.default) ? { default: prop.default } : {});
 
   if (prop.type === 'string') {

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { elicitOutcome, text } from './mrtr.js';
 import { sharedSchema } from './schemas.js';
 import { gateTaskOnlyTools, registerTaskMethods, runAsTask } from './task-methods.js';
-import { TaskProtocolError, type InputRequestMap, type TaskStore } from './tasks.js';
+import { TaskProtocolError, type TaskStore } from './tasks.js';
 import type { BuildContext } from './toolbox.js';
 
 /** Longest slow_compute sleep, so no caller can hold a task (or a request) for long. */
@@ -43,7 +43,7 @@ const ask = (message: string, properties: Record<string, unknown>): InputRequest
   inputRequired.elicit({ message, requestedSchema: { type: 'object', properties: properties as never } });
 
 function accepted(answer: unknown): Record<string, unknown> | undefined {
-  return acceptedContent({ answer } as Record<string, unknown>, 'answer');
+  return acceptedContent({ answer }, 'answer');
 }
 
 /** The tools that run only as tasks: a request that does not declare the extension gets -32021. */
@@ -98,7 +98,7 @@ export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store
     { description: 'Task only: asks for confirmation, then "deletes" the file', inputSchema: schema.confirmDelete },
     async ({ filename }, call) =>
       runAsTask(call, store, async (run) => {
-        const answers = await run.ask({ confirm: ask(`Delete ${filename}?`, { confirm: { type: 'boolean' } }) } as InputRequestMap);
+        const answers = await run.ask({ confirm: ask(`Delete ${filename}?`, { confirm: { type: 'boolean' } }) });
         return text(accepted(answers.confirm)?.confirm === true ? `Deleted ${filename}` : `Kept ${filename}`);
       }) as never,
   );
@@ -108,7 +108,7 @@ export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store
       const answers = await run.ask({
         name: ask('Your name?', { name: { type: 'string' } }),
         confirm: ask('Go ahead?', { confirm: { type: 'boolean' } }),
-      } as InputRequestMap);
+      });
       return text(`Thanks, ${String(accepted(answers.name)?.name ?? 'stranger')}`);
     }) as never,
   );

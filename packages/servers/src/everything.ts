@@ -191,7 +191,7 @@ function registerStreamingFixtures(server: McpServer, ctx: BuildContext): void {
   });
   server.registerTool('test_trigger_tool_change', { description: 'Diagnostic hook: announces a tool list change on subscriptions/listen' }, async () => {
     ctx.notify()?.toolsChanged();
-    // eslint-disable-next-line @typescript-eslint/no-deprecated -- 2025 sessions learn about list changes this way
+     
     if (ctx.era === 'legacy') server.sendToolListChanged();
     return text('Mutation triggered');
   });
@@ -301,7 +301,7 @@ function registerAskingFixtures(server: McpServer, ctx: BuildContext): void {
             },
             required: [],
           },
-        } as Parameters<typeof inputRequired.elicit>[0]),
+        }),
       },
     });
   });

@@ -114,7 +114,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     let response: Response;
     try {
-      const path = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '');
+      const path = (req.url ?? '/').split('?')[0].replace(/\/+$/, '');
       const toolbox = mounted.get(path);
       const request = toWebRequest(req, res, origin);
       response = toolbox === undefined ? notFound(path) : await toolbox.fetch(request);

@@ -136,10 +136,10 @@ const RUNNERS = /^(?:npx|uvx|pipx|bunx|node|deno|bun|python3?|uv|docker|podman|p
  */
 function splitCommandLine(verb: Verb, words: string[]): { command: string[]; words: string[] } {
   let end = words.length;
-  if (verb !== 'read') while (end > 1 && /^[A-Za-z_][\w.-]*=/.test(words[end - 1]!)) end--;
+  if (verb !== 'read') while (end > 1 && /^[A-Za-z_][\w.-]*=/.test(words[end - 1])) end--;
   const last = words[end - 1];
   // What would be left: a runner and its flags (`npx -y pkg`) cannot be a whole command line.
-  const afterRunner = RUNNERS.test(words[0]!.split(/[\\/]/).pop()!) && words.slice(1, end - 1).every((w) => w.startsWith('-'));
+  const afterRunner = RUNNERS.test(words[0].split(/[\\/]/).pop()!) && words.slice(1, end - 1).every((w) => w.startsWith('-'));
   const isName = end > 1 && !afterRunner && last !== undefined && (verb === 'read' ? /^[a-z][\w+.-]*:/i.test(last) : !/[\\/]|\.(?:[cm]?[jt]s|py|rb|sh|exe)$|^-/.test(last));
   return isName ? { command: words.slice(0, end - 1), words: words.slice(end - 1) } : { command: words.slice(0, end), words: words.slice(end) };
 }

@@ -17,7 +17,7 @@ export function coerceToolArguments(tool: Tool, pairs: readonly string[]): JsonO
   const required = Array.isArray(schema.required) ? schema.required.map(String) : [];
   // JSON Schema allows extra properties by default, but the SDK's zod schemas drop them silently, so a
   // misspelt name would vanish; only an explicit additionalProperties lets unknown names through.
-  const extra = schema.additionalProperties === true ? {} : isObject(schema.additionalProperties) ? (schema.additionalProperties as Schema) : undefined;
+  const extra = schema.additionalProperties === true ? {} : isObject(schema.additionalProperties) ? (schema.additionalProperties) : undefined;
   const args: JsonObject = {};
   for (const [key, raw] of splitPairs(tool.name, pairs)) {
     const property = properties[key] ?? extra;
@@ -91,7 +91,7 @@ function coerce(raw: string, given: Schema, root: Schema): unknown {
     return match;
   }
   const alternatives = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
-  if (alternatives) return firstFit(alternatives.filter(isObject).map((alt) => () => coerce(raw, alt as Schema, root)), `fits none of ${typeName(schema)}`);
+  if (alternatives) return firstFit(alternatives.filter(isObject).map((alt) => () => coerce(raw, alt, root)), `fits none of ${typeName(schema)}`);
   const types = typesOf(schema);
   if (types.length === 0) return untyped(raw);
   // Strings last: "null" or "3" should become null or 3 when the schema allows both.
@@ -119,7 +119,7 @@ function asType(raw: string, type: string, schema: Schema, root: Schema): unknow
       if (raw !== 'null') throw new Misfit('is not null');
       return null;
     case 'array': {
-      const items = isObject(schema.items) ? (schema.items as Schema) : {};
+      const items = isObject(schema.items) ? (schema.items) : {};
       if (raw.trimStart().startsWith('[')) {
         const parsed = parseJson(raw, 'a JSON array');
         if (!Array.isArray(parsed)) throw new Misfit('is not a JSON array');
@@ -212,10 +212,10 @@ function typesOf(schema: Schema): string[] {
 
 function typeName(schema: Schema): string {
   const types = typesOf(schema);
-  if (types.includes('array') && isObject(schema.items)) return `list of ${typeName(schema.items as Schema)}`;
+  if (types.includes('array') && isObject(schema.items)) return `list of ${typeName(schema.items)}`;
   if (types.length > 0) return types.join('|');
   const alternatives = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : [];
-  return alternatives.length > 0 ? alternatives.filter(isObject).map((alt) => typeName(alt as Schema)).join('|') : 'any';
+  return alternatives.length > 0 ? alternatives.filter(isObject).map((alt) => typeName(alt)).join('|') : 'any';
 }
 
 /** A schema that says nothing: {..} and [..] are taken as JSON when they parse, anything else as text. */

@@ -1,7 +1,7 @@
 // What a server says while a request runs: log messages (asked for with --log-level), progress
 // (a bar on a terminal, a line per update elsewhere) and list changes, all on stderr.
 
-import type { JsonObject, JsonRpcNotification } from '@byhand/client';
+import type { JsonRpcNotification } from '@byhand/client';
 import { printable } from '@byhand/host';
 import type { OutputStream } from '@byhand/host';
 
@@ -29,7 +29,7 @@ export function createNotificationShow(stderr: OutputStream): NotificationShow {
   };
   return {
     show(notification) {
-      const p = (notification.params ?? {}) as JsonObject;
+      const p = (notification.params ?? {});
       switch (notification.method) {
         case 'notifications/message': {
           const data = typeof p.data === 'string' ? p.data : JSON.stringify(p.data);

@@ -14,8 +14,8 @@ export function splitAdvice(args: CallArgs, names: readonly string[]): string | 
   const { words } = guessed;
   const split = words.length - 1 - args.pairs.length;
   for (let at = words.length - 1; at >= 1; at--) {
-    if (at === split || !names.includes(words[at]!)) continue;
-    return `${said(args)}, and ${words[at]} is one of its ${KIND[args.verb]}s; run: ${exact(args, words[at]!, words.slice(at + 1), words.slice(0, at))}`;
+    if (at === split || !names.includes(words[at])) continue;
+    return `${said(args)}, and ${words[at]} is one of its ${KIND[args.verb]}s; run: ${exact(args, words[at], words.slice(at + 1), words.slice(0, at))}`;
   }
   return `${said(args)}; if ${args.name} belongs to the command line, run: ${exact(args, KIND[args.verb].toUpperCase(), args.pairs, words.slice(0, split + 1))}`;
 }

@@ -21,7 +21,7 @@ export async function mapBounded<T, R>(items: T[], limit: number, work: (item: T
   const worker = async () => {
     while (next < items.length) {
       const i = next++;
-      results[i] = await work(items[i]!);
+      results[i] = await work(items[i]);
     }
   };
   const workers: Promise<void>[] = [];

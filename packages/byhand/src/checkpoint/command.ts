@@ -32,7 +32,7 @@ export const SPEC: CommandSpec = {
     ...SOURCE_FLAGS,
     server: { type: 'string', arg: 'NAME', multiple: true, help: 'probe only this entry of the config' },
     ...CONNECT,
-    timeout: { ...CONNECT.timeout!, help: 'per-server timeout in milliseconds', default: '10000' },
+    timeout: { ...CONNECT.timeout, help: 'per-server timeout in milliseconds', default: '10000' },
     concurrency: { type: 'string', arg: 'N', help: 'servers probed at once, for each kind', default: `${DEFAULT_BOUNDS.http} over HTTP, ${DEFAULT_BOUNDS.stdio} over stdio` },
     details: { type: 'boolean', help: "show each server's capabilities and instructions" },
   },

@@ -12,7 +12,7 @@ export function openBrowser(url: string, env: Readonly<Record<string, string | u
         ? ['cmd', '/c', 'start', '""', url]
         : ['xdg-open', url];
   try {
-    const child = spawn(command!, args, { stdio: 'ignore', detached: true });
+    const child = spawn(command, args, { stdio: 'ignore', detached: true });
     child.on('error', () => undefined);
     child.unref();
   } catch {

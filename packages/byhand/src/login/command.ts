@@ -21,8 +21,8 @@ export const SPEC: CommandSpec = {
   synopsis: ['byhand login SERVER [options]'],
   about: 'OAuth login to an HTTP server; the tokens are kept for checkpoint, call, list and watch, and never printed.',
   flags: {
-    config: SOURCE_FLAGS.config!,
-    input: SOURCE_FLAGS.input!,
+    config: SOURCE_FLAGS.config,
+    input: SOURCE_FLAGS.input,
     headless: { type: 'boolean', help: 'print the URL and read the redirect URL pasted back (no browser here)' },
     timeout: { type: 'string', arg: 'MS', help: 'how long to wait for the browser, in milliseconds', default: '300000' },
     scope: { type: 'string', arg: '"A B"', help: 'scopes to ask for beyond what the server asks' },
@@ -66,7 +66,7 @@ function parseLoginArgs(args: string[]): LoginArgs | 'help' {
     return value !== undefined ? { [key]: value } : {};
   };
   return {
-    server: words[0]!,
+    server: words[0],
     source: sourceFlags(values),
     headless: booleanFlag(values, 'headless'),
     timeoutMs: msFlag(values, 'timeout', 300_000),

@@ -18,7 +18,7 @@ export async function startEmbedded(names: ToolboxName[] = EMBEDDED): Promise<Em
   const { startServer, TOOLBOXES } = await import('@byhand/servers/node');
   const server = await startServer({ port: 0, toolboxes: names });
   const entries = TOOLBOXES.filter((t) => names.includes(t.name)).map((t) => {
-    const url = server.urls[t.name]!;
+    const url = server.urls[t.name];
     return { name: t.name, label: t.title, target: url, connect: url };
   });
   return { entries, close: () => server.close() };

@@ -50,5 +50,5 @@ export function exitCodeForFailure(code: string | number, status?: number): Exit
 export function combinedExitCode(codes: readonly ExitCode[]): ExitCode {
   const failed = new Set(codes.filter((c) => c !== EXIT.ok));
   if (failed.size === 0) return EXIT.ok;
-  return failed.size === 1 ? [...failed][0]! : EXIT.failed;
+  return failed.size === 1 ? [...failed][0] : EXIT.failed;
 }

@@ -25,7 +25,7 @@ export function parseJsonc(text: string): unknown {
 function locate(text: string): { offset: number; why: string } {
   let i = 0;
   const space = () => {
-    while (i < text.length && /\s/.test(text[i]!)) i++;
+    while (i < text.length && /\s/.test(text[i])) i++;
   };
   const stop = (why: string): never => {
     throw { offset: i, why: i >= text.length ? 'the file ends too early' : `${why}, found ${JSON.stringify(text[i])}` };
@@ -34,7 +34,7 @@ function locate(text: string): { offset: number; why: string } {
     if (text[i] !== '"') stop('expected a string in double quotes');
     for (i++; i < text.length && text[i] !== '"'; i++) {
       if (text[i] === '\\') i++;
-      else if (text[i]! < ' ') stop('a control character inside a string');
+      else if (text[i] < ' ') stop('a control character inside a string');
     }
     if (i >= text.length) stop('an unterminated string');
     i++;
@@ -94,7 +94,7 @@ function stripJsonc(text: string): string {
   };
   let lastComma = -1;
   while (i < out.length) {
-    const c = out[i]!;
+    const c = out[i];
     if (c === '"') {
       lastComma = -1;
       for (i++; i < out.length && out[i] !== '"'; i++) if (out[i] === '\\') i++;

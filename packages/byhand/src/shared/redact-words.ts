@@ -42,13 +42,13 @@ export function redactWords(text: string): string {
       return hideNext ? part : `${open}${REDACTED}${close}`;
     }
     const pair = PAIR.exec(bare);
-    if (pair && !pair[3]!.startsWith('//')) {
-      if (!isSecretName(pair[1]!.replace(/^-+/, ''))) return part;
-      hideNext = SCHEME.test(pair[3]!);
+    if (pair && !pair[3].startsWith('//')) {
+      if (!isSecretName(pair[1].replace(/^-+/, ''))) return part;
+      hideNext = SCHEME.test(pair[3]);
       return hideNext ? part : `${open}${pair[1]}${pair[2]}${REDACTED}${close}`;
     }
     const named = NAMES_NEXT.exec(bare);
-    hideNext = named ? isSecretName(named[1] ?? named[2]!) : SCHEME.test(bare);
+    hideNext = named ? isSecretName(named[1] ?? named[2]) : SCHEME.test(bare);
     return part;
   }
 }

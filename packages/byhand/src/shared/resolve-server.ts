@@ -50,7 +50,7 @@ export async function resolveServer(spec: ServerWord, flags: SourceFlags, io: Pi
   }
   if (isToolboxName(word)) {
     const embedded = await startEmbedded([word]);
-    const entry = embedded.entries[0]!;
+    const entry = embedded.entries[0];
     return { target: entry.connect!, describe: redactWords(`${word}, bundled, started in this process at ${entry.target}`), close: () => embedded.close() };
   }
   if (flags.transport === 'stdio') return adHocCommand([word], flags);
@@ -136,7 +136,7 @@ function adHocUrl(word: string, flags: SourceFlags): ResolvedServer {
 export function adHocCommand(words: string[], flags: SourceFlags): ResolvedServer {
   if (words.length === 0) throw new UsageError('nothing after --: give the command line of a stdio server, such as -- node server.js', true);
   const [command, ...args] = words;
-  return { target: withFlags({ command: command!, args }, flags), describe: redactWords(`${words.map(shellQuote).join(' ')}, started as a stdio server`), close: nothing };
+  return { target: withFlags({ command: command, args }, flags), describe: redactWords(`${words.map(shellQuote).join(' ')}, started as a stdio server`), close: nothing };
 }
 
 /** A target as a person reads it: the URL, or the command line. */

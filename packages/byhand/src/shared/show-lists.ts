@@ -69,17 +69,17 @@ function argumentLine(name: string, schema: JsonObject, required: boolean): stri
 
 function typeName(schema: JsonObject): string {
   if (Array.isArray(schema.type)) return schema.type.join('|');
-  if (schema.type === 'array' && isObject(schema.items)) return `${typeName(schema.items as JsonObject)}[]`;
+  if (schema.type === 'array' && isObject(schema.items)) return `${typeName(schema.items)}[]`;
   if (typeof schema.type === 'string') return schema.type;
   const alternatives = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
-  if (alternatives) return alternatives.filter(isObject).map((alt) => typeName(alt as JsonObject)).join('|');
+  if (alternatives) return alternatives.filter(isObject).map((alt) => typeName(alt)).join('|');
   if (typeof schema.$ref === 'string') return schema.$ref.replace(/^#\/(\$defs|definitions)\//, '');
   return 'any';
 }
 
 function about(description: string | undefined): string[] {
   if (!description) return [];
-  const first = description.trim().split('\n')[0]!;
+  const first = description.trim().split('\n')[0];
   return [`    ${clean(first.length > 160 ? `${first.slice(0, 159)}…` : first)}`];
 }
 

@@ -65,7 +65,7 @@ async function listen(client: Client, uris: string[], lists: boolean, signal: Ab
   const filter: JsonObject = { ...(uris.length > 0 ? { resourceSubscriptions: uris } : {}), ...(lists ? { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true } : {}) };
   const acknowledged = (n: JsonRpcNotification) => {
     if (n.method !== 'notifications/subscriptions/acknowledged') return;
-    const agreed = ((n.params ?? {}) as JsonObject).notifications;
+    const agreed = ((n.params ?? {})).notifications;
     armed.on = true;
     notice(io, `listening (subscriptions/listen; the server agreed to ${JSON.stringify(agreed ?? filter)}); Ctrl-C stops`);
   };
@@ -90,7 +90,7 @@ async function subscribe(client: Client, uris: string[], signal: AbortSignal, io
 
 /** One line per update; other notifications (logs, the acknowledgement) are not updates. */
 function describe(notification: JsonRpcNotification, uris: string[]): string | undefined {
-  const p = (notification.params ?? {}) as JsonObject;
+  const p = (notification.params ?? {});
   switch (notification.method) {
     case 'notifications/resources/updated':
       return uris.length === 0 || uris.includes(String(p.uri)) ? `updated ${String(p.uri)}${typeof p.title === 'string' ? ` (${p.title})` : ''}` : undefined;

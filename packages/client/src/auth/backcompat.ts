@@ -20,7 +20,7 @@ export async function legacyDiscovery(serverUrl: string, fetchFn: Fetch, signal:
     // and its issuer, if on that origin, is what the redirect's iss is then checked against.
     const issuer = typeof doc.issuer === 'string' && sameOrigin(doc.issuer, base) ? doc.issuer : base;
     for (const key of ['authorization_endpoint', 'token_endpoint', 'registration_endpoint'] as const) {
-      if (typeof doc[key] === 'string') requireSecure(doc[key] as string, key.replace('_', ' '));
+      if (typeof doc[key] === 'string') requireSecure(doc[key], key.replace('_', ' '));
     }
     note(`no protected resource metadata: using the 2025-03-26 authorization server metadata at ${metadataUrl}`);
     return { prm: { resource, authorization_servers: [issuer] }, as: { ...(doc as AuthorizationServerMetadata), issuer } };

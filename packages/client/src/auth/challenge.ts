@@ -13,11 +13,11 @@ export function parseWwwAuthenticate(header: string | null | undefined): Challen
   const text = header;
   let i = 0;
   const skipSpace = () => {
-    while (i < text.length && /[\s]/.test(text[i]!)) i++;
+    while (i < text.length && /[\s]/.test(text[i])) i++;
   };
   const readToken = () => {
     const start = i;
-    while (i < text.length && /[!#$%&'*+.^_`|~0-9A-Za-z-]/.test(text[i]!)) i++;
+    while (i < text.length && /[!#$%&'*+.^_`|~0-9A-Za-z-]/.test(text[i])) i++;
     return text.slice(start, i);
   };
   const readQuoted = () => {

@@ -71,7 +71,7 @@ export async function fetchResourceMetadata(serverUrl: string, fromChallenge: st
       throw new AuthError('discovery', `the protected resource metadata at ${url} names no authorization server`, 'the MCP server publishes no "authorization_servers": tell its operator');
     }
     note(`protected resource metadata from ${url}`);
-    return { metadata: { ...doc, resource: doc.resource, authorization_servers: servers } as ProtectedResourceMetadata, url };
+    return { metadata: { ...doc, resource: doc.resource, authorization_servers: servers }, url };
   }
   note(`no protected resource metadata (tried ${tried.join(', ')})`);
   return undefined;
@@ -145,7 +145,7 @@ export async function fetchAuthorizationServerMetadata(issuer: string, fetchFn: 
       throw new AuthError('discovery', `the authorization server metadata at ${url} lacks authorization_endpoint or token_endpoint`, 'the authorization server publishes incomplete metadata: tell its operator');
     }
     for (const key of ['authorization_endpoint', 'token_endpoint', 'registration_endpoint'] as const) {
-      if (typeof doc[key] === 'string') requireSecure(doc[key] as string, key.replace('_', ' '));
+      if (typeof doc[key] === 'string') requireSecure(doc[key], key.replace('_', ' '));
     }
     note(`authorization server metadata from ${url}`);
     return doc as AuthorizationServerMetadata;

@@ -17,7 +17,7 @@ const ALGORITHMS: Record<JwsAlgorithm, { import: EcKeyImportParams | RsaHashedIm
 export async function importPrivateKey(pem: string, alg: JwsAlgorithm): Promise<CryptoKey> {
   const match = /-----BEGIN PRIVATE KEY-----([\s\S]+?)-----END PRIVATE KEY-----/.exec(pem);
   if (!match) throw new TypeError('the private key must be a PKCS#8 PEM (-----BEGIN PRIVATE KEY-----)');
-  const der = Uint8Array.from(atob(match[1]!.replace(/\s+/g, '')), (c) => c.charCodeAt(0));
+  const der = Uint8Array.from(atob(match[1].replace(/\s+/g, '')), (c) => c.charCodeAt(0));
   return globalThis.crypto.subtle.importKey('pkcs8', der, ALGORITHMS[alg].import, false, ['sign']);
 }
 

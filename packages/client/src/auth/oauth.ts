@@ -303,7 +303,7 @@ class OAuth implements OAuthProvider {
     const published = await fetchResourceMetadata(serverUrl, resourceMetadata, this.fetch, signal, this.note);
     if (!published) {
       const legacy = await legacyDiscovery(serverUrl, this.fetch, signal, this.note);
-      const issuer = legacy.prm.authorization_servers[0]!;
+      const issuer = legacy.prm.authorization_servers[0];
       this.metadata.set(issuer, legacy.as);
       return { ...legacy, resource: legacy.prm.resource, issuer, dpop: this.wantsDpop(legacy.as, legacy.prm, dpopChallenged) };
     }
@@ -311,7 +311,7 @@ class OAuth implements OAuthProvider {
     checkResource(serverUrl, prm.resource);
     // Prefer an authorization server this server's tokens came from, else the first one listed.
     const tokens = doc.servers[key]?.tokens ?? {};
-    const issuer = prm.authorization_servers.find((s) => tokens[s]) ?? prm.authorization_servers[0]!;
+    const issuer = prm.authorization_servers.find((s) => tokens[s]) ?? prm.authorization_servers[0];
     let as = this.metadata.get(issuer);
     if (!as) {
       as = await fetchAuthorizationServerMetadata(issuer, this.fetch, signal, this.note);
@@ -489,7 +489,7 @@ class OAuth implements OAuthProvider {
     if (!response.ok || typeof json?.access_token !== 'string') {
       const why = oauthError(json, all);
       const code = typeof json?.error === 'string' ? json.error : '';
-      throw new AuthError('token', `the token endpoint ${endpointName(as.token_endpoint)} refused the ${grantName(params.grant_type!)} (HTTP ${response.status}${why ? `: ${why}` : ''})`, tokenHint(code, params.grant_type!));
+      throw new AuthError('token', `the token endpoint ${endpointName(as.token_endpoint)} refused the ${grantName(params.grant_type)} (HTTP ${response.status}${why ? `: ${why}` : ''})`, tokenHint(code, params.grant_type));
     }
     const type = (typeof json.token_type === 'string' ? json.token_type : '').toLowerCase();
     if (type !== 'bearer' && !(dpop && type === 'dpop')) {

@@ -23,7 +23,7 @@ export function memoryStore(options: StorageOptions = {}): JarStorage {
       const created = now();
       const row = { id: ++lastId, text, created_ms: created, expires_ms: created + Math.round(ttlSeconds * 1000) };
       rows.set(row.id, row);
-      return pageOf([row], 1).notes[0]!;
+      return pageOf([row], 1).notes[0];
     },
     async page(after, limit) {
       sweep();

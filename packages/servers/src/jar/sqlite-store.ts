@@ -26,7 +26,9 @@ async function openDatabase(path: string): Promise<SqliteDatabase> {
     reasons.push(`better-sqlite3: ${(error as Error).message.split('\n')[0]}`);
   }
   try {
-    const { DatabaseSync } = (await import('node:sqlite' as string)) as { DatabaseSync: new (path: string) => SqliteDatabase };
+    // @types/node 20 has no node:sqlite: a specifier typed as string keeps tsc from resolving it.
+    const specifier: string = 'node:sqlite';
+    const { DatabaseSync } = (await import(specifier)) as { DatabaseSync: new (path: string) => SqliteDatabase };
     return new DatabaseSync(path);
   } catch (error) {
     reasons.push(`node:sqlite: ${(error as Error).message.split('\n')[0]}`);

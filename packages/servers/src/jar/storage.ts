@@ -64,5 +64,5 @@ export function toNote(row: NoteRow): Note {
 /** One row more than asked tells whether there is a next page without a count. */
 export function pageOf(rows: NoteRow[], limit: number): NotePage {
   const notes = rows.slice(0, limit).map(toNote);
-  return rows.length > limit ? { notes, next: notes[notes.length - 1]!.id } : { notes };
+  return rows.length > limit ? { notes, next: notes[notes.length - 1].id } : { notes };
 }
