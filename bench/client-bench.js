@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 import { modernPathBundle } from './bundle-size.js';
 import { fetchFloor, nodeFloor, ANSWER } from './floors.js';
 import {
-  BYHAND_CLIENT, BYHAND_CLIENT_MODULES, SDK_CLIENT, ROOT, cpuSince, fileUrl, int, kb, median, ms, p95, ratio, runNode, startChild, us,
+  BYHAND_CLIENT, BYHAND_CLIENT_MODULES, SDK_CLIENT, ROOT, cpuSince, fileUrl, int, median, ms, p95, runNode, startChild, us,
 } from './lib.js';
 
 const VARIANTS = ['byhand', 'byhandFetch', 'sdk', 'fetch', 'node'];

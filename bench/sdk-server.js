@@ -77,6 +77,8 @@ export async function startReferenceServer({ port = 0, onRequest } = {}) {
       const response = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins) ?? (await handler.fetch(request));
       res.writeHead(response.status, Object.fromEntries(response.headers));
       if (!response.body) return void res.end();
+      // Node's web streams are async iterable; the DOM library's ReadableStream type does not say so.
+      // eslint-disable-next-line @typescript-eslint/await-thenable
       for await (const chunk of response.body) res.write(chunk);
       res.end();
     } catch {

@@ -7,7 +7,6 @@
 // saw by Mcp-Method (reference server only); 'stop' closes it and exits.
 
 import { createServer } from 'node:http';
-import { join } from 'node:path';
 import { BYHAND_SERVE, dist, fileUrl } from './lib.js';
 import { registerReferenceTools, startReferenceServer } from './sdk-server.js';
 

@@ -23,7 +23,7 @@ type Route = (seen: Seen) => Response | undefined;
 function fakeFetch(routes: Record<string, Route | Record<string, unknown>>) {
   const seen: Seen[] = [];
   const fetchFn = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const url = String(input);
+    const url = input instanceof Request ? input.url : String(input);
     const entry: Seen = { url, headers: new Headers(init?.headers), body: new URLSearchParams(typeof init?.body === 'string' ? init.body : '') };
     seen.push(entry);
     const route = routes[url];

@@ -15,7 +15,10 @@ function recordingHost(): Host & { calls: { kind: string; ctx: InputContext }[] 
   return {
     calls,
     sample: async (_p, ctx) => (calls.push({ kind: 'sample', ctx }), model),
-    elicit: async (p, ctx) => (calls.push({ kind: 'elicit', ctx }), ({ action: 'accept', content: 'ok' in (p.requestedSchema?.properties ?? {}) ? { ok: true } : { name: 'Ada' } }) as ElicitResult),
+    elicit: async (p, ctx): Promise<ElicitResult> => {
+      calls.push({ kind: 'elicit', ctx });
+      return { action: 'accept', content: 'ok' in (p.requestedSchema?.properties ?? {}) ? { ok: true } : { name: 'Ada' } };
+    },
     roots: async (ctx) => (calls.push({ kind: 'roots', ctx }), { roots: [{ uri: 'file:///work', name: 'work' }] }),
   };
 }

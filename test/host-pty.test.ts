@@ -79,7 +79,7 @@ async function onPty(scenario: string, steps: [waitFor: string, type: string][])
         };
         waiting = check;
         check();
-        exited.then(() => reject(new Error(`exited before showing ${JSON.stringify(waitFor)}:\n${output}`)));
+        void exited.then(() => reject(new Error(`exited before showing ${JSON.stringify(waitFor)}:\n${output}`)));
       });
       child.stdin.write(type);
     }

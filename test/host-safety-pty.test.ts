@@ -52,7 +52,7 @@ async function onPtyCommand(command: string, steps: Step[]) {
         };
         waiting = check;
         check();
-        exited.then(() => reject(new Error(`exited before the step was due:\n${output}`)));
+        void exited.then(() => reject(new Error(`exited before the step was due:\n${output}`)));
       });
       child.stdin.write(step.type);
     }

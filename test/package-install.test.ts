@@ -17,12 +17,12 @@ test('the packed tarballs install with --omit=dev, import, and run byhand checkp
   const packs = await packAll();
   const dirs: string[] = [];
   try {
-    for (const [name, pack] of Object.entries(packs as Record<string, { files: string[] }>)) {
+    for (const [name, pack] of Object.entries(packs)) {
       assert.ok(pack.files.some((f) => f.startsWith('dist/')), `${name} ships its build`);
       assert.ok(pack.files.every((f) => /^(dist\/.*\.(js|d\.ts)|bin\/byhand\.js|README\.md|package\.json)$/.test(f)), `${name} ships only its build: ${pack.files.join(', ')}`);
     }
 
-    const everything = await installInto(Object.values(packs as Record<string, { path: string }>).map((p) => p.path));
+    const everything = await installInto(Object.values(packs).map((p) => p.path));
     dirs.push(everything.dir);
     const imported = await run(process.execPath, ['--input-type=module', '-e', "const m = await import('byhand/client'); const a = await import('byhand/client/auth'); const s = await import('byhand/servers'); const h = await import('byhand/host'); console.log(typeof m.connect, typeof a.createOAuth, typeof s.createKitchen, typeof h)"], { cwd: everything.dir });
     assert.match(imported.stdout, /^function \w+ function object/);
@@ -32,7 +32,7 @@ test('the packed tarballs install with --omit=dev, import, and run byhand checkp
     assert.match(checkpoint.stdout, /The Cookie Jar/);
     assert.match(checkpoint.stdout, /2026-07-28/);
 
-    const clientOnly = await installInto([(packs as Record<string, { path: string }>)['@byhand/client'].path]);
+    const clientOnly = await installInto([packs['@byhand/client'].path]);
     dirs.push(clientOnly.dir);
     const cost = measure(clientOnly.dir);
     assert.deepEqual(cost.packages, ['@byhand/client']);

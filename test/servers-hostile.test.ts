@@ -27,7 +27,8 @@ function raw(port: number, bytes: string, ms = 5_000): Promise<string> {
     });
     socket.once('error', (error) => {
       clearTimeout(timer);
-      answer === '' ? reject(error) : resolve(answer);
+      if (answer === '') reject(error);
+      else resolve(answer);
     });
     socket.end(bytes);
   });

@@ -6,6 +6,7 @@
 import { installInto, measure, packAll } from './packaging.mjs';
 
 const packs = await packAll();
+/** @type {[string, string[]][]} */
 const rows = [
   ['@byhand/client', [packs['@byhand/client'].path]],
   ['@byhand/host', [packs['@byhand/client'].path, packs['@byhand/host'].path]],

@@ -12,14 +12,23 @@ const run = promisify(execFile);
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-/** `npm pack` of every workspace (built first by the caller): package name -> tarball path. */
+/** @typedef {{ path: string, files: string[] }} Pack */
+
+/**
+ * `npm pack` of every workspace (built first by the caller): package name -> tarball path and packed files.
+ * @returns {Promise<Record<string, Pack>>}
+ */
 export async function packAll(dest = mkdtempSync(join(tmpdir(), 'byhand-packs-'))) {
   const { stdout } = await run(npm, ['pack', '--workspaces', '--json', '--pack-destination', dest], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
+  /** @type {{ name: string, filename: string, files: { path: string }[] }[]} */
   const packs = JSON.parse(stdout);
   return Object.fromEntries(packs.map((p) => [p.name, { path: join(dest, p.filename), files: p.files.map((f) => f.path) }]));
 }
 
-/** An empty project with only these installed (tarball paths or registry specs), production dependencies only. */
+/**
+ * An empty project with only these installed (tarball paths or registry specs), production dependencies only.
+ * @param {string[]} specs
+ */
 export async function installInto(specs, dir = mkdtempSync(join(tmpdir(), 'byhand-consumer-'))) {
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   const started = Date.now();
@@ -27,6 +36,7 @@ export async function installInto(specs, dir = mkdtempSync(join(tmpdir(), 'byhan
   return { dir, seconds: (Date.now() - started) / 1000 };
 }
 
+/** @param {string} path @returns {number} */
 function bytesUnder(path) {
   const stat = lstatSync(path);
   if (!stat.isDirectory()) return stat.size;
@@ -36,9 +46,12 @@ function bytesUnder(path) {
 }
 
 /** What landed in node_modules: packages, bytes on disk (file sizes), and which packages build native code. */
+/** @param {string} dir */
 export function measure(dir) {
   const modules = join(dir, 'node_modules');
+  /** @type {string[]} */
   const packages = [];
+  /** @param {string} folder */
   const visit = (folder) => {
     if (!existsSync(folder)) return;
     for (const entry of readdirSync(folder)) {

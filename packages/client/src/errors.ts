@@ -186,7 +186,7 @@ function hintForRpcError(error: JsonRpcError, ctx: RequestContext): string {
     }
     case -32022: {
       const supported = Array.isArray(data.supported) ? data.supported.join(', ') : 'not said';
-      return `the server speaks ${supported}; the client asked for ${String(data.requested ?? ctx.protocolVersion ?? '?')} and found no version both support`;
+      return `the server speaks ${supported}; the client asked for ${typeof data.requested === 'string' ? data.requested : (ctx.protocolVersion ?? '?')} and found no version both support`;
     }
     case -32601:
       return `the server has no method ${ctx.method}: it may be a different era, or the feature is not offered (see discover())`;

@@ -98,7 +98,7 @@ export function paramHeaders(params: HeaderParam[], args: JsonObject | undefined
     let value: unknown = args;
     for (const key of p.path) value = isObject(value) ? value[key] : undefined;
     if (value === undefined || value === null) continue;
-    headers[`Mcp-Param-${p.header}`] = encodeHeaderValue(String(value));
+    headers[`Mcp-Param-${p.header}`] = encodeHeaderValue(typeof value === 'string' ? value : JSON.stringify(value));
   }
   return headers;
 }

@@ -119,7 +119,7 @@ export class LegacyConnection {
   /** A server-to-client request, answered through the host as its MRTR twin would be. */
   private async answer(request: JsonRpcRequest, method: string, params: JsonObject, signal: AbortSignal): Promise<ServerRequestAnswer> {
     if (request.method === 'ping') return { result: {} };
-    const name = String(params.name ?? params.uri ?? '');
+    const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : '';
     const ctx = { key: String(request.id), method, name, round: ++this.pushes, era: 'legacy' as const, signal };
     try {
       return { result: (await kit.fulfil(this.settings.host, request, ctx)) as unknown as JsonObject };

@@ -105,7 +105,7 @@ export class ModernConnection {
       // A task handle (the tasks extension, tasks.ts) is the caller's to follow.
       if (type === undefined || type === 'complete' || type === 'task') return result;
       if (type !== 'input_required') {
-        throw new ProtocolError(`${method} ${name} answered with resultType '${String(type)}', which byhand does not know`, 'the server may need an extension (such as tasks) that the client did not ask for');
+        throw new ProtocolError(`${method} ${name} answered with resultType ${JSON.stringify(type)}, which byhand does not know`, 'the server may need an extension (such as tasks) that the client did not ask for');
       }
       if (round > maxRounds) throw new RoundLimitError(method, name, maxRounds);
       const { inputRequests: requests, requestState: state } = result;

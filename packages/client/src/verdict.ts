@@ -7,7 +7,7 @@
 import { HttpStatusError, McpError, ProtocolError, StreamClosedError, TimeoutError } from './errors.js';
 import type { Reply } from './transport.js';
 import type { Era } from './types.js';
-import { isModernVersion, MODERN_VERSIONS, pickVersion } from './versions.js';
+import { isModernVersion, pickVersion } from './versions.js';
 
 /** The codes only a modern server sends (spec basic/index.mdx "Error Codes"). */
 export const MODERN_ERROR_CODES = new Set([-32020, -32021, -32022]);
@@ -47,8 +47,8 @@ export function classifyProbe(outcome: Reply | Error, version: string, transport
   const error = message.error!;
   if (error.code === -32022) {
     const data = (error.data ?? {}) as { supported?: unknown };
-    const supported = Array.isArray(data.supported) ? data.supported : [];
-    const modern = pickVersion(supported.filter((v) => MODERN_VERSIONS.includes(v)));
+    const supported: unknown[] = Array.isArray(data.supported) ? data.supported : [];
+    const modern = pickVersion(supported.filter((v) => typeof v === 'string' && isModernVersion(v)));
     if (modern) return { kind: 'retry', version: modern };
     const legacy = pickVersion(supported);
     // A dual-era server that lists only a legacy version asks for the handshake (spec versioning.mdx).

@@ -65,7 +65,7 @@ function origin(ctx: InputContext): string {
 function blockText(block: ContentBlock): string {
   if (block.type === 'text') return shorten(String(block.text));
   if (block.type === 'image' || block.type === 'audio') {
-    const bytes = Math.floor((String(block.data ?? '').length * 3) / 4);
+    const bytes = Math.floor(((typeof block.data === 'string' ? block.data : '').length * 3) / 4);
     return `[${block.type} ${printable(String(block.mimeType))}, ${bytes} bytes]`;
   }
   if (isToolUse(block)) return `[calls tool ${printable(block.name)} ${shorten(JSON.stringify(block.input))}]`;

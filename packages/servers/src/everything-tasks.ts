@@ -109,7 +109,7 @@ export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store
         name: ask('Your name?', { name: { type: 'string' } }),
         confirm: ask('Go ahead?', { confirm: { type: 'boolean' } }),
       });
-      return text(`Thanks, ${String(accepted(answers.name)?.name ?? 'stranger')}`);
+      return text(`Thanks, ${((name: unknown) => (typeof name === 'string' ? name : 'stranger'))(accepted(answers.name)?.name)}`);
     }) as never,
   );
 

@@ -16,7 +16,7 @@ export function samplingText(ctx: ServerContext, key: string): string | undefine
   const content = view.result.content as unknown;
   const blocks = Array.isArray(content) ? content : [content];
   const text = blocks
-    .map((b) => (b !== null && typeof b === 'object' && (b as { type?: unknown }).type === 'text' ? String((b as { text?: unknown }).text ?? '') : ''))
+    .map((b) => (b !== null && typeof b === 'object' && (b as { type?: unknown }).type === 'text' ? ((t: unknown) => (typeof t === 'string' ? t : ''))((b as { text?: unknown }).text) : ''))
     .filter((t) => t.length > 0)
     .join('\n');
   return text.length > 0 ? text : '(the model answered without text)';

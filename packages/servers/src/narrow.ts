@@ -12,17 +12,26 @@ const ABSENT = Object.freeze({ enabled: false, enable() {}, disable() {}, remove
 
 const DROPPED = new Set<PropertyKey>(['registerResource', 'registerPrompt']);
 
+/**
+ * The server's own registerTool, whichever overload the caller's arguments pick. Only the raw-shape overload is
+ * marked deprecated in the SDK; the proxies below pass the arguments through unchanged.
+ */
+function registerTool(server: McpServer): (...args: unknown[]) => RegisteredTool {
+  // eslint-disable-next-line @typescript-eslint/no-deprecated
+  return server.registerTool.bind(server) as (...args: unknown[]) => RegisteredTool;
+}
+
 /** `server` as the spec's register function sees it when only the tool `name` will be called. */
 export function keepingOnlyTool(server: McpServer, name: string): McpServer {
   return new Proxy(server, {
     get(target, property) {
       if (property === 'registerTool') {
         return (tool: string, ...rest: unknown[]) =>
-          tool === name ? (target.registerTool as (...args: unknown[]) => RegisteredTool)(tool, ...rest) : (ABSENT as unknown as RegisteredTool);
+          tool === name ? registerTool(target)(tool, ...rest) : (ABSENT as unknown as RegisteredTool);
       }
       if (DROPPED.has(property)) return () => ABSENT;
       const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
 }
@@ -43,11 +52,11 @@ export function recordingTools(server: McpServer, names: Set<string>): McpServer
       if (property === 'registerTool') {
         return (tool: string, ...rest: unknown[]) => {
           names.add(tool);
-          return (target.registerTool as (...args: unknown[]) => RegisteredTool)(tool, ...rest);
+          return registerTool(target)(tool, ...rest);
         };
       }
       const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
 }

@@ -146,7 +146,6 @@ export function mountToolbox(spec: ToolboxSpec, options: EdgeOptions): ToolboxHa
   const allowed = [...new Set([...LOOPBACK_HOSTS, ...(options.allowedHosts ?? [])])];
   const state = createStateKit(info.name, options.stateKey, options.stateTtlSeconds);
   const onerror = options.onerror;
-  let notifier: ServerNotifier | undefined;
 
   /** `view`: what the spec registers on (narrow.ts), the server itself by default. */
   const build = (era: 'modern' | 'legacy', sessionful: boolean, view: (server: McpServer) => McpServer = (server) => server): McpServer => {
@@ -167,7 +166,7 @@ export function mountToolbox(spec: ToolboxSpec, options: EdgeOptions): ToolboxHa
       },
     );
     if (onerror !== undefined) server.server.onerror = onerror;
-    spec.register(view(server), { era, sessionful, state, notify: () => notifier });
+    spec.register(view(server), { era, sessionful, state, notify: () => modern.notify });
     return server;
   };
 
@@ -191,7 +190,6 @@ export function mountToolbox(spec: ToolboxSpec, options: EdgeOptions): ToolboxHa
     maxRequestBodySize: maxBodyBytes,
     ...(onerror !== undefined ? { onerror } : {}),
   });
-  notifier = modern.notify;
   const sessions =
     legacyMode === 'sessionful'
       ? new LegacySessions({

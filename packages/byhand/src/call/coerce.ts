@@ -32,7 +32,7 @@ export function coerceToolArguments(tool: Tool, pairs: readonly string[]): JsonO
     if (key in args) {
       // Repeating an array argument adds to it (tag=a tag=b); repeating anything else is a slip.
       if (!Array.isArray(args[key]) || !Array.isArray(value)) throw new UsageError(`${tool.name}: ${key} is given twice`);
-      args[key] = [...(args[key] as unknown[]), ...value];
+      args[key] = [...(args[key] as unknown[]), ...(value as unknown[])];
     } else args[key] = value;
   }
   const missing = required.filter((name) => !(name in args));
@@ -86,7 +86,7 @@ function unknownArgument(owner: string, key: string, known: string[]): UsageErro
 function coerce(raw: string, given: Schema, root: Schema): unknown {
   const schema = resolve(given, root);
   if (Array.isArray(schema.enum)) {
-    const match = schema.enum.find((option) => String(option) === raw);
+    const match: unknown = schema.enum.find((option) => String(option) === raw);
     if (match === undefined) throw new Misfit(`is not one of ${schema.enum.map(String).join(', ')}`);
     return match;
   }

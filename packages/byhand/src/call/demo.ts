@@ -38,7 +38,7 @@ export async function demoCommand(args: string[], io: CommandIO = processIO()): 
   }
   const say = lineWriter(io.stdout);
   const embedded = await startEmbedded(['probe']);
-  const url = String(embedded.entries[0].connect);
+  const url = embedded.entries[0].target;
   const clients: Client[] = [];
   try {
     // The demo promises no keys and no network: a key merely present in the shell does not count as asking for a model.

@@ -33,7 +33,7 @@ export function createNotificationShow(stderr: OutputStream): NotificationShow {
       switch (notification.method) {
         case 'notifications/message': {
           const data = typeof p.data === 'string' ? p.data : JSON.stringify(p.data);
-          line(`[${String(p.level ?? 'log')}${typeof p.logger === 'string' ? ` ${p.logger}` : ''}] ${data}`);
+          line(`[${typeof p.level === 'string' ? p.level : 'log'}${typeof p.logger === 'string' ? ` ${p.logger}` : ''}] ${data}`);
           return;
         }
         case 'notifications/tools/list_changed':

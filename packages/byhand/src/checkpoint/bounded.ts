@@ -16,7 +16,7 @@ export interface Bounds {
  * of overlapping the first probes' waits.
  */
 export async function mapBounded<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
+  const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
@@ -35,7 +35,7 @@ export async function mapBounded<T, R>(items: T[], limit: number, work: (item: T
 
 /** Two pools side by side, one per kind, results in the order of `items`. */
 export async function mapByKind<T, R>(items: T[], kindOf: (item: T) => keyof Bounds, bounds: Bounds, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
+  const results = new Array<R>(items.length);
   const indexed = items.map((item, i) => ({ item, i }));
   await Promise.all(
     (['http', 'stdio'] as const).map((kind) =>

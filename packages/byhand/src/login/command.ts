@@ -142,7 +142,7 @@ export async function loginCommand(args: string[], io: LoginIO = processIO()): P
         const state = url.searchParams.get('state');
         const arrivals = [loopback!.wait(state, waiting)];
         if (parsed.headless) arrivals.push(readPastedRedirect(io.stdin, redirectUri, waiting));
-        arrivals.forEach((p) => p.catch(() => undefined));
+        for (const arrival of arrivals) arrival.catch(() => undefined);
         // Listening first, then the browser: a quick one must find the listener waiting.
         if (!parsed.headless) {
           try {
@@ -154,7 +154,7 @@ export async function loginCommand(args: string[], io: LoginIO = processIO()): P
         try {
           return await Promise.race(arrivals);
         } catch (error) {
-          if (waiting.aborted && !signal.aborted) throw new Error(`no redirect arrived within ${parsed.timeoutMs} ms (--timeout)`);
+          if (waiting.aborted && !signal.aborted) throw new Error(`no redirect arrived within ${parsed.timeoutMs} ms (--timeout)`, { cause: error });
           throw error;
         }
       },

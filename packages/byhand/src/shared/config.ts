@@ -100,16 +100,22 @@ function declaredInputs(value: unknown): Map<string, InputSpec> {
   return declared;
 }
 
+/** What an entry points at, for a line about it: its URL or command, whichever it has. */
+function targetOf(value: Record<string, unknown>): string {
+  const target = [value.url, value.serverUrl, value.command].find((v) => typeof v === 'string');
+  return typeof target === 'string' ? target : '?';
+}
+
 function parseEntry(name: string, value: unknown, where: string, ctx: Context): ServerEntry {
   if (!isObject(value)) return { name, target: '?', error: `${where}: expected an object with "command" or "url"` };
-  if (value.disabled === true) return { name, target: String(value.url ?? value.serverUrl ?? value.command ?? '?'), disabled: true };
+  if (value.disabled === true) return { name, target: targetOf(value), disabled: true };
   ctx.missing = new Map();
   let entry: ServerEntry;
   try {
     entry = build(name, value, where, ctx);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    entry = { name, target: String(value.url ?? value.serverUrl ?? value.command ?? '?'), error: error.message };
+    entry = { name, target: targetOf(value), error: error.message };
   }
   if (ctx.missing.size === 0) return entry;
   // Never send the placeholder: the entry waits for its inputs, and says which.
@@ -165,7 +171,7 @@ function build(name: string, value: Record<string, unknown>, where: string, ctx:
  * naming the field: silently sending an empty token is worse than stopping.
  */
 function expand(text: string, where: string, ctx: Context): string {
-  return text.replace(/\$\{input:([^}]+)\}|\$\{(workspaceFolder|userHome)\}|\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, input, folder, braced, fallback, bare) => {
+  return text.replace(/\$\{input:([^}]+)\}|\$\{(workspaceFolder|userHome)\}|\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole: string, input?: string, folder?: string, braced?: string, fallback?: string, bare?: string): string => {
     if (input !== undefined) {
       const given = ctx.inputs[input];
       if (given !== undefined) return given;
@@ -178,7 +184,7 @@ function expand(text: string, where: string, ctx: Context): string {
       if (home) return home;
       throw new ConfigError(`${where}: \${userHome} needs HOME (or USERPROFILE) set`);
     }
-    const name = braced ?? bare;
+    const name = (braced ?? bare)!; // the pattern's last two alternatives always capture one
     const value = ctx.env[name];
     if (value !== undefined && value !== '') return value;
     if (fallback !== undefined) return fallback;

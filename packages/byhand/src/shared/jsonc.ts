@@ -21,6 +21,12 @@ export function parseJsonc(text: string): unknown {
   }
 }
 
+class Located extends Error {
+  constructor(readonly offset: number, readonly why: string) {
+    super(why);
+  }
+}
+
 /** Where a text that JSON.parse refused goes wrong: a small recursive descent over the grammar. */
 function locate(text: string): { offset: number; why: string } {
   let i = 0;
@@ -28,7 +34,7 @@ function locate(text: string): { offset: number; why: string } {
     while (i < text.length && /\s/.test(text[i])) i++;
   };
   const stop = (why: string): never => {
-    throw { offset: i, why: i >= text.length ? 'the file ends too early' : `${why}, found ${JSON.stringify(text[i])}` };
+    throw new Located(i, i >= text.length ? 'the file ends too early' : `${why}, found ${JSON.stringify(text[i])}`);
   };
   const string = () => {
     if (text[i] !== '"') stop('expected a string in double quotes');
@@ -82,7 +88,8 @@ function locate(text: string): { offset: number; why: string } {
     if (i < text.length) stop('unexpected text after the end');
     return { offset: i, why: 'not valid JSON' };
   } catch (error) {
-    return error as { offset: number; why: string };
+    if (error instanceof Located) return error;
+    throw error;
   }
 }
 

@@ -16,7 +16,7 @@ async function connect(url: string): Promise<Sql> {
   try {
     postgres = (await import('postgres')).default;
   } catch (error) {
-    throw new Error(`Cannot reach PostgreSQL for the Cookie Jar: the \`postgres\` driver is not installed (npm install postgres). ${(error as Error).message}`);
+    throw new Error(`Cannot reach PostgreSQL for the Cookie Jar: the \`postgres\` driver is not installed (npm install postgres). ${(error as Error).message}`, { cause: error });
   }
   // A small pool per instance: the database's connection limit is shared by every instance.
   return postgres(url, { max: 4, idle_timeout: 30, connect_timeout: 10, onnotice: () => {} });
@@ -41,7 +41,7 @@ export function postgresStore(url: string, options: StorageOptions = {}): JarSto
       });
     } catch (error) {
       await sql.end({ timeout: 1 }).catch(() => {});
-      throw new Error(`Cannot use PostgreSQL for the Cookie Jar (${redactUrl(url)}): ${(error as Error).message}`);
+      throw new Error(`Cannot use PostgreSQL for the Cookie Jar (${redactUrl(url)}): ${(error as Error).message}`, { cause: error });
     }
     return sql;
   });
