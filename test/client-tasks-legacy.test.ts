@@ -3,17 +3,19 @@
 // HTTP (test/support/reference-http.ts); then the polling bounds, against a scripted server with an injected clock.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from './support/node-test.js';
 import { connect, RpcError, type Task } from '../packages/client/src/index.js';
 import { legacyEra } from '../packages/client/src/legacy-door.js';
-import type { Send } from '../packages/client/src/legacy-tasks.js';
+import type { Send } from '../packages/client/src/connection.js';
 import { sleep } from '../packages/client/src/sleep.js';
 import { followTask } from '../packages/client/src/tasks.js';
 import { TimeoutError } from '../packages/client/src/errors.js';
 import type { JsonObject, JsonRpcMessage } from '../packages/client/src/types.js';
 import { startReferenceServer, type ReferenceServer } from './support/reference-http.js';
 
-const { legacyTaskOps } = await legacyEra();
+const era = await legacyEra();
+/** The 2025-11-25 task form as followTask uses it; cancel is the client's, the same in both eras. */
+const legacyTaskOps = (send: Send) => ({ ...era.legacyTaskOps(send), cancel: (taskId: string) => send('tasks/cancel', { taskId }) });
 
 let server: ReferenceServer;
 before(async () => {

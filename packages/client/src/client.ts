@@ -1,20 +1,21 @@
-// The client: one API over both eras and both transports. The era is found by trying (negotiate.ts)
-// and recorded as a verdict; the modern era (modern.ts) and the legacy one (legacy.ts) each do the
-// rest their own way. What is the same in both lives here: listing with pagination and cache hints,
-// the shape of the results a caller depends on, and the x-mcp-header mirrors of a tool's arguments.
+// The client: one API over both eras and both transports. The era is found by trying (negotiate.ts) and
+// recorded as a verdict; the modern era (modern.ts) and the legacy one (legacy.ts) each do the rest their own
+// way behind one interface (connection.ts), so nothing here asks which era it is. What is the same in both
+// lives here: listing with pagination and cache hints, the shape of the results a caller depends on, and the
+// x-mcp-header mirrors of a tool's arguments.
 
 import { defaultRequester, defaultTransport } from '#default-requester';
 import { HttpStatusError, ProtocolError, RpcError } from './errors.js';
 import type { RequestOptions, Wire } from './exchange.js';
 import { capabilitiesFor } from './fulfil.js';
+import type { Connection, Send, ServerIdentity } from './connection.js';
 import { asTask, followTask, isTaskHandle, TASKS_EXTENSION, type Task, type TaskOps } from './tasks.js';
 import { headerParams, paramHeaders, type HeaderParam } from './headers.js';
 import { HttpTransport, type HttpAuth } from './http.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import { legacyEra } from './legacy-door.js';
-import type { Send } from './legacy-tasks.js';
-import { DEFAULT_MAX_ROUNDS, META, ModernConnection, type RoundEvent } from './modern.js';
-import { contradicts, negotiate, type Connection } from './negotiate.js';
+import { DEFAULT_MAX_ROUNDS, type RoundEvent } from './modern.js';
+import { contradicts, negotiate } from './negotiate.js';
 import { redactUrl } from './redact.js';
 import type { Trace, Transport } from './transport.js';
 import type {
@@ -106,10 +107,10 @@ export class Client {
   private connection!: Connection;
   private readonly options: ConnectOptions;
   private readonly now: () => number;
+  /** The era came from a cached verdict without a word from the server (negotiate.ts). */
+  private unconfirmed = false;
   /** The Mcp-Param-* mirrors of each listed tool, worked out once at listTools(). */
   private toolHeaders: Map<string, HeaderParam[]> | undefined;
-  /** The tools that may run as a task, for the 2025-11-25 form, where the client asks for one (legacy-tasks.ts). */
-  private taskTools: Set<string> | undefined;
   /** List results the server said may be reused (ttlMs), until they expire or a list_changed says otherwise. */
   private readonly lists = new Map<string, { items: unknown[]; expires: number }>();
 
@@ -176,12 +177,9 @@ export class Client {
     });
     this.connection = negotiated.connection;
     this.verdict = negotiated.verdict;
-    if (negotiated.discovered) this.recordDiscover(negotiated.discovered);
-    if (!(this.connection instanceof ModernConnection)) {
-      this.serverInfo = this.connection.serverInfo;
-      this.serverCapabilities = this.connection.serverCapabilities;
-      this.instructions = this.connection.instructions;
-    }
+    this.unconfirmed = negotiated.unconfirmed === true;
+    this.discovered = negotiated.discovered;
+    if (negotiated.identity) this.recordIdentity(negotiated.identity);
   }
 
   async listTools(options?: CallOptions): Promise<Tool[]> {
@@ -189,10 +187,7 @@ export class Client {
     const kept: Tool[] = [];
     this.excludedTools = [];
     this.toolHeaders = new Map();
-    if (this.era === 'legacy') {
-      const { runsAsTask } = await legacyEra();
-      this.taskTools = new Set(all.filter(runsAsTask).map((tool) => tool.name));
-    }
+    this.connection.listedTools(all);
     for (const tool of all) {
       // Only HTTP mirrors arguments into headers, so only HTTP must refuse a bad annotation (SEP-2243).
       const check = this.transportKind === 'http' ? headerParams(tool) : { params: [] };
@@ -225,13 +220,7 @@ export class Client {
     const signal = options.signal ?? this.options.signal ?? new AbortController().signal;
     const send: Send = (method, params, s) => this.request(method, params, { ...options, ...(s ? { signal: s } : {}) });
     const cancel = (taskId: string) => this.cancelTask(taskId, { timeoutMs: 5_000 });
-    const ops: TaskOps = this.era === 'legacy'
-      ? { ...(await legacyEra()).legacyTaskOps(send, options.onTask), cancel }
-      : {
-          get: (taskId, s) => send('tasks/get', { taskId }, s),
-          update: (taskId, inputResponses, s) => send('tasks/update', { taskId, inputResponses }, s),
-          cancel,
-        };
+    const ops: TaskOps = { ...this.connection.taskOps(send, options.onTask), cancel };
     const result = await followTask(
       ops,
       started.task,
@@ -255,7 +244,7 @@ export class Client {
       throw new ProtocolError(`tool '${name}' was left out of tools/list: ${excluded.reason}`, 'a tool with an invalid x-mcp-header must not be called over HTTP (SEP-2243); the server must fix its schema');
     }
     const params: JsonObject = { name, arguments: args };
-    if (await this.asksForTask(name, options)) params.task = {};
+    if (await this.connection.asksForTask(name, () => this.listTools(options))) params.task = {};
     const call = () => this.input('tools/call', name, params, { ...options, headers: { ...options.headers, ...this.paramHeadersFor(name, args) } });
     let result: JsonObject;
     try {
@@ -268,15 +257,14 @@ export class Client {
       result = await call();
     }
     if (isTaskHandle(result)) return { task: asTask(result, `tools/call ${name}`) };
-    const task = this.era === 'legacy' ? (await legacyEra()).createdTask(result, `tools/call ${name}`) : undefined;
+    const task = this.connection.createdTask(result, `tools/call ${name}`);
     if (task) return { task };
     return { result: expectShape(result, 'tools/call', name, 'content', 'a content array') as unknown as CallToolResult };
   }
 
   /** tasks/get: a task's status, and its result, error or pending input requests. */
   async getTask(taskId: string, options: CallOptions = {}): Promise<Task> {
-    if (this.era === 'legacy') return (await legacyEra()).getLegacyTask((method, params) => this.request(method, params, options), taskId);
-    return asTask(await this.request('tasks/get', { taskId }, options), `tasks/get ${taskId}`);
+    return this.connection.getTask((method, params) => this.request(method, params, options), taskId);
   }
 
   /** tasks/cancel: asks the server to stop a task. */
@@ -305,11 +293,9 @@ export class Client {
   }
 
   async discover(options: CallOptions = {}): Promise<DiscoverResult> {
-    if (this.era === 'legacy') {
-      throw new ProtocolError('server/discover is a modern-era method and this server speaks the legacy era', 'use the initialize result instead: serverInfo and serverCapabilities are on the client');
-    }
-    const result = (await this.request('server/discover', {}, options)) as unknown as DiscoverResult;
-    this.recordDiscover(result);
+    const { identity, result } = await this.revalidating(() => this.connection.discover(options));
+    this.discovered = result;
+    this.recordIdentity(identity);
     return result;
   }
 
@@ -322,15 +308,6 @@ export class Client {
     await this.wire.transport.close();
   }
 
-  /** The 2025-11-25 form: a task is the client's to ask for, where the server and the tool allow one (legacy-tasks.ts). */
-  private async asksForTask(name: string, options: CallOptions): Promise<boolean> {
-    if (this.era !== 'legacy' || this.options.tasks === false) return false;
-    const { offersToolTasks } = await legacyEra();
-    if (!offersToolTasks(this.serverCapabilities)) return false;
-    if (this.taskTools === undefined) await this.listTools(options);
-    return this.taskTools?.has(name) ?? false;
-  }
-
   private input(method: string, name: string, params: JsonObject, options: CallOptions): Promise<JsonObject> {
     return this.revalidating(() => this.connection.input(method, name, params, options));
   }
@@ -339,11 +316,11 @@ export class Client {
    * A cached modern verdict that the server now contradicts (a 400/404/405 with no modern error: it
    * was replaced by a legacy server) is found again, once, and the request sent on the new era.
    */
-  private async revalidating(work: () => Promise<JsonObject>): Promise<JsonObject> {
+  private async revalidating<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
-      if (this.verdict.how !== 'cached' || this.era !== 'modern' || !(error instanceof HttpStatusError) || !contradicts(error)) throw error;
+      if (!this.unconfirmed || !(error instanceof HttpStatusError) || !contradicts(error)) throw error;
       (this.options.verdicts ?? processVerdicts).delete(this.wire.transport.key);
       await this.open();
       this.verdict.revalidated = `the cached modern verdict was contradicted: ${error.message}`;
@@ -351,12 +328,10 @@ export class Client {
     }
   }
 
-  private recordDiscover(result: DiscoverResult): void {
-    this.discovered = result;
-    this.serverCapabilities = (result.capabilities ?? {});
-    this.instructions = result.instructions;
-    // The final spec moved serverInfo into _meta (PR #3002); older mocks still put it in the body.
-    this.serverInfo = (result._meta?.[META.serverInfo] ?? result.serverInfo) as Implementation | undefined;
+  private recordIdentity(identity: ServerIdentity): void {
+    this.serverInfo = identity.serverInfo;
+    this.serverCapabilities = identity.serverCapabilities;
+    this.instructions = identity.instructions;
   }
 
   private paramHeadersFor(name: string, args: JsonObject): Record<string, string> {

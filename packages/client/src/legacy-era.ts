@@ -3,5 +3,6 @@
 
 export { LegacyConnection } from './legacy.js';
 export { useKit } from './legacy-kit.js';
-export { createdTask, getLegacyTask, legacyTaskOps, offersToolTasks, runsAsTask } from './legacy-tasks.js';
+// For the unit tests of the 2025-11-25 task form (the client reaches it through LegacyConnection).
+export { legacyTaskOps } from './legacy-tasks.js';
 export { openSse } from './open-sse.js';

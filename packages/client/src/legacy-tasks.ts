@@ -9,11 +9,10 @@
 // Everything here is turned into the modern Task (tasks.ts), so followTask, the CLI and callers see one shape.
 
 import { kit } from './legacy-kit.js';
+import type { Send } from './connection.js';
 import type { Task, TaskOps } from './tasks.js';
 import type { JsonObject, Tool } from './types.js';
 
-/** One request on the legacy connection: what the client's `request` does, with a signal. */
-export type Send = (method: string, params: JsonObject, signal?: AbortSignal) => Promise<JsonObject>;
 
 /** The client's capability: it makes task-augmented requests and receives none (`requests` is exhaustive, tasks.mdx). */
 export const LEGACY_CLIENT_TASKS: JsonObject = {};
@@ -60,7 +59,7 @@ export async function getLegacyTask(send: Send, taskId: string, signal?: AbortSi
  * it outlasts the request timeout the task is polled again, which opens it again. `report` is told the
  * `input_required` status that followTask itself never sees.
  */
-export function legacyTaskOps(send: Send, report?: (task: Task) => void): TaskOps {
+export function legacyTaskOps(send: Send, report?: (task: Task) => void): Omit<TaskOps, 'cancel'> {
   return {
     async get(taskId, signal) {
       const task = await getLegacyTask(send, taskId, signal);
@@ -80,7 +79,6 @@ export function legacyTaskOps(send: Send, report?: (task: Task) => void): TaskOp
     update: async () => {
       throw new Error('the 2025-11-25 form has no tasks/update: input travels on tasks/result');
     },
-    cancel: (taskId) => send('tasks/cancel', { taskId }),
   };
 }
 

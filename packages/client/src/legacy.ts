@@ -4,12 +4,14 @@
 // same host. A request given up is announced with notifications/cancelled (2025 spec, cancellation:
 // the client SHOULD send it; the server otherwise keeps running the tool).
 
+import type { Connection, Send, ServerIdentity } from './connection.js';
 import type { RequestOptions, Wire } from './exchange.js';
 import { withSession } from './legacy-http.js';
 import { kit } from './legacy-kit.js';
-import { LEGACY_CLIENT_TASKS } from './legacy-tasks.js';
+import { createdTask, getLegacyTask, LEGACY_CLIENT_TASKS, legacyTaskOps, offersToolTasks, runsAsTask } from './legacy-tasks.js';
+import type { Task } from './tasks.js';
 import type { ServerRequestAnswer } from './transport.js';
-import type { ClientCapabilities, Host, Implementation, JsonObject, JsonRpcRequest, LoggingLevel } from './types.js';
+import type { ClientCapabilities, DiscoverResult, Host, Implementation, JsonObject, JsonRpcRequest, LoggingLevel, Tool } from './types.js';
 
 export interface LegacySettings {
   wire: Wire;
@@ -19,13 +21,14 @@ export interface LegacySettings {
   logLevel: LoggingLevel | undefined;
 }
 
-export class LegacyConnection {
+export class LegacyConnection implements Connection {
   readonly era = 'legacy';
   protocolVersion = '';
-  serverInfo: Implementation | undefined;
-  serverCapabilities: JsonObject = {};
-  instructions: string | undefined;
+  /** initialize's answer: the legacy era's only self-description. */
+  identity: ServerIdentity = { serverInfo: undefined, serverCapabilities: {}, instructions: undefined };
   private pushes = 0;
+  /** The tools that may run as a task: in the 2025-11-25 form the client asks for one (legacy-tasks.ts). */
+  private taskTools: Set<string> | undefined;
 
   private constructor(private readonly settings: LegacySettings) {}
 
@@ -47,6 +50,33 @@ export class LegacyConnection {
     return this.request(method, params, options);
   }
 
+  async discover(): Promise<{ identity: ServerIdentity; result: DiscoverResult }> {
+    throw new kit.ProtocolError('server/discover is a modern-era method and this server speaks the legacy era', 'use the initialize result instead: serverInfo and serverCapabilities are on the client');
+  }
+
+  listedTools(tools: Tool[]): void {
+    this.taskTools = new Set(tools.filter(runsAsTask).map((tool) => tool.name));
+  }
+
+  async asksForTask(name: string, list: () => Promise<unknown>): Promise<boolean> {
+    if (this.settings.capabilities.extensions?.[kit.TASKS_EXTENSION] === undefined) return false;
+    if (!offersToolTasks(this.identity.serverCapabilities)) return false;
+    if (this.taskTools === undefined) await list();
+    return this.taskTools?.has(name) ?? false;
+  }
+
+  createdTask(result: JsonObject, what: string): Task | undefined {
+    return createdTask(result, what);
+  }
+
+  taskOps(send: Send, onTask?: (task: Task) => void) {
+    return legacyTaskOps(send, onTask);
+  }
+
+  getTask(send: Send, taskId: string): Promise<Task> {
+    return getLegacyTask(send, taskId);
+  }
+
   private async initialize(version: string): Promise<void> {
     const { wire, clientInfo, logLevel } = this.settings;
     const params = { protocolVersion: version, capabilities: this.capabilities(), clientInfo };
@@ -59,9 +89,11 @@ export class LegacyConnection {
       throw new kit.ProtocolError(`the server wants protocol version ${agreed}, which byhand does not speak`, `byhand speaks ${[...kit.MODERN_VERSIONS, ...kit.LEGACY_VERSIONS].join(', ')}`);
     }
     this.protocolVersion = agreed;
-    this.serverInfo = result.serverInfo as Implementation | undefined;
-    this.serverCapabilities = (result.capabilities ?? {}) as JsonObject;
-    this.instructions = result.instructions as string | undefined;
+    this.identity = {
+      serverInfo: result.serverInfo as Implementation | undefined,
+      serverCapabilities: (result.capabilities ?? {}) as JsonObject,
+      instructions: result.instructions as string | undefined,
+    };
     const deadline = new kit.Deadline('notifications/initialized', wire.timeoutMs, wire.signal);
     try {
       await wire.transport.notify({ jsonrpc: '2.0', method: 'notifications/initialized' }, { deadline, headers: this.headers() });
@@ -78,7 +110,7 @@ export class LegacyConnection {
       wire.timeoutMs,
     );
     // The legacy way to ask for logs: once for the session (the modern era asks per request).
-    if (logLevel && this.serverCapabilities.logging) await this.request('logging/setLevel', { level: logLevel });
+    if (logLevel && this.identity.serverCapabilities.logging) await this.request('logging/setLevel', { level: logLevel });
   }
 
   private headers(): Record<string, string> {

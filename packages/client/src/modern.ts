@@ -16,9 +16,10 @@ import { fulfil } from './fulfil.js';
 import { ReAsks } from './reask.js';
 import { classifyProbe } from './verdict.js';
 import { encodeHeaderValue } from './headers.js';
-import { TASK_METHODS } from './tasks.js';
+import type { Connection, Send, ServerIdentity } from './connection.js';
+import { asTask, TASK_METHODS, type Task } from './tasks.js';
 import type { Reply } from './transport.js';
-import type { ClientCapabilities, Host, Implementation, InputResponse, JsonObject, LoggingLevel } from './types.js';
+import type { ClientCapabilities, DiscoverResult, Host, Implementation, InputResponse, JsonObject, LoggingLevel } from './types.js';
 
 export const META = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
@@ -65,7 +66,7 @@ export interface ModernSettings {
   onRound: ((event: RoundEvent) => void) | undefined;
 }
 
-export class ModernConnection {
+export class ModernConnection implements Connection {
   readonly era = 'modern';
 
   constructor(private readonly settings: ModernSettings, public protocolVersion: string) {}
@@ -149,6 +150,42 @@ export class ModernConnection {
       if (state !== undefined) next.requestState = state;
     }
   }
+
+  async discover(options: RequestOptions = {}): Promise<{ identity: ServerIdentity; result: DiscoverResult }> {
+    const result = (await this.request('server/discover', {}, options)) as unknown as DiscoverResult;
+    return { identity: identityOf(result), result };
+  }
+
+  // The 2026 tasks extension: the server decides which call runs as a task and answers with its handle.
+  listedTools(): void {}
+
+  async asksForTask(): Promise<boolean> {
+    return false;
+  }
+
+  createdTask(): Task | undefined {
+    return undefined;
+  }
+
+  taskOps(send: Send) {
+    return {
+      get: (taskId: string, signal: AbortSignal) => send('tasks/get', { taskId }, signal),
+      update: (taskId: string, inputResponses: Record<string, InputResponse>, signal: AbortSignal) => send('tasks/update', { taskId, inputResponses }, signal),
+    };
+  }
+
+  async getTask(send: Send, taskId: string): Promise<Task> {
+    return asTask(await send('tasks/get', { taskId }), `tasks/get ${taskId}`);
+  }
+}
+
+/** server/discover's answer as the client keeps it. The final spec moved serverInfo into _meta (PR #3002); older mocks still put it in the body. */
+export function identityOf(result: DiscoverResult): ServerIdentity {
+  return {
+    serverInfo: (result._meta?.[META.serverInfo] ?? result.serverInfo) as Implementation | undefined,
+    serverCapabilities: result.capabilities ?? {},
+    instructions: result.instructions,
+  };
 }
 
 export function inputRequiredMisplaced(method: string): ProtocolError {

@@ -16,20 +16,23 @@ import { HttpStatusError, McpError, ProtocolError, TimeoutError } from './errors
 import { rpcErrorOf } from './exchange.js';
 import { HttpTransport } from './http.js';
 import { legacyEra } from './legacy-door.js';
+import type { Connection, ServerIdentity } from './connection.js';
 import type { LegacyConnection, LegacySettings } from './legacy.js';
-import { ModernConnection, standardHeaders, type ModernSettings } from './modern.js';
+import { identityOf, ModernConnection, standardHeaders, type ModernSettings } from './modern.js';
 import type { Reply, Transport } from './transport.js';
 import type { DiscoverResult, Era } from './types.js';
 import { classifyProbe, type EraVerdict, type ProbeVerdict, type VerdictCache } from './verdict.js';
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from './versions.js';
 
-export type Connection = ModernConnection | LegacyConnection;
-
 export interface Negotiated {
   connection: Connection;
   verdict: EraVerdict;
+  /** Who the server said it is while the era was found: initialize's answer, or the probe's server/discover. */
+  identity?: ServerIdentity;
   /** The probe's server/discover result, when the server is modern and was probed now. */
   discovered?: DiscoverResult;
+  /** The era came from a cached verdict and nothing was exchanged: an answer that contradicts it sends the client to find it again. */
+  unconfirmed?: boolean;
 }
 
 export interface NegotiateOptions {
@@ -49,14 +52,14 @@ export async function negotiate(options: NegotiateOptions): Promise<Negotiated> 
   if (settings.wire.transport.endpoint !== undefined) return overSse(options);
   if (mode === 'legacy') {
     const connection = await openLegacy(options, LEGACY_VERSIONS[0]);
-    return { connection, verdict: { era: 'legacy', version: connection.protocolVersion, how: 'pinned', evidence: 'pinned by the caller', at: now() } };
+    return { connection, identity: connection.identity, verdict: { era: 'legacy', version: connection.protocolVersion, how: 'pinned', evidence: 'pinned by the caller', at: now() } };
   }
   const cached = mode === 'auto' ? cache.get(key) : undefined;
-  if (cached?.era === 'modern') return { connection: new ModernConnection(settings, cached.version), verdict: { ...cached, how: 'cached' } };
+  if (cached?.era === 'modern') return { connection: new ModernConnection(settings, cached.version), verdict: { ...cached, how: 'cached' }, unconfirmed: true };
   if (cached?.era === 'legacy') {
     try {
       const connection = await openLegacy(options, cached.version);
-      return { connection, verdict: { ...cached, how: 'cached', version: connection.protocolVersion } };
+      return { connection, identity: connection.identity, verdict: { ...cached, how: 'cached', version: connection.protocolVersion } };
     } catch (error) {
       if (!contradicts(error)) throw error;
       cache.delete(key);
@@ -79,7 +82,7 @@ async function overSse(options: NegotiateOptions): Promise<Negotiated> {
   }
   const { LegacyConnection } = await legacyEra();
   const connection = await LegacyConnection.open(options.settings, LEGACY_VERSIONS[0]);
-  return { connection, verdict: { era: 'legacy', version: connection.protocolVersion, how: 'pinned', evidence: 'the HTTP+SSE transport (2024-11-05) carries only the legacy era', at: options.now() } };
+  return { connection, identity: connection.identity, verdict: { era: 'legacy', version: connection.protocolVersion, how: 'pinned', evidence: 'the HTTP+SSE transport (2024-11-05) carries only the legacy era', at: options.now() } };
 }
 
 /** An answer that says a cached verdict is stale rather than that the server is down. */
@@ -99,9 +102,11 @@ async function probe(options: NegotiateOptions, fallback: boolean): Promise<Nego
     if (verdict.kind === 'modern') {
       modern.protocolVersion = verdict.version;
       const evidence = retriedWith ? `-32022, then server/discover answered with ${verdict.version}` : 'server/discover answered';
+      const discovered = verdict.result as unknown as DiscoverResult;
       return {
         connection: modern,
-        discovered: verdict.result as unknown as DiscoverResult,
+        identity: identityOf(discovered),
+        discovered,
         verdict: { era: 'modern', version: verdict.version, how: 'probe', evidence, at: now(), ...(retriedWith ? { retriedWith } : {}) },
       };
     }
@@ -115,7 +120,7 @@ async function probe(options: NegotiateOptions, fallback: boolean): Promise<Nego
       }
       if (settings.wire.transport.hasExited) settings.wire.transport = await options.reopen();
       const connection = await openLegacy(options, verdict.version ?? LEGACY_VERSIONS[0]);
-      return { connection, verdict: { era: 'legacy', version: connection.protocolVersion, how: 'probe', evidence: verdict.reason, at: now() } };
+      return { connection, identity: connection.identity, verdict: { era: 'legacy', version: connection.protocolVersion, how: 'probe', evidence: verdict.reason, at: now() } };
     }
     const failed = verdict.kind === 'error' ? verdict.error : (outcome as Reply);
     if (failed instanceof Error) throw failed;

@@ -1,0 +1,40 @@
+// What the client asks of an era. The modern era (modern.ts) and the legacy one (legacy.ts) each implement it
+// their own way, negotiation (negotiate.ts) returns one, and Client holds it without asking which: an era is a
+// plug-in, and a third would be one more implementation of this file.
+
+import type { RequestOptions } from './exchange.js';
+import type { Task, TaskOps } from './tasks.js';
+import type { DiscoverResult, Era, Implementation, JsonObject, Tool } from './types.js';
+
+/** A request the client sends on an era's behalf (the tasks methods go through Client, which revalidates). */
+export type Send = (method: string, params: JsonObject, signal?: AbortSignal) => Promise<JsonObject>;
+
+/** Who the server says it is: initialize's result (legacy), or server/discover's (modern). */
+export interface ServerIdentity {
+  serverInfo: Implementation | undefined;
+  serverCapabilities: JsonObject;
+  instructions: string | undefined;
+}
+
+export interface Connection {
+  readonly era: Era;
+  readonly protocolVersion: string;
+  /** Any request, with the era's envelope, headers or session; a JSON-RPC error is thrown as an RpcError. */
+  request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
+  /** tools/call, resources/read or prompts/get: the host's input is gathered the era's way while the request runs. */
+  input(method: string, name: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject>;
+  /** The server's self-description, asked for again; an era without one says what to read instead. */
+  discover(options?: RequestOptions): Promise<{ identity: ServerIdentity; result: DiscoverResult }>;
+
+  // The tasks extension in the era's form: the client asks for a task in 2025-11-25, the server decides in 2026.
+  /** Each tools/list, for an era that must know which tools run as tasks. */
+  listedTools(tools: Tool[]): void;
+  /** Whether tools/call of `name` should ask for a task; `list` lists the tools when they are not yet known. */
+  asksForTask(name: string, list: () => Promise<unknown>): Promise<boolean>;
+  /** The task a tools/call result stands for in this era's form, if it is one. */
+  createdTask(result: JsonObject, what: string): Task | undefined;
+  /** How followTask reads and answers a task in this era (cancel is the same in both, and Client's). */
+  taskOps(send: Send, onTask?: (task: Task) => void): Omit<TaskOps, 'cancel'>;
+  /** tasks/get, in the modern shape. */
+  getTask(send: Send, taskId: string): Promise<Task>;
+}
