@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { test } from 'node:test';
+import { test } from './support/node-test.js';
 import { connect } from '../packages/client/src/index.js';
 import { createOAuth, memoryStore, serverKey } from '../packages/client/src/auth/index.js';
 import { jwkThumbprint } from '../packages/client/src/auth/jwt.js';

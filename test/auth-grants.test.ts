@@ -3,7 +3,7 @@
 // token endpoint and an IdP: what is sent, what is refused, and what is never retried.
 
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from './support/node-test.js';
 import { AuthError, createOAuth, memoryStore, serverKey, type OAuthOptions, type StoredTokens } from '../packages/client/src/auth/index.js';
 
 const MCP = 'https://mcp.example/mcp';

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { test } from 'node:test';
+import { test } from './support/node-test.js';
 import { createDpop } from '../packages/client/src/auth/dpop.js';
 import { clientAssertion, importPrivateKey, jwkThumbprint } from '../packages/client/src/auth/jwt.js';
 

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { after, test } from 'node:test';
+import { after, test } from './support/node-test.js';
 import { AuthError, createOAuth } from '../packages/client/src/auth/index.js';
 import { credentialsFile, fileStore } from '../packages/client/src/auth/file-store.js';
 import { connect, forgetEras } from '../packages/client/src/index.js';

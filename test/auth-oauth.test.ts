@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { after, test } from './support/node-test.js';
 import {
   AuthError, authorizationServerMetadataUrls, bearerParams, createOAuth, memoryStore, parseWwwAuthenticate, resourceMetadataUrls,
   type CredentialStore, type OAuthOptions,

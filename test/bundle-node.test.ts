@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { test } from 'node:test';
+import { test } from './support/node-test.js';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 

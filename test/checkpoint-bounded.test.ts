@@ -2,7 +2,7 @@
 // workers started one per event-loop turn (so the first probe's request leaves before the last probe is set up).
 
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from './support/node-test.js';
 import { mapBounded, mapByKind } from '../packages/byhand/src/checkpoint/bounded.ts';
 
 describe('checkpoint pools', () => {

@@ -1,7 +1,7 @@
 // The checkpoint reads the credentials store once per run, hands out copies, and reads again after its own write.
 
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from './support/node-test.js';
 import { memoryStore, type CredentialStore } from '../packages/client/src/auth/index.ts';
 import { readOncePerRun } from '../packages/byhand/src/checkpoint/credentials.ts';
 

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { test } from './support/node-test.js';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { EMBEDDED_NAMES } from '../packages/byhand/src/shared/embedded.js';

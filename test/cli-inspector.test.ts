@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, describe, test } from 'node:test';
+import { after, describe, test } from './support/node-test.js';
 import { listen, json } from './fixtures/loopback.js';
 import { fixtureHandler, serve } from './fixtures/sdk-server.js';
 import { serveSse } from './fixtures/sse-server.js';

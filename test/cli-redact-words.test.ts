@@ -1,7 +1,7 @@
 // The CLI's rule for printing a command line back: the values of secret-named words go, everything else stays.
 
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from './support/node-test.js';
 import { redactWords } from '../packages/byhand/src/shared/redact-words.js';
 
 test('secret-named flags, pairs, headers and auth schemes lose their values; the rest is kept byte for byte', { timeout: 5_000 }, () => {

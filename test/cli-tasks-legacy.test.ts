@@ -5,7 +5,7 @@
 // process finds no such task, and says so plainly.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from './support/node-test.js';
 import { byhand } from './support/cli.js';
 import { startReferenceServer, type ReferenceServer } from './support/reference-http.js';
 

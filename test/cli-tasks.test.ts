@@ -2,7 +2,7 @@
 // tells each status; `--detach` prints the id; `byhand task SERVER get|cancel ID` reads and cancels it.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from './support/node-test.js';
 import { byhand } from './support/cli.js';
 import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
-import { after, test } from 'node:test';
+import { after, test } from './support/node-test.js';
 import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { connect } from '../packages/client/src/index.js';
 import { startServer } from '../packages/servers/src/serve.js';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { after, describe, test } from './support/node-test.js';
 import { LimitError, connect, forgetEras } from '../packages/client/src/index.js';
 import { AuthError, createOAuth, memoryStore, type CredentialDocument } from '../packages/client/src/auth/index.js';
 import { fileStore } from '../packages/client/src/auth/file-store.js';

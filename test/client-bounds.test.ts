@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, beforeEach, describe, test } from 'node:test';
+import { after, beforeEach, describe, test } from './support/node-test.js';
 import {
   AbortedError, HttpStatusError, LimitError, ProtocolError, RedirectError, connect, forgetEras, isSecretName, redactHeaders, redactText, redactUrl,
   type TraceEntry,

@@ -6,7 +6,7 @@
 
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
-import { describe, test } from 'node:test';
+import { describe, test } from './support/node-test.js';
 import { StreamClosedError, connect, forgetEras } from '../packages/client/src/index.js';
 import { legacySession, listen, modern } from './fixtures/loopback.js';
 

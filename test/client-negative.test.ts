@@ -3,7 +3,7 @@
 // scripted ones where only a broken server would.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from './support/node-test.js';
 import {
   BodyError, HttpStatusError, InputLoopError, NetworkError, RoundLimitError, RpcError, StreamClosedError, TimeoutError, AbortedError, connect, forgetEras, type Host,
 } from '../packages/client/src/index.js';

@@ -7,7 +7,7 @@
 
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { afterEach, beforeEach, describe, test } from './support/node-test.js';
 import { AbortedError, StreamClosedError, TimeoutError, connect, forgetEras } from '../packages/client/src/index.js';
 import { Deadline } from '../packages/client/src/deadline.js';
 import { HttpTransport } from '../packages/client/src/http.js';

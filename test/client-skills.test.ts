@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from './support/node-test.js';
 import { connect, forgetEras, McpError, ProtocolError, RpcError } from '../packages/client/src/index.js';
 import { FrontmatterError, frontmatterBlock, parseFrontmatter } from '../packages/client/src/frontmatter.js';
 import { getSkill, listSkills, loadSkill, SKILLS_EXTENSION, SkillVerificationError, type SkillEntry, type SkillsClient } from '../packages/client/src/skills.js';

@@ -4,7 +4,7 @@
 // origin, a stream that ends, a request never answered.
 
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from './support/node-test.js';
 import { HttpStatusError, LimitError, ProtocolError, StreamClosedError, TimeoutError, connect, forgetEras } from '../packages/client/src/index.js';
 import { arrival, listen } from './fixtures/loopback.js';
 import { serveSse } from './fixtures/sse-server.js';

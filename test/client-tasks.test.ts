@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from './support/node-test.js';
 import { AbortedError, connect, McpError, RpcError, type Task } from '../packages/client/src/index.js';
 import { sleep } from '../packages/client/src/sleep.js';
 import type { Host } from '../packages/client/src/types.js';

@@ -1,7 +1,7 @@
 // The client's pure parts: header value encoding, x-mcp-header validation, the SSE reader, the probe classifier.
 
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from './support/node-test.js';
 import { encodeHeaderValue, headerParams, paramHeaders, standardHeaders } from '../packages/client/src/headers.js';
 import { classifyProbe } from '../packages/client/src/verdict.js';
 import { fromReadableStream } from '../packages/client/src/bytes.js';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { after, test } from './support/node-test.js';
 import { collect, conformance, passed, repoRoot, suite2026, suiteLegacy, type ScenarioResult } from './conformance/suite.js';
 
 const client = `${process.execPath} --conditions=byhand-source --import tsx ${join(repoRoot, 'test', 'conformance', 'client-under-test.ts')}`;

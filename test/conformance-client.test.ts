@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { after, test } from './support/node-test.js';
 import { CLIENT_DEFAULT_WARNINGS, CLIENT_OUT_OF_SCOPE, outOfScope } from './conformance/scope.js';
 import { bounded, collect, conformance, requirementSet, repoRoot, suite2026, suiteLegacy, tagged, writeReport, type ScenarioResult } from './conformance/suite.js';
 

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { describe, it } from 'node:test';
+import { describe, it } from './support/node-test.js';
 import { pathToFileURL } from 'node:url';
 import type { ElicitParams, InputContext } from '../packages/client/src/types.ts';
 import { answerFromFile, loadAnswers } from '../packages/host/src/answers-file.ts';

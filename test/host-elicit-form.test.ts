@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
-import { describe, it } from 'node:test';
+import { describe, it } from './support/node-test.js';
 import type { ElicitParams, InputContext } from '../packages/client/src/types.ts';
 import { createHost, FormSchemaError, NoAnswerError, type HostEvent } from '../packages/host/src/index.ts';
 

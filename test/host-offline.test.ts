@@ -1,6 +1,6 @@
 // The offline provider and the env-driven choice between providers.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it } from './support/node-test.js';
 import type { CreateMessageParams } from '../packages/client/src/types.ts';
 import { ProviderConfigError, selectProvider } from '../packages/host/src/index.ts';
 import { OFFLINE_MODEL, OFFLINE_NOTICE, createOfflineProvider } from '../packages/host/src/providers/offline.ts';

@@ -1,7 +1,7 @@
 // The sampling policy: what is shown before spending, the caps, approval and the tools gate.
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { describe, it } from 'node:test';
+import { describe, it } from './support/node-test.js';
 import type { CreateMessageParams, InputContext } from '../packages/client/src/types.ts';
 import { createHost, SamplingRefusedError, type CreateHostOptions, type HostEvent, type SamplingProvider } from '../packages/host/src/index.ts';
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, before, beforeEach, describe, it } from './support/node-test.js';
 import type { CreateMessageParams } from '../packages/client/src/types.ts';
 import { ProviderError, UnsupportedContentError, selectProvider } from '../packages/host/src/index.ts';
 import { createAnthropicProvider, DEFAULT_ANTHROPIC_MODEL } from '../packages/host/src/providers/anthropic.ts';

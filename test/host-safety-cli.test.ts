@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from './support/node-test.js';
 import { callCommand } from '../packages/byhand/src/call/command.js';
 import { forgetEras } from '../packages/client/src/index.js';
 import type { Served } from './fixtures/sdk-server.js';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { test } from './support/node-test.js';
 import { promisify } from 'node:util';
 // A plain .mjs tool, shared with `npm run install-cost`.
 import { installInto, measure, packAll } from '../tools/packaging/packaging.mjs';

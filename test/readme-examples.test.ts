@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { test } from 'node:test';
+import { test } from './support/node-test.js';
 
 test('the README Worker example is examples/worker.ts, which test/servers-worker.test.ts runs on workerd', { timeout: 5_000 }, () => {
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');

@@ -2,7 +2,7 @@
 // host: the counts the checkpoint promises, every MRTR flow to completion, and the legacy refusal.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from './support/node-test.js';
 import { connect, forgetEras, type Host, type InputContext } from '../packages/client/src/index.js';
 import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
 import { TOOLBOXES } from '../packages/servers/src/registry.js';

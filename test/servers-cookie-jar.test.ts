@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from './support/node-test.js';
 import { memoryStore } from '../packages/servers/src/jar/memory-store.js';
 import { createCookieJar } from '../packages/servers/src/registry.js';
 import { startServer, type RunningServer } from '../packages/servers/src/serve.js';

@@ -2,7 +2,7 @@
 // statuses, requestState integrity, and the edge's own refusals (403, 413).
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from './support/node-test.js';
 import { serveCommand } from '../packages/byhand/src/serve/command.js';
 import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
 import { TOOLBOXES } from '../packages/servers/src/registry.js';

@@ -2,7 +2,7 @@
 // calls not legacy, and the bodies it leaves to the SDK include the ones where the two could differ.
 
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from './support/node-test.js';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
 import { surelyModern } from '../packages/servers/src/era.ts';
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { request as httpRequest } from 'node:http';
-import { describe, test } from 'node:test';
+import { describe, test } from './support/node-test.js';
 import { createKitchen } from '../packages/servers/src/registry.js';
 import { createEventStore } from '../packages/servers/src/sessions.js';
 import { startServer } from '../packages/servers/src/serve.js';

@@ -2,7 +2,7 @@
 // a round-robin proxy, so consecutive rounds of one call land on different instances.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from './support/node-test.js';
 import { connect } from '../packages/client/src/index.js';
 import { startServer } from '../packages/servers/src/serve.js';
 import { initializeParams, legacyRpc, modernRpc, textOf } from './servers-support.js';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from './support/node-test.js';
 import { memoryStore } from '../packages/servers/src/jar/memory-store.js';
 import { postgresStore } from '../packages/servers/src/jar/postgres-store.js';
 import { sqliteStore } from '../packages/servers/src/jar/sqlite-store.js';

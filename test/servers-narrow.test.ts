@@ -2,7 +2,7 @@
 // not change: the tool runs, the lists are whole, and a tool the toolbox lacks gets the full server's answer.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from './support/node-test.js';
 import { McpServer } from '@modelcontextprotocol/server';
 import { keepingOnlyTool, recordingTools } from '../packages/servers/src/narrow.ts';
 import { startServer, type RunningServer } from '../packages/servers/src/serve.ts';

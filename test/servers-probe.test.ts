@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from './support/node-test.js';
 import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
 import { connectHost, initializeParams, legacyRpc, modernRpc, textOf } from './servers-support.js';
 

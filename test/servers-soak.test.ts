@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { test } from 'node:test';
+import { test } from './support/node-test.js';
 import { initializeParams, legacyRpc, modernRpc } from './servers-support.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));

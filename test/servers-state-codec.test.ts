@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { describe, test } from 'node:test';
+import { describe, test } from './support/node-test.js';
 import { createStateCodec, hmacWith } from '../packages/servers/src/state-codec.ts';
 
 const KEY = new Uint8Array(32).fill(7);

@@ -2,7 +2,7 @@
 // signed state, so it is refused, by the library and by `byhand serve`, instead of being stretched.
 
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from './support/node-test.js';
 import { createKitchen } from '../packages/servers/src/registry.js';
 import { startServer } from '../packages/servers/src/serve.js';
 import { stateKeyFromSecret } from '../packages/servers/src/state.js';

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from './support/node-test.js';
 import { connect } from '../packages/client/src/index.js';
 import { connectHost, modernRpc, textOf } from './servers-support.js';
 import { bundleWorker, startWorker, type RunningWorker } from './support/worker.js';
