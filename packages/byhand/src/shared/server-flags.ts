@@ -6,8 +6,8 @@ import { UsageError } from './usage-error.js';
 
 export const SOURCE_FLAGS: Record<string, Flag> = {
   config: { type: 'string', arg: 'FILE', help: 'servers from this mcpServers / VS Code mcp.json file (JSONC)', default: 'discovered: ./.mcp.json, ./.vscode/mcp.json, ./.cursor/mcp.json, then your Claude Desktop, Claude Code, Cursor, Windsurf and VS Code configs' },
-  trust: { type: 'boolean', help: "run this folder's own MCP config (.mcp.json, .vscode/mcp.json, .cursor/mcp.json) for this command, without remembering it (`byhand trust` remembers)" },
   embedded: { type: 'boolean', help: 'use the bundled toolboxes (kitchen, cookie-jar, probe, everything), not a config' },
+  trust: { type: 'boolean', help: "run this folder's own MCP config (.mcp.json, .vscode/mcp.json, .cursor/mcp.json) for this command, without remembering it (`byhand trust` remembers)" },
   input: { type: 'string', arg: 'ID=VALUE', multiple: true, help: "a value for a VS Code ${input:ID} (otherwise asked at the terminal)" },
   header: { type: 'string', arg: 'K:V', multiple: true, help: 'an HTTP header for the server' },
   env: { type: 'string', arg: 'K=V', multiple: true, help: 'an environment variable for a stdio server' },
