@@ -116,6 +116,8 @@ describe('a folder\'s own config and trust', () => {
     const trusted = await at.run('list', 'kitchen', '--trust', '--timeout', '5000');
     assert.equal(existsSync(cloned), true, 'a trusted entry takes the name, as before');
     assert.match(trusted.stderr, /^byhand: kitchen in .*project\/\.mcp\.json shadows the bundled toolbox kitchen \(--embedded reaches the toolbox\)$/m);
+    const yours = await at.run('list', 'mine', '--trust', '--timeout', '5000');
+    assert.match(yours.stderr, /^byhand: mine in .*home\/\.cursor\/mcp\.json is shadowed by the one in .*project\/\.mcp\.json$/m);
   });
 
   test('byhand trust shows what will run, redacted; --list, --revoke; doctor shows the state', { timeout: 60_000 }, async () => {

@@ -55,7 +55,7 @@ export interface Discovered {
   read: { file: ConfigFile; count: number }[];
   /** What a person should know: unreadable files, shadowed names. */
   notices: string[];
-  /** The notices about one entry (it shadows a bundled toolbox), for a command that uses only it. */
+  /** The notices about one name (shadowed entries, a bundled toolbox shadowed), for a command that uses only it. */
   about: Map<string, string[]>;
   /** Project files left unread because the folder is not trusted. */
   untrusted: ConfigFile[];
@@ -92,7 +92,9 @@ export function discoverConfigs(cwd: string, env: Env, inputs: Readonly<Record<s
     for (const entry of entries) {
       const first = seen.get(entry.name);
       if (first !== undefined) {
-        found.notices.push(`${entry.name} in ${file.path} is shadowed by the one in ${first}`);
+        const shadowed = `${entry.name} in ${file.path} is shadowed by the one in ${first}`;
+        found.notices.push(shadowed);
+        found.about.set(entry.name, [...(found.about.get(entry.name) ?? []), shadowed]);
         continue;
       }
       seen.set(entry.name, file.path);
@@ -100,7 +102,7 @@ export function discoverConfigs(cwd: string, env: Env, inputs: Readonly<Record<s
       if ((EMBEDDED_NAMES as readonly string[]).includes(entry.name)) {
         const shadows = `${entry.name} in ${file.path} shadows the bundled toolbox ${entry.name} (--embedded reaches the toolbox)`;
         found.notices.push(shadows);
-        found.about.set(entry.name, [shadows]);
+        found.about.set(entry.name, [...(found.about.get(entry.name) ?? []), shadows]);
       }
       kept++;
     }
