@@ -150,37 +150,52 @@ describe('a folder\'s own config and trust', () => {
     assert.match(none.stderr, /has no MCP config of its own/);
   });
 
-  test('at a terminal: one y/N question listing what would run; yes runs it and is remembered', { timeout: 60_000, skip: !haveScript && 'util-linux script is not installed' }, async () => {
+  test('at a terminal: one y/N question listing what would run; no is kept, yes runs it and is kept', { timeout: 90_000, skip: !haveScript && 'util-linux script is not installed' }, async () => {
     const at = place('terminal');
     const mark = join(at.project, 'ran');
     write(join(at.project, '.mcp.json'), { mcpServers: { cloned: marker(mark) } });
-    const env = Object.fromEntries(Object.entries({ ...process.env, BYHAND_PROVIDER: 'offline', TERM: 'dumb', ...at.env }).filter(([, v]) => v !== undefined)) as Record<string, string>;
-    const child = spawn('script', ['-qfec', `${process.execPath} ${bin} checkpoint --timeout 5000`, '/dev/null'], { cwd: at.project, env, stdio: ['pipe', 'pipe', 'inherit'] });
-    let output = '';
-    const asked = new Promise<void>((resolve) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('[y/N]')) resolve();
-      });
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    const timer = setTimeout(() => child.kill(), 30_000);
-    try {
-      await Promise.race([asked, exited]);
-      assert.equal(existsSync(mark), false, 'nothing ran before the answer');
-      assert.match(output, /has MCP servers of its own, which run only if you trust the folder:/);
-      assert.match(output, /cloned: .*node.* -e /);
-      child.stdin.write('y\r');
-      await exited;
-    } finally {
-      clearTimeout(timer);
-      child.stdin.end();
-      if (child.exitCode === null) child.kill();
-    }
-    assert.equal(output.split('[y/N]').length - 1, 1, 'asked once');
+
+    const no = await answerAtTerminal(at, 'n', () => assert.equal(existsSync(mark), false, 'nothing ran before the answer'));
+    assert.match(no, /has MCP servers of its own, which run only if you trust the folder:/);
+    assert.match(no, /cloned: .*node.* -e /);
+    assert.equal(no.split('[y/N]').length - 1, 1, 'asked once');
+    assert.equal(existsSync(mark), false, 'no runs nothing');
+    assert.match((await at.run('trust', '--list')).stdout, /^refused {2}/m);
+    assert.match((await at.run('checkpoint')).stderr, /skipped the MCP servers of this folder's \.mcp\.json \(you did not trust it\)/);
+
+    await at.run('trust', '--revoke');
+    const yes = await answerAtTerminal(at, 'y', () => assert.equal(existsSync(mark), false, 'nothing ran before the answer'));
+    assert.equal(yes.split('[y/N]').length - 1, 1, 'asked once');
     assert.equal(existsSync(mark), true, 'yes runs it');
     rmSync(mark);
     await at.run('checkpoint');
     assert.equal(existsSync(mark), true, 'the answer was remembered');
   });
 });
+
+/** `byhand checkpoint` on a pseudo-terminal (util-linux `script`): waits for the question, checks, answers; the whole output. */
+async function answerAtTerminal(at: Place, answer: string, beforeAnswer: () => void): Promise<string> {
+  const env = Object.fromEntries(Object.entries({ ...process.env, BYHAND_PROVIDER: 'offline', TERM: 'dumb', ...at.env }).filter(([, v]) => v !== undefined)) as Record<string, string>;
+  const child = spawn('script', ['-qfec', `${process.execPath} ${bin} checkpoint --timeout 5000`, '/dev/null'], { cwd: at.project, env, stdio: ['pipe', 'pipe', 'inherit'] });
+  let output = '';
+  const asked = new Promise<void>((resolve) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('[y/N]')) resolve();
+    });
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const timer = setTimeout(() => child.kill(), 30_000);
+  try {
+    await Promise.race([asked, exited]);
+    assert.ok(output.includes('[y/N]'), `no question was asked:\n${output}`);
+    beforeAnswer();
+    child.stdin.write(`${answer}\r`);
+    await exited;
+    return output;
+  } finally {
+    clearTimeout(timer);
+    child.stdin.end();
+    if (child.exitCode === null) child.kill();
+  }
+}
