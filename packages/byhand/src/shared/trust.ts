@@ -33,11 +33,20 @@ export function readProject(cwd: string): ProjectConfig | undefined {
   const folder = realpathSync(cwd);
   const files = projectFiles(folder)
     .filter((file) => existsSync(file.path) && statSync(file.path).isFile())
-    .map((file) => ({ file, text: readFileSync(file.path, 'utf8') }));
+    .map((file) => ({ file, text: readable(file.path) }));
   if (files.length === 0) return undefined;
   const hash = createHash('sha256');
   for (const { file, text } of files) hash.update(`${relative(folder, file.path)}\0${text}\0`);
   return { folder, files, sha256: hash.digest('hex') };
+}
+
+/** An unreadable file runs nothing (discovery reports it), so it counts as empty here. */
+function readable(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 export function trustFile(env: Env): string {
