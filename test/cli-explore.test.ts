@@ -195,6 +195,8 @@ describe('config discovery', () => {
     const project = folder('project-discovery');
     write(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { fixture: { command: process.execPath, args: stdioFixture, cwd: repoRoot } } }));
     write(join(home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { reference: { command: process.execPath, args: [everything, 'stdio'] } } }));
+    // The folder's own config runs once it is trusted (test/cli-trust.test.ts).
+    assert.equal((await byhand(['trust'], { home, cwd: project })).code, 0);
     const { code, stdout, stderr } = await byhand(['checkpoint'], { home, cwd: project });
     assert.equal(code, 0, stdout + stderr);
     assert.match(stderr, /^byhand: servers from .*project-discovery\/\.mcp\.json \(Claude Code \(project\), 1\), .*home-discovery\/\.cursor\/mcp\.json \(Cursor \(user\), 1\); --config FILE picks one file$/m);
@@ -256,7 +258,7 @@ describe('VS Code mcp.json in full', () => {
   after(() => served.close());
 
   test('comments and trailing commas, a disabled entry skipped and reported, the input from --input', { timeout: 60_000 }, async () => {
-    const { code, stdout, stderr } = await byhand(['checkpoint', '--input', 'api-key=s3cret'], { cwd: project });
+    const { code, stdout, stderr } = await byhand(['checkpoint', '--trust', '--input', 'api-key=s3cret'], { cwd: project });
     assert.equal(code, 0, stdout + stderr);
     assert.match(stderr, /^byhand: skipped old: "disabled": true in .*\.vscode\/mcp\.json$/m);
     assert.match(stdout, /^✓ remote\n/);
@@ -267,11 +269,11 @@ describe('VS Code mcp.json in full', () => {
 
   test('without --input and without a terminal: the entry says which --input to give, nothing is sent', { timeout: 60_000 }, async () => {
     const before = served.requests.length;
-    const { code, stdout } = await byhand(['checkpoint'], { cwd: project });
+    const { code, stdout } = await byhand(['checkpoint', '--trust'], { cwd: project });
     assert.equal(code, 2, 'an entry that needs an input is the caller\'s to fix');
     assert.match(stdout, /needs \$\{input:api-key\} \(Fixture API key\): give --input api-key=VALUE/);
     assert.equal(served.requests.length, before, 'no request carried the placeholder');
-    const call = await byhand(['call', 'old', 'x'], { cwd: project });
+    const call = await byhand(['call', 'old', 'x', '--trust'], { cwd: project });
     assert.equal(call.code, 2);
     assert.match(call.stderr, /^✗ old is disabled in .*mcp\.json \("disabled": true\)$/m);
   });
@@ -339,19 +341,21 @@ describe('doctor and shell completion', () => {
   test('doctor names the provider and why, the configs looked at and the one read', { timeout: 60_000 }, async () => {
     const project = folder('project-doctor');
     write(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { one: { url: 'http://127.0.0.1:9/mcp' }, off: { command: 'x', disabled: true } } }));
-    const plain = await byhand(['doctor'], { cwd: project, env: { BYHAND_PROVIDER: '', BYHAND_OPENAI_BASE_URL: 'http://127.0.0.1:9' } });
+    const home = folder('home-doctor');
+    assert.equal((await byhand(['trust'], { home, cwd: project })).code, 0);
+    const plain = await byhand(['doctor'], { home, cwd: project, env: { BYHAND_PROVIDER: '', BYHAND_OPENAI_BASE_URL: 'http://127.0.0.1:9' } });
     assert.equal(plain.code, 0, plain.stderr);
     assert.match(plain.stdout, /^sampling provider: openai-compatible \(http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions\)\n {2}why: BYHAND_OPENAI_BASE_URL is set/);
-    assert.match(plain.stdout, /^ {2}✓ read {2}.*project-doctor\/\.mcp\.json {2}Claude Code \(project\)$/m);
+    assert.match(plain.stdout, /^ {2}✓ read {2}.*project-doctor\/\.mcp\.json {2}Claude Code \(project\) \(trusted\)$/m);
     assert.match(plain.stdout, /^ {2}- off: disabled$/m);
-    const json = JSON.parse((await byhand(['doctor', '--json'], { cwd: project, env: { BYHAND_PROVIDER: 'anthropic' } })).stdout);
+    const json = JSON.parse((await byhand(['doctor', '--json'], { home, cwd: project, env: { BYHAND_PROVIDER: 'anthropic' } })).stdout);
     assert.equal(json.provider.error, 'BYHAND_PROVIDER=anthropic needs ANTHROPIC_API_KEY');
     assert.equal(json.configs.filter((c: { read: boolean }) => c.read).length, 1);
   });
 
   test('completion bash completes commands and a command\'s flags', { timeout: 60_000 }, async () => {
     const { stdout } = await byhand(['completion', 'bash']);
-    assert.match(stdout, /compgen -W "checkpoint list call read prompt complete task watch demo login doctor completion serve --help --version"/);
+    assert.match(stdout, /compgen -W "checkpoint list call read prompt complete task watch demo login trust doctor completion serve --help --version"/);
     assert.match(stdout, /^ {4}call\) opts="--config --embedded .*--log-level --out --detach --help" ;;$/m);
     const fish = await byhand(['completion', 'fish']);
     assert.match(fish.stdout, /^complete -c byhand -n "__fish_seen_subcommand_from watch" -l count -r/m);

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
+export const bin = fileURLToPath(new URL('../../packages/byhand/bin/byhand.js', import.meta.url));
 
 export interface CliRun {
   code: number;
@@ -14,9 +15,16 @@ export interface CliRun {
   stderr: string;
 }
 
-export async function byhand(...args: string[]): Promise<CliRun> {
+export function byhand(...args: string[]): Promise<CliRun> {
+  return byhandIn({ cwd: root }, ...args);
+}
+
+/** In another folder (a project's), with the environment changed (a temporary HOME): `undefined` unsets a variable. */
+export async function byhandIn(where: { cwd: string; env?: Record<string, string | undefined> }, ...args: string[]): Promise<CliRun> {
+  const env: NodeJS.ProcessEnv = { ...process.env, BYHAND_PROVIDER: 'offline', ...where.env };
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   try {
-    const { stdout, stderr } = await run(process.execPath, ['packages/byhand/bin/byhand.js', ...args], { cwd: root, env: { ...process.env, BYHAND_PROVIDER: 'offline' }, timeout: 30_000 });
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: where.cwd, env, timeout: 30_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

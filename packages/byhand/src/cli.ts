@@ -21,6 +21,7 @@ const COMMANDS: Record<string, Command> = {
   watch: { synopsis: 'watch SERVER [URI ...]', about: 'print resource updates and list changes until Ctrl-C', run: async (a) => (await import('./watch/command.js')).watchCommand(a) },
   demo: { synopsis: 'demo', about: 'the finding, end to end, against the embedded Probe', run: async (a) => (await import('./call/demo.js')).demoCommand(a) },
   login: { synopsis: 'login SERVER', about: 'OAuth login; the tokens are kept for the other commands', run: async (a) => (await import('./login/command.js')).loginCommand(a) },
+  trust: { synopsis: 'trust [DIR] | --revoke [DIR] | --list', about: "let a folder's own MCP config run (.mcp.json, .vscode/mcp.json)", run: async (a) => (await import('./trust/command.js')).trustCommand(a) },
   doctor: { synopsis: 'doctor', about: 'which provider, model, configs and logins byhand would use, and why', run: async (a) => (await import('./doctor/command.js')).doctorCommand(a) },
   completion: { synopsis: 'completion bash|zsh|fish', about: 'a shell completion script (eval "$(byhand completion bash)")', run: (a) => completion(a) },
   serve: { synopsis: 'serve [--port N] [--host H] [--db FILE|URL] [--allow-host NAME]', about: 'serve the toolboxes on loopback', run: async (a) => (await import('./serve/command.js')).serveCommand(a) },
@@ -40,6 +41,7 @@ async function completion(args: string[]): Promise<number> {
     (await import('./watch/command.js')).SPEC,
     (await import('./call/demo.js')).SPEC,
     (await import('./login/command.js')).SPEC,
+    (await import('./trust/command.js')).SPEC,
     (await import('./doctor/command.js')).SPEC,
     (await import('./serve/command.js')).SPEC,
   ];

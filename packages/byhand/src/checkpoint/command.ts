@@ -13,6 +13,7 @@ import { processIO, type CommandIO } from '../shared/io.js';
 import { booleanFlag, helpText, listFlag, parseCommand, positiveFlag, usageLines, type CommandSpec } from '../shared/kit.js';
 import { notice, shellQuote } from '../shared/output.js';
 import { askInputs } from '../shared/inputs.js';
+import { trustProject } from '../shared/project-trust.js';
 import { adHocCommand, configEntries, resolveServer, targetText, withFlags } from '../shared/resolve-server.js';
 import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags, type SourceFlags } from '../shared/server-flags.js';
 import { traceLine } from '../shared/show-wire.js';
@@ -125,11 +126,13 @@ async function chooseEntries(words: string[], rest: string[] | undefined, picked
   if (!source.embedded) {
     const notices: string[] = [];
     let entries: ServerEntry[];
+    let untrusted = false;
     if (source.config !== undefined) {
-      entries = configEntries(source, io.env, process.cwd()).entries;
+      entries = (await configEntries(source, io, process.cwd())).entries;
       notices.push(`servers from ${source.config}`);
     } else {
-      const found = discoverConfigs(process.cwd(), io.env, source.inputs);
+      const found = discoverConfigs(process.cwd(), io.env, source.inputs, await trustProject(process.cwd(), source.trust, io));
+      untrusted = found.untrusted.length > 0;
       entries = found.entries;
       notices.push(...found.notices);
       if (found.read.length > 0) notices.push(`servers from ${found.read.map((r) => `${r.file.path} (${r.file.host}, ${r.count})`).join(', ')}; --config FILE picks one file`);
@@ -144,7 +147,7 @@ async function chooseEntries(words: string[], rest: string[] | undefined, picked
       for (const entry of entries.filter((e) => e.disabled)) notices.push(`skipped ${entry.name}: "disabled": true in ${entry.file}`);
       return { entries: entries.filter((e) => !e.disabled), notices, close: nothing };
     }
-    notices.push('no MCP config found in this folder or your home folder; probing the bundled toolboxes instead (--embedded asks for them, --config FILE names a config)');
+    notices.push(`no ${untrusted ? 'trusted ' : ''}MCP config found in this folder or your home folder; probing the bundled toolboxes instead (--embedded asks for them, --config FILE names a config)`);
     if (picked.length > 0) throw new UsageError('--server picks entries of a config, and no config was found (--config FILE names one)');
     // The toolboxes (and the SDK under them) load only when there is no config to probe.
     const embedded = await (await import('../shared/embedded.js')).startEmbedded();

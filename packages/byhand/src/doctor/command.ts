@@ -1,11 +1,12 @@
 // `byhand doctor`: what byhand would use here and why: the sampling provider and model (from the
 // environment, by selectProvider's rules), the config files it looks for and which it would read,
-// and where logins are kept. It starts nothing and sends nothing.
+// whether this folder's own config is trusted, and where logins are kept. It starts nothing and sends nothing.
 
 import { existsSync } from 'node:fs';
 import { credentialsFile } from '@byhand/client/auth/file-store';
 import { ProviderConfigError, selectProvider } from '@byhand/host';
-import { discoverConfigs } from '../shared/discover.js';
+import { discoverConfigs, isProjectFile, type ConfigFile } from '../shared/discover.js';
+import { readProject, storedTrust } from '../shared/trust.js';
 import { fail } from '../shared/fail.js';
 import { processIO, type CommandIO } from '../shared/io.js';
 import { booleanFlag, helpText, parseCommand, usageLines, type CommandSpec } from '../shared/kit.js';
@@ -61,13 +62,19 @@ export async function doctorCommand(args: string[], io: CommandIO = processIO())
     json = booleanFlag(parsed.values, 'json');
     if (parsed.positionals.length > 0) throw new UsageError(`byhand doctor takes no arguments (got ${parsed.positionals.join(' ')})`, true);
     const provider = explainProvider(io.env);
-    const found = discoverConfigs(process.cwd(), io.env);
+    // Only what was answered before: doctor asks nothing and runs nothing.
+    const project = readProject(process.cwd());
+    const trust = project === undefined ? undefined : (storedTrust(project, io.env) ?? 'not asked yet');
+    const trusted = trust === true;
+    const found = discoverConfigs(process.cwd(), io.env, {}, trusted);
     const read = new Set(found.read.map((r) => r.file.path));
+    const trustWord = trust === true ? 'trusted' : trust === false ? 'not trusted: you said no' : 'not trusted: not asked yet';
+    const trustOf = (f: ConfigFile) => (isProjectFile(f) && existsSync(f.path) ? trustWord : undefined);
     const credentials = credentialsFile(io.env);
     if (json) {
       io.stdout.write(`${JSON.stringify({
         provider,
-        configs: found.looked.map((f) => ({ path: f.path, host: f.host, exists: existsSync(f.path), read: read.has(f.path), servers: found.read.find((r) => r.file.path === f.path)?.count ?? 0 })),
+        configs: found.looked.map((f) => ({ path: f.path, host: f.host, exists: existsSync(f.path), read: read.has(f.path), servers: found.read.find((r) => r.file.path === f.path)?.count ?? 0, trust: trustOf(f) ?? null })),
         servers: found.entries.map((e) => ({ name: e.name, file: e.file, target: e.target, disabled: e.disabled ?? false, error: e.error ?? null })),
         notices: found.notices,
         credentials: { path: credentials, exists: existsSync(credentials) },
@@ -80,7 +87,8 @@ export async function doctorCommand(args: string[], io: CommandIO = processIO())
       ...(provider.error ? [`  ✗ ${provider.error}`] : [`  model: ${provider.model}`]),
       '',
       `configs (${found.read.length > 0 ? `${found.entries.length} server(s) from ${found.read.length} file(s)` : 'none found: the bundled toolboxes are used'}):`,
-      ...found.looked.map((f) => `  ${read.has(f.path) ? '✓ read ' : existsSync(f.path) ? '✗ skip ' : '  none '} ${f.path}  ${f.host}`),
+      ...found.looked.map((f) => `  ${read.has(f.path) ? '✓ read ' : existsSync(f.path) ? '✗ skip ' : '  none '} ${f.path}  ${f.host}${trustOf(f) ? ` (${trustOf(f)})` : ''}`),
+      ...(trust !== undefined && !trusted ? ['  note: the folder\'s own config runs once you trust it: `byhand trust` (or --trust for one command)'] : []),
       ...found.notices.map((n) => `  note: ${n}`),
       ...found.entries.map((e) => `  ${e.disabled ? '-' : e.error ? '✗' : '✓'} ${e.name}: ${e.disabled ? 'disabled' : e.error ?? e.target}`),
       '',

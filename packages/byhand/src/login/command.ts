@@ -88,7 +88,7 @@ async function resolveHttpServer(args: LoginArgs, io: CommandIO): Promise<{ url:
       throw new UsageError(`${JSON.stringify(args.server)} is not a valid URL`);
     }
   }
-  const { entries, from } = configEntries(args.source, io.env, process.cwd());
+  const { entries, from } = await configEntries(args.source, io, process.cwd());
   if (entries.length === 0) throw new UsageError(`${JSON.stringify(args.server)} is not a URL: give an http(s) URL, or the name of a server in --config FILE`);
   const found = entries.find((e) => e.name === args.server);
   if (!found) throw new UsageError(`no server ${JSON.stringify(args.server)}${didYouMean(args.server, entries.map((e) => e.name))} in ${from} (it has ${entries.map((e) => e.name).join(', ')})`);

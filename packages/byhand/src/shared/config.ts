@@ -79,7 +79,7 @@ export function loadConfig(file: string, env: Env = process.env, options: Config
 
 export function parseConfig(json: unknown, file: string, env: Env = process.env, options: ConfigOptions = {}): ServerEntry[] {
   if (!isObject(json)) throw new ConfigError(`${file}: expected a JSON object with "mcpServers" or "servers"`);
-  const key = 'mcpServers' in json ? 'mcpServers' : 'servers' in json ? 'servers' : isObject(json.mcp) && 'servers' in json.mcp ? 'mcp.servers' : undefined;
+  const key = serversKey(json);
   if (!key) throw new ConfigError(`${file}: no "mcpServers" (desktop clients, editors) or "servers" (VS Code mcp.json) object`);
   const servers = key === 'mcp.servers' ? (json.mcp as Record<string, unknown>).servers : json[key];
   if (!isObject(servers)) throw new ConfigError(`${file}: "${key}" must be an object mapping names to servers`);
@@ -88,6 +88,24 @@ export function parseConfig(json: unknown, file: string, env: Env = process.env,
   const entries = Object.entries(servers).map(([name, value]) => ({ ...parseEntry(name, value, `${file}: ${key}.${name}`, ctx), file }));
   if (entries.length === 0) throw new ConfigError(`${file}: "${key}" lists no servers`);
   return entries;
+}
+
+function serversKey(json: Record<string, unknown>): 'mcpServers' | 'servers' | 'mcp.servers' | undefined {
+  return 'mcpServers' in json ? 'mcpServers' : 'servers' in json ? 'servers' : isObject(json.mcp) && 'servers' in json.mcp ? 'mcp.servers' : undefined;
+}
+
+/** A config's server objects as written, nothing expanded: what a person is asked to trust. Empty when it is not a config. */
+export function rawServers(text: string): [string, unknown][] {
+  let json: unknown;
+  try {
+    json = parseJsonc(text);
+  } catch {
+    return [];
+  }
+  if (!isObject(json)) return [];
+  const key = serversKey(json);
+  const servers = key === undefined ? undefined : key === 'mcp.servers' ? (json.mcp as Record<string, unknown>).servers : json[key];
+  return isObject(servers) ? Object.entries(servers) : [];
 }
 
 function declaredInputs(value: unknown): Map<string, InputSpec> {
@@ -165,13 +183,20 @@ function build(name: string, value: Record<string, unknown>, where: string, ctx:
   };
 }
 
+const VARIABLE = /\$\{input:([^}]+)\}|\$\{(workspaceFolder|userHome)\}|\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g;
+
+/** The environment variables a text would read when expanded (`${userHome}` reads HOME). */
+export function variablesIn(text: string): string[] {
+  return [...text.matchAll(VARIABLE)].flatMap(([, , folder, braced, , bare]) => (folder === 'userHome' ? ['HOME'] : braced !== undefined || bare !== undefined ? [braced ?? bare] : []));
+}
+
 /**
  * `${env:VAR}` (VS Code, Cursor), `${VAR}` and `${VAR:-default}` (Claude Code), `$VAR`,
  * `${workspaceFolder}`, `${userHome}` and `${input:id}` (VS Code). An unset variable is an error
  * naming the field: silently sending an empty token is worse than stopping.
  */
 function expand(text: string, where: string, ctx: Context): string {
-  return text.replace(/\$\{input:([^}]+)\}|\$\{(workspaceFolder|userHome)\}|\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole: string, input?: string, folder?: string, braced?: string, fallback?: string, bare?: string): string => {
+  return text.replace(VARIABLE, (whole: string, input?: string, folder?: string, braced?: string, fallback?: string, bare?: string): string => {
     if (input !== undefined) {
       const given = ctx.inputs[input];
       if (given !== undefined) return given;

@@ -6,6 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, loadConfig, type ServerEntry } from './config.js';
+import { EMBEDDED_NAMES } from './embedded.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -15,12 +16,21 @@ export interface ConfigFile {
   host: string;
 }
 
-export function candidateFiles(cwd: string, env: Env): ConfigFile[] {
-  const project: ConfigFile[] = [
+/** The configs that come with a folder: they run only once the folder is trusted (trust.ts). */
+export function projectFiles(cwd: string): ConfigFile[] {
+  return [
     { path: join(cwd, '.mcp.json'), host: 'Claude Code (project)' },
     { path: join(cwd, '.vscode', 'mcp.json'), host: 'VS Code (workspace)' },
     { path: join(cwd, '.cursor', 'mcp.json'), host: 'Cursor (project)' },
   ];
+}
+
+export function isProjectFile(file: ConfigFile): boolean {
+  return file.host.endsWith('(workspace)') || file.host.endsWith('(project)');
+}
+
+export function candidateFiles(cwd: string, env: Env): ConfigFile[] {
+  const project = projectFiles(cwd);
   const home = env.HOME ?? env.USERPROFILE;
   if (!home) return project;
   const xdg = env.XDG_CONFIG_HOME ?? join(home, '.config');
@@ -45,19 +55,32 @@ export interface Discovered {
   read: { file: ConfigFile; count: number }[];
   /** What a person should know: unreadable files, shadowed names. */
   notices: string[];
+  /** The notices about one name (shadowed entries, a bundled toolbox shadowed), for a command that uses only it. */
+  about: Map<string, string[]>;
+  /** Project files left unread because the folder is not trusted. */
+  untrusted: ConfigFile[];
   /** Every path looked at, for doctor. */
   looked: ConfigFile[];
 }
 
-export function discoverConfigs(cwd: string, env: Env, inputs: Readonly<Record<string, string>> = {}): Discovered {
+/**
+ * `projectTrusted`: whether the folder's own configs may run. When not, they are not even expanded
+ * (a `${VAR}` in them reads nothing), so they can neither run nor shadow a user entry or a bundled name.
+ */
+export function discoverConfigs(cwd: string, env: Env, inputs: Readonly<Record<string, string>>, projectTrusted: boolean): Discovered {
   const looked = candidateFiles(cwd, env);
-  const found: Discovered = { entries: [], read: [], notices: [], looked };
+  const found: Discovered = { entries: [], read: [], notices: [], about: new Map(), untrusted: [], looked };
   const seen = new Map<string, string>();
   for (const file of looked) {
     if (!existsSync(file.path) || !statSync(file.path).isFile()) continue;
+    const project = isProjectFile(file);
+    if (project && !projectTrusted) {
+      found.untrusted.push(file);
+      continue;
+    }
     let entries: ServerEntry[];
     try {
-      entries = loadConfig(file.path, env, { inputs, ...(file.host.endsWith('(workspace)') || file.host.endsWith('(project)') ? { workspaceFolder: cwd } : {}) });
+      entries = loadConfig(file.path, env, { inputs, ...(project ? { workspaceFolder: cwd } : {}) });
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       // ~/.claude.json is Claude Code's whole state; most of them hold no user-scope servers.
@@ -69,11 +92,18 @@ export function discoverConfigs(cwd: string, env: Env, inputs: Readonly<Record<s
     for (const entry of entries) {
       const first = seen.get(entry.name);
       if (first !== undefined) {
-        found.notices.push(`${entry.name} in ${file.path} is shadowed by the one in ${first}`);
+        const shadowed = `${entry.name} in ${file.path} is shadowed by the one in ${first}`;
+        found.notices.push(shadowed);
+        found.about.set(entry.name, [...(found.about.get(entry.name) ?? []), shadowed]);
         continue;
       }
       seen.set(entry.name, file.path);
       found.entries.push(entry);
+      if ((EMBEDDED_NAMES as readonly string[]).includes(entry.name)) {
+        const shadows = `${entry.name} in ${file.path} shadows the bundled toolbox ${entry.name} (--embedded reaches the toolbox)`;
+        found.notices.push(shadows);
+        found.about.set(entry.name, [...(found.about.get(entry.name) ?? []), shadows]);
+      }
       kept++;
     }
     found.read.push({ file, count: kept });

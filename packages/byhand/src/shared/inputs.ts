@@ -17,7 +17,7 @@ export async function askInputs(specs: InputSpec[], io: Pick<CommandIO, 'stdin' 
   return values;
 }
 
-function askLine(prompt: string, hidden: boolean, io: Pick<CommandIO, 'stdin' | 'stderr'>): Promise<string | null> {
+export function askLine(prompt: string, hidden: boolean, io: Pick<CommandIO, 'stdin' | 'stderr'>): Promise<string | null> {
   return new Promise((resolve) => {
     const rl = createInterface({ input: io.stdin, output: io.stderr, terminal: true });
     let answered = false;

@@ -1,17 +1,18 @@
 // SERVER on the command line, for every command: a command line after `--`, an http(s) URL, a name
 // in --config FILE (or in the configs discovered), a bundled toolbox, in that order, so a config
-// entry can shadow a toolbox name on purpose. Every source is said in a notice.
+// entry can shadow a toolbox name on purpose (said in a notice). A folder's own config counts only
+// once the folder is trusted, so a cloned folder cannot take a bundled name over.
 
 import type { Target } from '@byhand/client';
-import type { Env } from '@byhand/host';
 import type { ToolboxName } from '@byhand/servers/node';
 import { ConfigError, loadConfig, type ServerEntry } from './config.js';
 import { didYouMean } from './did-you-mean.js';
-import { discoverConfigs } from './discover.js';
+import { discoverConfigs, type Discovered } from './discover.js';
 import { EMBEDDED_NAMES, startEmbedded } from './embedded.js';
 import { askInputs } from './inputs.js';
 import type { CommandIO } from './io.js';
-import { shellQuote } from './output.js';
+import { notice, shellQuote } from './output.js';
+import { trustProject } from './project-trust.js';
 import { redactWords } from './redact-words.js';
 import type { SourceFlags } from './server-flags.js';
 import { UsageError } from './usage-error.js';
@@ -42,9 +43,12 @@ export async function resolveServer(spec: ServerWord, flags: SourceFlags, io: Pi
   let configNames: string[] = [];
   let where = '';
   if (!flags.embedded) {
-    const { entries, from } = configEntries(flags, io.env, cwd);
+    const { entries, from, about } = await configEntries(flags, io, cwd);
     const entry = entries.find((e) => e.name === word);
-    if (entry !== undefined) return fromEntry(await usable(entry, io), flags);
+    if (entry !== undefined) {
+      for (const line of about.get(word) ?? []) notice(io, line);
+      return fromEntry(await usable(entry, io), flags);
+    }
     configNames = entries.map((e) => e.name);
     where = from;
   }
@@ -71,18 +75,21 @@ export function serverAndWords(command: string, parsed: { positionals: string[];
   return { server: { word }, words };
 }
 
-/** The entries of --config FILE, or of every config discovered; `from` names the file(s). */
-export function configEntries(flags: SourceFlags, env: Env, cwd: string): { entries: ServerEntry[]; from: string } {
+/**
+ * The entries of --config FILE (the user named it: trusted), or of every config discovered, the folder's own only
+ * once it is trusted (project-trust.ts); `from` names the file(s), `about` the notices about each entry.
+ */
+export async function configEntries(flags: SourceFlags, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr'>, cwd: string): Promise<{ entries: ServerEntry[]; from: string; about: Discovered['about'] }> {
   if (flags.config !== undefined) {
     try {
-      return { entries: loadConfig(flags.config, env, { inputs: flags.inputs }), from: flags.config };
+      return { entries: loadConfig(flags.config, io.env, { inputs: flags.inputs }), from: flags.config, about: new Map() };
     } catch (error) {
       if (error instanceof ConfigError) throw new UsageError(error.message);
       throw error;
     }
   }
-  const found = discoverConfigs(cwd, env, flags.inputs);
-  return { entries: found.entries, from: found.read.map((r) => r.file.path).join(', ') };
+  const found = discoverConfigs(cwd, io.env, flags.inputs, await trustProject(cwd, flags.trust, io));
+  return { entries: found.entries, from: found.read.map((r) => r.file.path).join(', '), about: found.about };
 }
 
 /** An entry with its ${input:…} filled in, or the reason it cannot be used. */

@@ -7,6 +7,7 @@ import { UsageError } from './usage-error.js';
 export const SOURCE_FLAGS: Record<string, Flag> = {
   config: { type: 'string', arg: 'FILE', help: 'servers from this mcpServers / VS Code mcp.json file (JSONC)', default: 'discovered: ./.mcp.json, ./.vscode/mcp.json, ./.cursor/mcp.json, then your Claude Desktop, Claude Code, Cursor, Windsurf and VS Code configs' },
   embedded: { type: 'boolean', help: 'use the bundled toolboxes (kitchen, cookie-jar, probe, everything), not a config' },
+  trust: { type: 'boolean', help: "run this folder's own MCP config (.mcp.json, .vscode/mcp.json, .cursor/mcp.json) for this command, without remembering it (`byhand trust` remembers)" },
   input: { type: 'string', arg: 'ID=VALUE', multiple: true, help: "a value for a VS Code ${input:ID} (otherwise asked at the terminal)" },
   header: { type: 'string', arg: 'K:V', multiple: true, help: 'an HTTP header for the server' },
   env: { type: 'string', arg: 'K=V', multiple: true, help: 'an environment variable for a stdio server' },
@@ -26,6 +27,8 @@ export type EraChoice = 'auto' | 'modern' | 'legacy';
 export interface SourceFlags {
   config?: string;
   embedded: boolean;
+  /** --trust: the folder's own config runs for this command. */
+  trust: boolean;
   inputs: Record<string, string>;
   headers: Record<string, string>;
   env: Record<string, string>;
@@ -50,6 +53,7 @@ export function sourceFlags(values: Values): SourceFlags {
   return {
     ...(config !== undefined ? { config } : {}),
     embedded,
+    trust: booleanFlag(values, 'trust'),
     inputs: pairs(listFlag(values, 'input'), '=', '--input', 'ID=VALUE'),
     headers: pairs(listFlag(values, 'header'), ':', '--header', 'Name: value'),
     env: pairs(listFlag(values, 'env'), '=', '--env', 'NAME=value'),
