@@ -117,6 +117,12 @@ function sessionClass() {
         .finally(() => stream.deadline.dispose());
     }
 
+    forgetSession(): void {
+      this.listening?.abort();
+      this.listening = undefined;
+      this.sessionId = undefined;
+    }
+
     override notify(message: JsonRpcNotification, exchange: Exchange): Promise<void> {
       const sent = super.notify(message, exchange);
       const settled = sent.then(() => undefined, () => undefined);
