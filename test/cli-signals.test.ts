@@ -28,6 +28,15 @@ process.stdin.resume();
 setInterval(() => {}, 1000);
 `);
 
+// A server that will not stop when asked: closing it takes the whole grace before SIGKILL.
+const stubborn = join(scratch, 'stubborn.mjs');
+writeFileSync(stubborn, `import { writeFileSync } from 'node:fs';
+process.on('SIGTERM', () => {});
+writeFileSync(process.argv[2], String(process.pid));
+process.stdin.resume();
+setInterval(() => {}, 1000);
+`);
+
 /** Gone, or a zombie: exited, and only waiting for a parent (or an init that may never reap it) to collect it. */
 function gone(pid: number): boolean {
   try {
@@ -103,5 +112,25 @@ test('SIGINT during a slow call on a 2025 session: the server hears notification
   } finally {
     running?.child.kill('SIGKILL');
     await served.close();
+  }
+});
+
+test('a second signal during the cleanup exits at once, with its own code', { skip: process.platform === 'win32', timeout: 30_000 }, async () => {
+  const pidFile = join(scratch, 'stubborn.pid');
+  let running: RunningCli | undefined;
+  let pid: number | undefined;
+  try {
+    running = startByhand(['list', '--', process.execPath, stubborn, pidFile], scratch);
+    await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 'the server to start');
+    pid = Number(readFileSync(pidFile, 'utf8'));
+    running.child.kill('SIGINT');
+    await until(() => /interrupted by SIGINT/.test(running!.stderr()), 'the first signal to be taken');
+    running.child.kill('SIGTERM');
+    // The server ignores SIGTERM, so a cleanup left to finish would end with the first signal's 130.
+    assert.equal(await running.exit, 143, running.stderr());
+  } finally {
+    running?.child.kill('SIGKILL');
+    // Its own process group: byhand left it, as a second signal allows.
+    if (pid !== undefined && !gone(pid)) process.kill(-pid, 'SIGKILL');
   }
 });
