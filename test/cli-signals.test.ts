@@ -58,11 +58,12 @@ const RUNS: [keyof typeof CODES, string[]][] = [
   ['SIGTERM', ['list']],
   ['SIGHUP', ['watch']],
   ['SIGTERM', ['checkpoint']],
+  ['SIGINT', ['list', '--json']],
 ];
 
 for (const [signal, command] of RUNS) {
-  test(`${signal} during byhand ${command[0]} ends the stdio server's grandchild within 2 s and exits ${CODES[signal]}`, { skip: process.platform === 'win32', timeout: 30_000 }, async () => {
-    const pidFile = join(scratch, `${signal}-${command[0]}.pid`);
+  test(`${signal} during byhand ${command.join(' ')} ends the stdio server's grandchild within 2 s and exits ${CODES[signal]}`, { skip: process.platform === 'win32', timeout: 30_000 }, async () => {
+    const pidFile = join(scratch, `${signal}-${command.join('')}.pid`);
     let running: RunningCli | undefined;
     let pid: number | undefined;
     try {
@@ -76,6 +77,9 @@ for (const [signal, command] of RUNS) {
       assert.ok(Date.now() - sent <= 2000);
       assert.equal(await running.exit, CODES[signal], running.stderr());
       assert.match(running.stdout() + running.stderr(), new RegExp(`interrupted by ${signal}`));
+      if (command.includes('--json')) {
+        assert.deepEqual(JSON.parse(running.stdout()), { ok: false, error: { what: `list what ${process.execPath} ${wrapper} ${pidFile} offers`, code: 'interrupted', message: `interrupted by ${signal}` }, exitCode: CODES[signal] });
+      }
     } finally {
       running?.child.kill('SIGKILL');
       if (pid !== undefined && !gone(pid)) process.kill(pid, 'SIGKILL');
