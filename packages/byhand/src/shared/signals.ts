@@ -7,8 +7,8 @@
 
 import { constants } from 'node:os';
 
-export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-export type StopSignal = (typeof STOP_SIGNALS)[number];
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+type StopSignal = (typeof STOP_SIGNALS)[number];
 
 /** The abort reason: which signal, and the exit code it gives. */
 export class Interrupted extends Error {
@@ -19,7 +19,7 @@ export class Interrupted extends Error {
   }
 }
 
-export function signalExitCode(signal: StopSignal): number {
+function signalExitCode(signal: StopSignal): number {
   return 128 + constants.signals[signal];
 }
 
