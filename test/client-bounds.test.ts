@@ -332,6 +332,34 @@ describe('the legacy era over HTTP', () => {
     }
   });
 
+  test('close() right after an abort lets notifications/cancelled arrive before the DELETE ends the session', { timeout: 15_000 }, async () => {
+    forgetEras();
+    let cancelAnswered = false;
+    let answeredBeforeDelete: boolean | undefined;
+    const session = legacySession({ call: () => undefined /* never answers */ });
+    const server = await listen(async (request, res, req) => {
+      if (request.method === 'DELETE') answeredBeforeDelete = cancelAnswered;
+      if (request.json?.method !== 'notifications/cancelled') return session(request, res, req);
+      // A server slow to take the notification: a DELETE sent alongside it would end the session first.
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      cancelAnswered = true;
+      res.writeHead(202).end();
+    });
+    const client = await connect(server.url);
+    try {
+      const controller = new AbortController();
+      const call = client.callTool('slow', {}, { signal: controller.signal });
+      await arrival(server, (r) => r.json?.method === 'tools/call');
+      controller.abort();
+      await assert.rejects(call, (e: unknown) => e instanceof AbortedError);
+      await client.close();
+      assert.equal(answeredBeforeDelete, true, 'the DELETE came while the cancellation was still on its way');
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
   test('the standalone GET stream: headers that never come are given up after timeoutMs', { timeout: 15_000 }, async () => {
     forgetEras();
     let closedAt: number | undefined;

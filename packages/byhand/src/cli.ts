@@ -3,22 +3,23 @@
 
 import { readFileSync } from 'node:fs';
 import { didYouMean } from './shared/did-you-mean.js';
+import { processIO, type CommandIO } from './shared/io.js';
 
 interface Command {
   synopsis: string;
   about: string;
-  run(args: string[]): Promise<number>;
+  run(args: string[], io: CommandIO): Promise<number>;
 }
 
 const COMMANDS: Record<string, Command> = {
-  checkpoint: { synopsis: 'checkpoint [URL|NAME ...] [-- CMD]', about: 'probe servers: era, can it ask you to think, counts, timings', run: async (a) => (await import('./checkpoint/command.js')).checkpointCommand(a) },
-  list: { synopsis: 'list SERVER [tools|resources|templates|prompts]', about: 'what a server offers, with schemas', run: async (a) => (await import('./list/command.js')).listCommand(a) },
-  call: { synopsis: 'call SERVER TOOL [key=value ...]', about: 'call a tool, running the multi round-trip through the host', run: async (a) => (await import('./call/command.js')).callCommand('call', a) },
-  read: { synopsis: 'read SERVER URI', about: 'read a resource', run: async (a) => (await import('./call/command.js')).callCommand('read', a) },
-  prompt: { synopsis: 'prompt SERVER NAME [key=value ...]', about: 'get a prompt', run: async (a) => (await import('./call/command.js')).callCommand('prompt', a) },
-  complete: { synopsis: 'complete SERVER prompt|resource NAME ARG [VALUE]', about: "the values a server suggests for an argument", run: async (a) => (await import('./complete/command.js')).completeCommand(a) },
-  task: { synopsis: 'task SERVER get|cancel ID', about: "a detached task's status and result, or cancel it", run: async (a) => (await import('./task/command.js')).taskCommand(a) },
-  watch: { synopsis: 'watch SERVER [URI ...]', about: 'print resource updates and list changes until Ctrl-C', run: async (a) => (await import('./watch/command.js')).watchCommand(a) },
+  checkpoint: { synopsis: 'checkpoint [URL|NAME ...] [-- CMD]', about: 'probe servers: era, can it ask you to think, counts, timings', run: async (a, io) => (await import('./checkpoint/command.js')).checkpointCommand(a, io) },
+  list: { synopsis: 'list SERVER [tools|resources|templates|prompts]', about: 'what a server offers, with schemas', run: async (a, io) => (await import('./list/command.js')).listCommand(a, io) },
+  call: { synopsis: 'call SERVER TOOL [key=value ...]', about: 'call a tool, running the multi round-trip through the host', run: async (a, io) => (await import('./call/command.js')).callCommand('call', a, io) },
+  read: { synopsis: 'read SERVER URI', about: 'read a resource', run: async (a, io) => (await import('./call/command.js')).callCommand('read', a, io) },
+  prompt: { synopsis: 'prompt SERVER NAME [key=value ...]', about: 'get a prompt', run: async (a, io) => (await import('./call/command.js')).callCommand('prompt', a, io) },
+  complete: { synopsis: 'complete SERVER prompt|resource NAME ARG [VALUE]', about: "the values a server suggests for an argument", run: async (a, io) => (await import('./complete/command.js')).completeCommand(a, io) },
+  task: { synopsis: 'task SERVER get|cancel ID', about: "a detached task's status and result, or cancel it", run: async (a, io) => (await import('./task/command.js')).taskCommand(a, io) },
+  watch: { synopsis: 'watch SERVER [URI ...]', about: 'print resource updates and list changes until Ctrl-C', run: async (a, io) => (await import('./watch/command.js')).watchCommand(a, io) },
   demo: { synopsis: 'demo', about: 'the finding, end to end, against the embedded Probe', run: async (a) => (await import('./call/demo.js')).demoCommand(a) },
   login: { synopsis: 'login SERVER', about: 'OAuth login; the tokens are kept for the other commands', run: async (a) => (await import('./login/command.js')).loginCommand(a) },
   trust: { synopsis: 'trust [DIR] | --revoke [DIR] | --list', about: "let a folder's own MCP config run (.mcp.json, .vscode/mcp.json)", run: async (a) => (await import('./trust/command.js')).trustCommand(a) },
@@ -77,9 +78,25 @@ function version(): string {
   return pkg.version;
 }
 
+/** The commands that talk to servers: a signal stops their work and closes what they opened (shared/signals.ts). */
+const STOPPABLE = new Set(['checkpoint', 'list', 'call', 'read', 'prompt', 'complete', 'task', 'watch']);
+
+async function stoppable(command: Command, args: string[]): Promise<number> {
+  const { trapSignals } = await import('./shared/signals.js');
+  const trap = trapSignals();
+  try {
+    const code = await command.run(args, { ...processIO(), interrupt: trap.signal });
+    return trap.exitCode ?? code;
+  } finally {
+    trap.dispose();
+  }
+}
+
 export async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
-  if (command !== undefined && Object.hasOwn(COMMANDS, command)) return COMMANDS[command].run(rest);
+  if (command !== undefined && Object.hasOwn(COMMANDS, command)) {
+    return STOPPABLE.has(command) ? stoppable(COMMANDS[command], rest) : COMMANDS[command].run(rest, processIO());
+  }
   switch (command) {
     case undefined:
     case 'help':

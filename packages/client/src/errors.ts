@@ -4,7 +4,7 @@
 import { redactText, redactUrl } from './redact.js';
 import type { JsonRpcError } from './types.js';
 
-export type FailureCode = number | 'http' | 'body' | 'closed' | 'timeout' | 'aborted' | 'network' | 'spawn' | 'protocol' | 'loop' | 'rounds' | 'host' | 'auth' | 'limit' | 'redirect';
+export type FailureCode = number | 'http' | 'body' | 'closed' | 'timeout' | 'aborted' | 'network' | 'spawn' | 'protocol' | 'loop' | 'rounds' | 'host' | 'auth' | 'limit' | 'redirect' | 'session';
 
 export class McpError extends Error {
   readonly code: FailureCode;

@@ -8,7 +8,7 @@ import type { Deadline } from './deadline.js';
 import type { Exchange, Transport } from './transport.js';
 import type { HttpTransport, StreamPosition } from './http.js';
 import { kit } from './legacy-kit.js';
-import type { JsonRpcMessage, JsonRpcRequest } from './types.js';
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from './types.js';
 import type { WireResponse } from './wire.js';
 
 /** A session's transport: an HttpTransport that can also open an event stream and hold one open. */
@@ -42,6 +42,8 @@ function sessionClass() {
   return class LegacyHttpTransport extends kit.HttpTransport implements SessionHttp {
     sessionId: string | undefined;
     private listening: AbortController | undefined;
+    /** Notifications on their way (a notifications/cancelled sent as a request is given up): close() lets them arrive before the DELETE. */
+    private readonly notifying = new Set<Promise<void>>();
 
     protected override accepted(request: JsonRpcRequest, response: WireResponse): void {
       if (request.method === 'initialize') this.sessionId = response.header('mcp-session-id') ?? undefined;
@@ -115,8 +117,24 @@ function sessionClass() {
         .finally(() => stream.deadline.dispose());
     }
 
+    forgetSession(): void {
+      this.listening?.abort();
+      this.listening = undefined;
+      this.sessionId = undefined;
+    }
+
+    override notify(message: JsonRpcNotification, exchange: Exchange): Promise<void> {
+      const sent = super.notify(message, exchange);
+      const settled = sent.then(() => undefined, () => undefined);
+      this.notifying.add(settled);
+      void settled.then(() => this.notifying.delete(settled));
+      return sent;
+    }
+
     override async close(): Promise<void> {
       this.listening?.abort();
+      // Each has a deadline of its own, so this wait is bounded.
+      await Promise.all(this.notifying);
       if (this.sessionId) {
         const deadline = new Deadline('DELETE', 2000);
         try {

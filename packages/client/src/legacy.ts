@@ -29,6 +29,7 @@ export class LegacyConnection implements Connection {
   private pushes = 0;
   /** The tools that may run as a task: in the 2025-11-25 form the client asks for one (legacy-tasks.ts). */
   private taskTools: Set<string> | undefined;
+  private renewing: Promise<void> | undefined;
 
   private constructor(private readonly settings: LegacySettings) {}
 
@@ -40,9 +41,38 @@ export class LegacyConnection implements Connection {
     return connection;
   }
 
+  /**
+   * A 404 to a request that carried Mcp-Session-Id says the server no longer knows the session (spec 2025-11-25,
+   * session management: the client MUST start a new one). The server refused the request, so it never ran: a new
+   * session is started, once, and the request sent again.
+   */
   async request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {
+    const session = this.settings.wire.transport.sessionId;
+    try {
+      return await this.send(method, params, options);
+    } catch (error) {
+      if (session === undefined || !sessionRefused(error)) throw error;
+      try {
+        await this.renew(session);
+        return await this.send(method, params, options);
+      } catch (again) {
+        throw sessionRefused(again) ? sessionLost(method, again) : again;
+      }
+    }
+  }
+
+  private async send(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
     const reply = await kit.exchange(this.settings.wire, method, params, options, this.hooks(method, params));
     return kit.resultOf(reply, method, params, this.protocolVersion);
+  }
+
+  /** A new session in place of `stale`; requests refused together start one between them. */
+  private renew(stale: string): Promise<void> {
+    const { transport } = this.settings.wire;
+    if (transport.sessionId !== stale) return this.renewing ?? Promise.resolve();
+    transport.forgetSession?.();
+    this.renewing = this.initialize(this.protocolVersion).finally(() => (this.renewing = undefined));
+    return this.renewing;
   }
 
   /** The legacy era has no MRTR: input arrives as pushes during the request, answered by the host. */
@@ -97,6 +127,9 @@ export class LegacyConnection implements Connection {
     const deadline = new kit.Deadline('notifications/initialized', wire.timeoutMs, wire.signal);
     try {
       await wire.transport.notify({ jsonrpc: '2.0', method: 'notifications/initialized' }, { deadline, headers: this.headers() });
+    } catch (error) {
+      // The session issued a moment ago is already unknown: another instance took the notification.
+      throw sessionRefused(error) ? sessionLost('notifications/initialized', error) : error;
     } finally {
       deadline.dispose();
     }
@@ -160,4 +193,20 @@ export class LegacyConnection implements Connection {
       return { error: { code, message: (error as Error).message } };
     }
   }
+}
+
+/** A 404 answer to a request that carried the session: the session is gone, whatever the body says. */
+function sessionRefused(error: unknown): error is InstanceType<typeof kit.HttpStatusError> | InstanceType<typeof kit.RpcError> {
+  return (error instanceof kit.HttpStatusError || error instanceof kit.RpcError) && error.status === 404;
+}
+
+function sessionLost(method: string, error: InstanceType<typeof kit.HttpStatusError> | InstanceType<typeof kit.RpcError>): Error {
+  const said = (error instanceof kit.HttpStatusError ? error.body.trim() : error.message).slice(0, 300);
+  return new kit.McpError(
+    'session',
+    `${method}: the server no longer knows the session, even one started afresh (it expired, the server restarted, or another instance holds it)${said ? `; the server said: ${said}` : ''}`,
+    'behind a load balancer every request of a session must reach the instance that started it (sticky routing on Mcp-Session-Id); otherwise the server is dropping sessions: see its logs',
+    undefined,
+    { cause: error },
+  );
 }

@@ -75,7 +75,7 @@ export async function checkpointCommand(args: string[], io: CommandIO = processI
       // Remote servers may sit behind OAuth: use what `byhand login` stored, never a browser.
       const http = entry.connect !== undefined && (typeof entry.connect === 'string' || entry.connect instanceof URL || 'url' in entry.connect);
       const auth = http ? storedLogin(io.env, entry.file ? `${shellQuote(entry.name)} --config ${shellQuote(entry.file)}` : shellQuote(entry.target), credentials) : undefined;
-      const report = await probeServer({ ...entry, ...(entry.connect ? { connect: withFlags(entry.connect, source) } : {}) }, { timeoutMs: flags.timeoutMs, trace, ...(auth ? { auth } : {}) });
+      const report = await probeServer({ ...entry, ...(entry.connect ? { connect: withFlags(entry.connect, source) } : {}) }, { timeoutMs: flags.timeoutMs, trace, ...(auth ? { auth } : {}), ...(io.interrupt ? { signal: io.interrupt } : {}) });
       done++;
       tick();
       return report;

@@ -36,6 +36,8 @@ export interface ProbeReport {
 
 export interface ProbeOptions {
   timeoutMs: number;
+  /** The command's interrupt: a probe it aborts is given up, and one not started yet is not started. */
+  signal?: AbortSignal;
   trace?: Trace;
   auth?: HttpAuth;
 }
@@ -49,7 +51,12 @@ export async function probeServer(entry: ServerEntry, options: ProbeOptions): Pr
   if (entry.error || !entry.connect) {
     return { ...base, ok: false, error: { code: 'config', message: redactText(entry.error ?? 'no target'), hint: 'fix the entry in the config file' }, exitCode: exitCodeForFailure('config'), elapsedMs: elapsed() };
   }
-  const signal = AbortSignal.timeout(options.timeoutMs);
+  if (options.signal?.aborted) {
+    const { code, message, hint } = interrupted(options.signal);
+    return { ...base, ok: false, error: { code, message: `not probed: ${message}`, hint }, exitCode: EXIT.failed, elapsedMs: elapsed() };
+  }
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   let client: Client | undefined;
   try {
     // Declaring sampling lets a modern server show it would ask; the probe itself never calls a tool.
@@ -95,14 +102,20 @@ export async function probeServer(entry: ServerEntry, options: ProbeOptions): Pr
     };
   } catch (error) {
     // Our own deadline fired: that is a timeout with a value and a flag, not a caller's abort.
-    const failure = signal.aborted
+    const failure = timeout.aborted
       ? new McpError('timeout', `no answer within ${options.timeoutMs} ms`, 'the server is slow, hung or still starting: raise --timeout (milliseconds) or check the server')
+      : options.signal?.aborted ? interrupted(options.signal)
       : error instanceof McpError ? error : new McpError('protocol', (error as Error).message, 'unexpected failure');
     const needsLogin = failure.code === 'auth' && (failure.data as { reason?: string } | undefined)?.reason === 'login-required';
     return { ...base, ok: false, error: { code: failure.code, message: failure.message, hint: failure.hint }, ...(needsLogin ? { needsLogin } : {}), exitCode: exitCodeFor(failure), elapsedMs: elapsed() };
   } finally {
     await client?.close().catch(() => undefined);
   }
+}
+
+/** The command was stopped (a signal): what the probe then says, rather than the client's words for an abort. */
+function interrupted(signal: AbortSignal): McpError {
+  return new McpError('aborted', signal.reason instanceof Error ? signal.reason.message : 'interrupted', 'run the checkpoint again');
 }
 
 async function refuse(): Promise<never> {

@@ -18,8 +18,12 @@ export const EXIT = {
   unreachable: 4,
   /** The server did the work and says it failed: a tool result with isError, a task that ended failed. */
   toolError: 5,
-  /** Ctrl-C (128 + SIGINT), as a shell reports it. */
+  /** Stopped by a signal, 128 + its number as a shell reports it (shared/signals.ts): SIGHUP, a closed terminal. */
+  hangup: 129,
+  /** Ctrl-C at a question or anywhere else (SIGINT). */
   interrupted: 130,
+  /** SIGTERM, a supervisor's stop. */
+  terminated: 143,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -27,7 +31,8 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 /** The table, for --help and the README. */
 export const EXIT_CODES_TEXT = `exit codes: 0 ok, 1 failed (a protocol or server error), 2 usage, 3 auth (log in with byhand login),
 4 unreachable (no server at the address, a command that cannot start, or a timeout), 5 the tool
-reported an error (isError) or the task failed, 130 interrupted.`;
+reported an error (isError) or the task failed; 130 interrupted (Ctrl-C), 143 SIGTERM, 129 SIGHUP,
+each after the request in flight is cancelled and the server closed.`;
 
 const UNREACHABLE = new Set<unknown>(['network', 'spawn', 'timeout']);
 

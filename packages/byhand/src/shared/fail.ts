@@ -7,6 +7,7 @@ import { printable } from '@byhand/host';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import type { CommandIO } from './io.js';
 import { redactWords } from './redact-words.js';
+import { interruptOf } from './signals.js';
 import { UsageError } from './usage-error.js';
 
 export interface FailContext {
@@ -48,7 +49,10 @@ export function describeFailure(error: unknown, what: string): Failure {
 }
 
 /** Writes the failure and returns the exit code. */
-export function fail(error: unknown, io: Pick<CommandIO, 'stdout' | 'stderr'>, ctx: FailContext): number {
+export function fail(error: unknown, io: Pick<CommandIO, 'stdout' | 'stderr' | 'interrupt'>, ctx: FailContext): number {
+  // A signal stopped the command: whatever failed after it failed because of it.
+  const interrupted = interruptOf(io.interrupt);
+  if (interrupted) return stopped(interrupted, io, ctx);
   const usage = error instanceof UsageError || ctx.isUsage?.(error) === true;
   const exitCode = usage ? EXIT.usage : exitCodeFor(error);
   const failure = describeFailure(error, ctx.what);
@@ -62,4 +66,11 @@ export function fail(error: unknown, io: Pick<CommandIO, 'stdout' | 'stderr'>, c
   if (error instanceof UsageError && error.showUsage && ctx.usage) lines.push(ctx.usage);
   io.stderr.write(`${lines.join('\n')}\n`);
   return exitCode;
+}
+
+function stopped(interrupted: { message: string; exitCode: number }, io: Pick<CommandIO, 'stdout' | 'stderr'>, ctx: FailContext): number {
+  const failure: Failure = { what: printable(redactWords(ctx.what)), code: 'interrupted', message: interrupted.message };
+  if (ctx.json) io.stdout.write(`${JSON.stringify({ ok: false, error: failure, exitCode: interrupted.exitCode })}\n`);
+  else io.stderr.write(`✗ ${failure.what}: ${failure.message}\n`);
+  return interrupted.exitCode;
 }

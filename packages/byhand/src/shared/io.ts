@@ -13,6 +13,8 @@ export interface CommandIO {
   stdin: InputStream;
   /** Chooses the sampling provider and expands ${VAR} in config files. */
   env: Env;
+  /** Aborted when the command is to stop (a signal: shared/signals.ts): the work in flight is given up and the server closed. */
+  interrupt?: AbortSignal;
 }
 
 export function processIO(): CommandIO {

@@ -1,5 +1,6 @@
 // Resolve SERVER and connect to it, the same way for every command: the login `byhand login`
-// stored (never a browser), --trace on stderr, --era and --timeout.
+// stored (never a browser), --trace on stderr, --era and --timeout, and the command's interrupt (a
+// signal, shared/signals.ts) under every request.
 
 import { connect, type Client, type ConnectOptions } from '@byhand/client';
 import type { CommandIO } from './io.js';
@@ -22,10 +23,12 @@ export async function openServer(
   options: Omit<ConnectOptions, 'era' | 'timeoutMs' | 'onTrace' | 'auth'> = {},
 ): Promise<OpenServer> {
   const server = await resolveServer(spec, source, io);
+  const signals = [options.signal, io.interrupt].filter((s) => s !== undefined);
   let client: Client;
   try {
     client = await connect(server.target, {
       ...options,
+      ...(signals.length > 0 ? { signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) } : {}),
       era: flags.era,
       timeoutMs: flags.timeoutMs,
       ...(server.login !== undefined ? { auth: storedLogin(io.env, server.login) } : {}),

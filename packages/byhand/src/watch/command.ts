@@ -9,6 +9,7 @@ import { processIO, type CommandIO } from '../shared/io.js';
 import { booleanFlag, positiveFlag, type CommandSpec } from '../shared/kit.js';
 import { notice } from '../shared/output.js';
 import { runServerCommand } from '../shared/server-command.js';
+import { interruptOf } from '../shared/signals.js';
 import { CONNECT_FLAGS, SOURCE_FLAGS } from '../shared/server-flags.js';
 import { UsageError } from '../shared/usage-error.js';
 
@@ -26,12 +27,7 @@ export const SPEC: CommandSpec = {
 and the session's list_changed notifications. --timeout bounds connecting and subscribing, not the watch.`,
 };
 
-export interface WatchIO extends CommandIO {
-  /** Ends the watch (Ctrl-C); by default SIGINT. */
-  interrupt?: AbortSignal;
-}
-
-export async function watchCommand(args: string[], io: WatchIO = processIO()): Promise<number> {
+export async function watchCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
   return runServerCommand(SPEC, args, io, async ({ parsed, flags, server, words: uris, open }) => {
     const { json } = flags;
     const count = parsed.values.count !== undefined ? positiveFlag(parsed.values, 'count', 1) : Infinity;
@@ -48,16 +44,17 @@ export async function watchCommand(args: string[], io: WatchIO = processIO()): P
       if (++seen >= count) stop.abort('count');
     };
     const { client } = await open(`watch ${server.word ?? server.command!.join(' ')}`, { onNotification: print });
-    const onSigint = () => stop.abort('interrupt');
-    if (io.interrupt) io.interrupt.addEventListener('abort', onSigint, { once: true });
-    else process.once('SIGINT', onSigint);
+    // A signal (Ctrl-C) is how a watch usually ends: the command's interrupt (shared/signals.ts).
+    const onInterrupt = () => stop.abort('interrupt');
+    if (io.interrupt?.aborted) onInterrupt();
+    io.interrupt?.addEventListener('abort', onInterrupt, { once: true });
     try {
       if (client.era === 'modern') await listen(client, uris, lists, stop.signal, io, armed);
       else await subscribe(client, uris, stop.signal, io, armed);
     } finally {
-      process.removeListener('SIGINT', onSigint);
+      io.interrupt?.removeEventListener('abort', onInterrupt);
     }
-    return stop.signal.reason === 'interrupt' ? 130 : 0;
+    return interruptOf(io.interrupt)?.exitCode ?? 0;
   });
 }
 

@@ -1,0 +1,128 @@
+// A lost session is a new session (issue 21; spec 2025-11-25, session management: a 404 to a request that
+// carried Mcp-Session-Id means the client MUST start a new session). The official SDK's 2025 transport, one
+// McpServer per session, whose session map is cleared as a restarted server's or an expired session's would
+// be; and two such instances behind round-robin routing, as a load balancer without sticky sessions spreads them.
+// Through the library and through the real binary.
+
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { connect, forgetEras, McpError, type CallToolResult } from '../packages/client/src/index.js';
+import { legacySessions, serve, type LegacySessions, type Served } from './fixtures/sdk-server.js';
+import { byhand } from './support/cli.js';
+
+type Handler = (request: Request) => Promise<Response>;
+
+/** The JSON-RPC method of a POST, read from a copy so the handler still gets the body. */
+async function methodOf(request: Request): Promise<string | undefined> {
+  if (request.method !== 'POST') return undefined;
+  return ((await request.clone().json()) as { method?: string }).method;
+}
+
+/** Forgets every session when a tools/call arrives: the first `times` of them, or each one. */
+function forgetsAtCall(sessions: LegacySessions, times = Infinity): Handler {
+  let forgotten = 0;
+  return async (request) => {
+    if ((await methodOf(request)) === 'tools/call' && forgotten++ < times) sessions.forget();
+    return sessions.handler(request);
+  };
+}
+
+const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
+
+/** The POSTs the server saw, as method and the session each carried. */
+function posts(served: Served): { method: string; session: string | undefined }[] {
+  return served.requests
+    .filter((r) => r.method === 'POST')
+    .map((r) => ({ method: (JSON.parse(r.body) as { method?: string }).method ?? 'response', session: r.headers['mcp-session-id'] }));
+}
+
+describe('a lost session, through the library', () => {
+  test('a 404 to a request with the session starts a new session, once, and sends the request again', { timeout: 30_000 }, async () => {
+    forgetEras();
+    const sessions = legacySessions();
+    const served = await serve(forgetsAtCall(sessions, 1));
+    const client = await connect(served.url, { era: 'legacy' });
+    try {
+      const first = client.sessionId;
+      assert.equal(text(await client.callTool('echo', { text: 'again' })), 'echo: again');
+      assert.equal(sessions.opened, 2);
+      assert.notEqual(client.sessionId, first);
+      const seen = posts(served);
+      const refused = seen.findIndex((p) => p.method === 'tools/call');
+      assert.equal(seen[refused].session, first);
+      assert.deepEqual(seen[refused + 1], { method: 'initialize', session: undefined }, 'the new initialize carries no session');
+      assert.deepEqual(seen.slice(refused + 2).map((p) => [p.method, p.session]), [['notifications/initialized', client.sessionId], ['tools/call', client.sessionId]]);
+    } finally {
+      await client.close();
+      await served.close();
+    }
+  });
+
+  test('when the new session is refused too, the error says the server no longer knows it, with its message', { timeout: 30_000 }, async () => {
+    forgetEras();
+    const sessions = legacySessions();
+    const served = await serve(forgetsAtCall(sessions));
+    const client = await connect(served.url, { era: 'legacy' });
+    try {
+      await assert.rejects(client.callTool('echo', { text: 'x' }), (error: unknown) => {
+        assert.ok(error instanceof McpError);
+        assert.equal(error.code, 'session');
+        assert.match(error.message, /no longer knows the session/);
+        assert.match(error.message, /another instance/);
+        assert.match(error.message, /the server said: Session not found/);
+        assert.match(error.hint, /sticky/);
+        return true;
+      });
+      assert.equal(posts(served).filter((p) => p.method === 'initialize').length, 2, 'one new session, not more');
+    } finally {
+      await client.close();
+      await served.close();
+    }
+  });
+
+  test('two instances behind round-robin routing: connecting says the session is unknown, not "no MCP endpoint"', { timeout: 30_000 }, async () => {
+    forgetEras();
+    const instances = [legacySessions(), legacySessions()];
+    let next = 0;
+    const served = await serve((request) => instances[next++ % 2].handler(request));
+    try {
+      await assert.rejects(connect(served.url, { era: 'legacy' }), (error: unknown) => {
+        assert.ok(error instanceof McpError);
+        assert.equal(error.code, 'session');
+        assert.match(error.message, /notifications\/initialized: the server no longer knows the session/);
+        assert.doesNotMatch(error.hint, /no MCP endpoint/);
+        return true;
+      });
+    } finally {
+      await served.close();
+    }
+  });
+});
+
+describe('a lost session, through the CLI', () => {
+  test('byhand call goes on in a new session when the server forgot the old one', { timeout: 30_000 }, async () => {
+    const sessions = legacySessions();
+    const served = await serve(forgetsAtCall(sessions, 1));
+    try {
+      const run = await byhand('call', served.url, 'echo', 'text=hello', '--era', 'legacy');
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /echo: hello/);
+      assert.equal(sessions.opened, 2);
+    } finally {
+      await served.close();
+    }
+  });
+
+  test('byhand call says the server no longer knows the session, with its message, and exits 1', { timeout: 30_000 }, async () => {
+    const served = await serve(forgetsAtCall(legacySessions()));
+    try {
+      const run = await byhand('call', served.url, 'echo', 'text=hello', '--era', 'legacy');
+      assert.equal(run.code, 1, run.stderr);
+      assert.match(run.stderr, /✗ call echo on .*: tools\/call: the server no longer knows the session.*the server said: Session not found/);
+      assert.match(run.stderr, /hint: .*sticky routing/);
+      assert.doesNotMatch(run.stderr, /no MCP endpoint/);
+    } finally {
+      await served.close();
+    }
+  });
+});
