@@ -5,7 +5,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
-/** Thrown for a request the web Request/URL constructors refuse (a forbidden method such as TRACE, a bad target). */
+/**
+ * Thrown for a request the web Request/URL constructors refuse (a forbidden method such as TRACE, a bad target), or
+ * one whose Host is ambiguous: node keeps the first of two Host headers, and a proxy in front may have used the other.
+ */
 export class UnconvertibleRequestError extends Error {
   override name = 'UnconvertibleRequestError';
 }
@@ -42,6 +45,7 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse, origin: 
   const headers = new Headers();
   const method = (req.method ?? 'GET').toUpperCase();
   try {
+    if ((req.headersDistinct.host?.length ?? 0) > 1) throw new Error('more than one Host header');
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined) continue;
       if (Array.isArray(value)) for (const v of value) headers.append(name, v);
