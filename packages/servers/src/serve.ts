@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createToolbox, TOOLBOXES, type ToolboxName, type ToolboxOptions } from './registry.js';
+import type { StorageFailureReport } from './jar/guarded-store.js';
 import { openJarStorage } from './jar/open.js';
 import { defaultStateKey } from './state.js';
 import { LOOPBACK_HOSTS, type LegacyMode, type ToolboxHandler } from './toolbox.js';
@@ -31,6 +32,8 @@ export interface StartServerOptions {
   limits?: Partial<ServerLimits>;
   now?: () => number;
   onerror?: (error: Error) => void;
+  /** The operator's log of storage failures: the client was told only the id given here. */
+  onStorageFailure?: StorageFailureReport;
 }
 
 export interface ServerLimits {
@@ -108,6 +111,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ...(options.legacy?.[entry.name] !== undefined ? { legacy: options.legacy[entry.name] } : {}),
       ...(options.sessionIdleMs !== undefined ? { sessionIdleMs: options.sessionIdleMs } : {}),
       ...(entry.name === 'cookie-jar' ? { jar: openJarStorage(options.dbPath, options.now !== undefined ? { now: options.now } : {}) } : {}),
+      ...(options.onStorageFailure !== undefined ? { onStorageFailure: options.onStorageFailure } : {}),
       ...(options.now !== undefined ? { now: options.now } : {}),
       ...(options.onerror !== undefined ? { onerror: options.onerror } : {}),
     };
