@@ -2,6 +2,7 @@
 // Everything behind it is a plain `(req: Request) => Promise<Response>` that runs unchanged on a serverless platform.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { rememberClientAddress } from './client-address.js';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -63,7 +64,9 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse, origin: 
       init.body = bodyStream(req, res);
       init.duplex = 'half';
     }
-    return new Request(url, init);
+    const request = new Request(url, init);
+    rememberClientAddress(request, req.socket.remoteAddress);
+    return request;
   } catch (error) {
     throw new UnconvertibleRequestError(`${method} ${req.url ?? ''}: ${(error as Error).message}`);
   }
