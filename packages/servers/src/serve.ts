@@ -164,8 +164,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   capConnectionsPerAddress(server, limits.maxConnectionsPerAddress);
   // Destroyed once the answer is out, not only ended: a peer that never closes its side would otherwise keep the
   // half-closed socket, and its connection slot, for good.
+  // A socket the server has already ended (it answered, with Connection: close) is left to close by itself: destroyed
+  // while the client still sends, it is reset, and a reset can discard the answer before the client reads it (the 413
+  // for an oversized body).
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return void socket.destroy();
+    if (!socket.writable) return;
     const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
     socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`, () => socket.destroy());
   });
