@@ -3,6 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, connect as tcpConnect, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from './support/node-test.js';
@@ -10,7 +11,9 @@ import { memoryStore } from '../packages/servers/src/jar/memory-store.js';
 import { postgresStore } from '../packages/servers/src/jar/postgres-store.js';
 import { sqliteStore } from '../packages/servers/src/jar/sqlite-store.js';
 import { JarFullError, type JarStorage, type StorageOptions } from '../packages/servers/src/jar/storage.js';
+import { startServe } from './support/instances.js';
 import { startPostgres, type TestPostgres } from './support/postgres.js';
+import { modernRpc } from './servers-support.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-jar-storage-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -141,5 +144,56 @@ test('a database that cannot be reached is an error from ready(), naming it with
     await assert.rejects(store.ready(), (error: Error) => !error.message.includes('hunter2'));
   } finally {
     await store.close();
+  }
+});
+
+/** A loopback TCP relay to PostgreSQL: the database's address as serve knows it, which `cut()` takes down. */
+async function relay(target: URL): Promise<{ port: number; cut(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((inbound) => {
+    const outbound = tcpConnect(Number(target.port), target.hostname);
+    for (const [a, b] of [[inbound, outbound], [outbound, inbound]]) {
+      sockets.add(a);
+      a.on('error', () => b.destroy());
+      a.once('close', () => sockets.delete(a));
+      a.pipe(b);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const cut = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      for (const socket of sockets) socket.destroy();
+    });
+  return { port: (server.address() as AddressInfo).port, cut };
+}
+
+test('a database failing under a running serve: the client gets "storage unavailable" and an id, serve\'s log the detail', { timeout: 60_000 }, async () => {
+  const name = `jar_${++databases}`;
+  const { default: postgres } = await import('postgres');
+  const admin = postgres(pg.url, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const database = await relay(new URL(pg.url));
+  const serve = await startServe(['--db', `postgres://byhand@127.0.0.1:${database.port}/${name}`], {});
+  try {
+    const jar = `${serve.url}/api/cookie-jar`;
+    const put = await modernRpc(jar, 'tools/call', { name: 'put_note', arguments: { text: 'while it works' } });
+    assert.equal(put.body?.result?.isError, undefined, JSON.stringify(put.body));
+    await database.cut();
+    for (const [method, params] of [['tools/call', { name: 'put_note', arguments: { text: 'after' } }], ['resources/read', { uri: 'jar://notes' }]] as const) {
+      const answer = JSON.stringify((await modernRpc(jar, method, params)).body);
+      assert.doesNotMatch(answer, new RegExp(`127\\.0\\.0\\.1|${database.port}|ECONNREFUSED|byhand@|${name}`), `${method} shows nothing of the database`);
+      const id = /Storage unavailable \(id ([0-9a-f]{8})\)/.exec(answer)?.[1];
+      assert.ok(id !== undefined, `${method}: ${answer}`);
+      for (let i = 0; i < 40 && !serve.stderr().includes(id); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.match(serve.stderr(), new RegExp(`byhand serve: storage failure ${id}: .*127\\.0\\.0\\.1:${database.port}`), 'the log has the detail under the same id');
+    }
+  } finally {
+    await serve.stop();
+    await database.cut();
   }
 });

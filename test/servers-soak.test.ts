@@ -66,10 +66,17 @@ async function spawnServer(): Promise<Server> {
   };
 }
 
+/**
+ * The honest clients (fetch) come from 127.0.0.1; each kind of hostile connection from an address of its own, as
+ * several attackers would: serve caps the connections one address holds (`maxConnectionsPerAddress`), so a flood
+ * sharing the honest clients' address would be cut at accept along with them.
+ */
+const ATTACKER = { raw: '127.0.0.2', drip: '127.0.0.3', abandon: '127.0.0.4' };
+
 /** One raw exchange; resolves with what came back when the server closes, or after `waitMs`. */
 function raw(port: number, text: string, waitMs = BODY_TIMEOUT_MS * 2): Promise<string> {
   return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    const socket = connect({ port, host: '127.0.0.1', localAddress: ATTACKER.raw }, () => socket.write(text));
     let received = '';
     const timer = setTimeout(() => socket.destroy(), waitMs);
     socket.on('data', (chunk) => (received += chunk.toString('latin1')));
@@ -85,7 +92,7 @@ function raw(port: number, text: string, waitMs = BODY_TIMEOUT_MS * 2): Promise<
 function drip(port: number): Promise<{ text: string; afterMs: number }> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect({ port, host: '127.0.0.1', localAddress: ATTACKER.drip });
     let received = '';
     const dripper = setInterval(() => socket.write('x'), 50);
     const guard = setTimeout(() => socket.destroy(), BODY_TIMEOUT_MS * 5);
@@ -103,7 +110,7 @@ function drip(port: number): Promise<{ text: string; afterMs: number }> {
 /** Half a body, then gone. */
 function abandon(port: number): Promise<string> {
   return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1', () => {
+    const socket = connect({ port, host: '127.0.0.1', localAddress: ATTACKER.abandon }, () => {
       socket.write('POST /api/cookie-jar HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"jsonrpc":"2.0",');
       setTimeout(() => socket.destroy(), 20);
     });

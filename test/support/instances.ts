@@ -14,6 +14,8 @@ export interface ServeProcess {
   /** What serve printed up to its toolbox list. */
   banner: string;
   child: ChildProcess;
+  /** What serve wrote to stderr so far: its log. */
+  stderr(): string;
   stop(): Promise<void>;
 }
 
@@ -46,7 +48,7 @@ export async function startServe(args: string[], env: Record<string, string>): P
     await stop();
     throw error;
   });
-  return { url, banner: out, child, stop };
+  return { url, banner: out, child, stderr: () => err, stop };
 }
 
 export interface RoundRobin {

@@ -4,6 +4,7 @@
 
 import { inputRequired, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { guardedStorage, type StorageFailureReport } from './jar/guarded-store.js';
 import { memoryStore } from './jar/memory-store.js';
 import { JarFullError, MAX_NOTE_LENGTH, MAX_PAGE, MAX_TTL_SECONDS, type JarStorage, type Note } from './jar/storage.js';
 import { elicitOutcome, text } from './mrtr.js';
@@ -171,10 +172,14 @@ export interface CookieJarOptions {
   /** Where the notes live (memory by default; SQLite and PostgreSQL stores are in `@byhand/servers/node`). The toolbox closes it. */
   jar?: JarStorage;
   now?: () => number;
+  /** Gets the detail of a storage failure a client was told of only by its id; the console by default. */
+  onStorageFailure?: StorageFailureReport;
 }
 
+const logStorageFailure: StorageFailureReport = (id, error) => console.error(`The Cookie Jar: storage failure ${id}: ${error.message}`);
+
 export function cookieJarSpec(options: CookieJarOptions = {}): ToolboxSpec {
-  const store = options.jar ?? memoryStore(options.now !== undefined ? { now: options.now } : {});
+  const store = guardedStorage(options.jar ?? memoryStore(options.now !== undefined ? { now: options.now } : {}), options.onStorageFailure ?? logStorageFailure);
   return {
     info: COOKIE_JAR_INFO,
     instructions: 'A jar of short notes. Each note forgets itself after its TTL; forget_note forgets one early, after you confirm.',

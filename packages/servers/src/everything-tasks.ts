@@ -51,6 +51,8 @@ const TASK_ONLY = new Set(['failing_job', 'protocol_error_job', 'confirm_delete'
 
 export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store: TaskStore): void {
   const schema = (schemas ??= makeSchemas());
+  // Tasks count against the quota of the client this request came from.
+  const tasks = store.startingFor(ctx.client);
 
   server.registerTool('greet', { description: 'Sync only: says hello', inputSchema: schema.greet }, async ({ name }) =>
     text(`Hello, ${name}!`),
@@ -66,7 +68,7 @@ export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store
       const answer = () => text(`Computed ${label ?? 'result'} after ${seconds}s`);
       return runAsTask(
         call,
-        store,
+        tasks,
         async (run) => {
           await sleep(seconds * 1000, run.signal);
           return answer();
@@ -80,14 +82,14 @@ export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store
   );
 
   server.registerTool('failing_job', { description: 'Task only: reports a tool error after a moment' }, async (call) =>
-    runAsTask(call, store, async (run) => {
+    runAsTask(call, tasks, async (run) => {
       await sleep(300, run.signal);
       return text('The job failed, as it always does', true);
     }) as never,
   );
 
   server.registerTool('protocol_error_job', { description: 'Task only: fails with a protocol error' }, async (call) =>
-    runAsTask(call, store, async (run) => {
+    runAsTask(call, tasks, async (run) => {
       await sleep(100, run.signal);
       throw new TaskProtocolError(-32603, 'protocol_error_job fails on purpose');
     }) as never,
@@ -97,14 +99,14 @@ export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store
     'confirm_delete',
     { description: 'Task only: asks for confirmation, then "deletes" the file', inputSchema: schema.confirmDelete },
     async ({ filename }, call) =>
-      runAsTask(call, store, async (run) => {
+      runAsTask(call, tasks, async (run) => {
         const answers = await run.ask({ confirm: ask(`Delete ${filename}?`, { confirm: { type: 'boolean' } }) });
         return text(accepted(answers.confirm)?.confirm === true ? `Deleted ${filename}` : `Kept ${filename}`);
       }) as never,
   );
 
   server.registerTool('multi_input', { description: 'Task only: asks two questions at once' }, async (call) =>
-    runAsTask(call, store, async (run) => {
+    runAsTask(call, tasks, async (run) => {
       const answers = await run.ask({
         name: ask('Your name?', { name: { type: 'string' } }),
         confirm: ask('Go ahead?', { confirm: { type: 'boolean' } }),
@@ -119,7 +121,7 @@ export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store
       return inputRequired({ inputRequests: { user_name: ask('What is your name?', { name: { type: 'string' } }) } });
     }
     const name = answer.kind === 'accept' && typeof answer.content.name === 'string' ? answer.content.name : 'stranger';
-    return runAsTask(call, store, async () => text(`Hello, ${name}!`)) as never;
+    return runAsTask(call, tasks, async () => text(`Hello, ${name}!`)) as never;
   });
 
   if (ctx.era === 'modern') {

@@ -2,10 +2,14 @@
 // Everything behind it is a plain `(req: Request) => Promise<Response>` that runs unchanged on a serverless platform.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { rememberClientAddress } from './client-address.js';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
-/** Thrown for a request the web Request/URL constructors refuse (a forbidden method such as TRACE, a bad target). */
+/**
+ * Thrown for a request the web Request/URL constructors refuse (a forbidden method such as TRACE, a bad target), or
+ * one whose Host is ambiguous: node keeps the first of two Host headers, and a proxy in front may have used the other.
+ */
 export class UnconvertibleRequestError extends Error {
   override name = 'UnconvertibleRequestError';
 }
@@ -42,6 +46,7 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse, origin: 
   const headers = new Headers();
   const method = (req.method ?? 'GET').toUpperCase();
   try {
+    if ((req.headersDistinct.host?.length ?? 0) > 1) throw new Error('more than one Host header');
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined) continue;
       if (Array.isArray(value)) for (const v of value) headers.append(name, v);
@@ -59,7 +64,9 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse, origin: 
       init.body = bodyStream(req, res);
       init.duplex = 'half';
     }
-    return new Request(url, init);
+    const request = new Request(url, init);
+    rememberClientAddress(request, req.socket.remoteAddress);
+    return request;
   } catch (error) {
     throw new UnconvertibleRequestError(`${method} ${req.url ?? ''}: ${(error as Error).message}`);
   }

@@ -32,6 +32,7 @@ export interface ToolboxOptions extends Partial<Omit<EdgeOptions, 'legacy' | 'st
   /** The Cookie Jar's storage (memory by default). */
   jar?: CookieJarOptions['jar'];
   now?: CookieJarOptions['now'];
+  onStorageFailure?: CookieJarOptions['onStorageFailure'];
 }
 
 function specFor(name: ToolboxName, options: ToolboxOptions): ToolboxSpec {
@@ -42,6 +43,7 @@ function specFor(name: ToolboxName, options: ToolboxOptions): ToolboxSpec {
       return cookieJarSpec({
         ...(options.jar !== undefined ? { jar: options.jar } : {}),
         ...(options.now !== undefined ? { now: options.now } : {}),
+        ...(options.onStorageFailure !== undefined ? { onStorageFailure: options.onStorageFailure } : {}),
       });
     case 'probe':
       return probeSpec();
@@ -52,9 +54,9 @@ function specFor(name: ToolboxName, options: ToolboxOptions): ToolboxSpec {
 
 /** A toolbox as a plain fetch handler: `handler.fetch(request)` on any runtime with web Request/Response. */
 export function createToolbox(name: ToolboxName, options: ToolboxOptions = {}): ToolboxHandler {
-  const { stateKey, stateSecret, jar: _jar, now: _now, ...edge } = options;
-  const key = stateKey ?? (stateSecret !== undefined ? stateKeyFromSecret(stateSecret) : defaultStateKey());
-  return mountToolbox(specFor(name, options), { ...edge, stateKey: key });
+  const key = options.stateKey ?? (options.stateSecret !== undefined ? stateKeyFromSecret(options.stateSecret) : defaultStateKey());
+  // The edge reads its own options only; the toolbox's (jar, now, onStorageFailure) ride along unread.
+  return mountToolbox(specFor(name, options), { ...options, stateKey: key });
 }
 
 export const createKitchen = (options?: ToolboxOptions) => createToolbox('kitchen', options);

@@ -44,6 +44,7 @@ export async function runServe(parsed: ServeFlags): Promise<number> {
       host: parsed.host,
       allowedHosts: parsed.allowHosts,
       ...(parsed.dbPath !== undefined ? { dbPath: parsed.dbPath } : {}),
+      onStorageFailure: (id, error) => process.stderr.write(`byhand serve: storage failure ${id}: ${error.message}\n`),
       onerror: (error) => {
         if (process.env.BYHAND_DEBUG) process.stderr.write(`byhand serve: ${error.message}\n`);
       },

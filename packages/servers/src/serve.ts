@@ -3,10 +3,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createToolbox, TOOLBOXES, type ToolboxName, type ToolboxOptions } from './registry.js';
+import type { StorageFailureReport } from './jar/guarded-store.js';
 import { openJarStorage } from './jar/open.js';
 import { defaultStateKey } from './state.js';
 import { LOOPBACK_HOSTS, type LegacyMode, type ToolboxHandler } from './toolbox.js';
 import { toWebRequest, UnconvertibleRequestError, writeWebResponse } from './node-adapter.js';
+import { capConnectionsPerAddress } from './per-address.js';
 
 export interface StartServerOptions {
   /** 0 (the default) picks a free port. */
@@ -30,6 +32,8 @@ export interface StartServerOptions {
   limits?: Partial<ServerLimits>;
   now?: () => number;
   onerror?: (error: Error) => void;
+  /** The operator's log of storage failures: the client was told only the id given here. */
+  onStorageFailure?: StorageFailureReport;
 }
 
 export interface ServerLimits {
@@ -39,6 +43,8 @@ export interface ServerLimits {
   headersTimeoutMs: number;
   /** Open connections at once; more are refused at accept, so a flood cannot take every descriptor. */
   maxConnections: number;
+  /** Open connections from one client address; more are closed at accept, so one address cannot take every slot. */
+  maxConnectionsPerAddress: number;
   /** How often node checks the two timeouts (its granularity). */
   timeoutCheckMs: number;
 }
@@ -47,6 +53,7 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   requestTimeoutMs: 30_000,
   headersTimeoutMs: 10_000,
   maxConnections: 512,
+  maxConnectionsPerAddress: 64,
   timeoutCheckMs: 1_000,
 };
 
@@ -67,6 +74,16 @@ export interface RunningServer {
 function hostForUrl(host: string): string {
   if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+function badRequest(message: string): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code: -32600, message: `Bad request: ${message}` }, id: null }, { status: 400 });
+}
+
+/** The same 400 as written by hand on a socket node no longer parses HTTP on (CONNECT hands over the raw socket). */
+function rawBadRequest(message: string): string {
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: `Bad request: ${message}` }, id: null });
+  return `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 }
 
 function notFound(path: string): Response {
@@ -94,6 +111,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ...(options.legacy?.[entry.name] !== undefined ? { legacy: options.legacy[entry.name] } : {}),
       ...(options.sessionIdleMs !== undefined ? { sessionIdleMs: options.sessionIdleMs } : {}),
       ...(entry.name === 'cookie-jar' ? { jar: openJarStorage(options.dbPath, options.now !== undefined ? { now: options.now } : {}) } : {}),
+      ...(options.onStorageFailure !== undefined ? { onStorageFailure: options.onStorageFailure } : {}),
       ...(options.now !== undefined ? { now: options.now } : {}),
       ...(options.onerror !== undefined ? { onerror: options.onerror } : {}),
     };
@@ -121,7 +139,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     } catch (error) {
       if (error instanceof UnconvertibleRequestError) {
         res.setHeader('connection', 'close');
-        response = Response.json({ jsonrpc: '2.0', error: { code: -32600, message: `Bad request: ${error.message}` }, id: null }, { status: 400 });
+        response = badRequest(error.message);
       } else {
         report(error);
         response = Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }, { status: 500 });
@@ -143,10 +161,20 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   server.headersTimeout = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
   server.keepAliveTimeout = Math.min(server.keepAliveTimeout, Math.max(100, server.headersTimeout - 500));
   server.maxConnections = limits.maxConnections;
+  capConnectionsPerAddress(server, limits.maxConnectionsPerAddress);
+  // Destroyed once the answer is out, not only ended: a peer that never closes its side would otherwise keep the
+  // half-closed socket, and its connection slot, for good.
+  // A socket the server has already ended (it answered, with Connection: close) is left to close by itself: destroyed
+  // while the client still sends, it is reset, and a reset can discard the answer before the client reads it (the 413
+  // for an oversized body).
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return;
     const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
-    socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+    socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`, () => socket.destroy());
+  });
+  // Node hands a CONNECT to this event and, with no listener, drops the socket without a word.
+  server.on('connect', (req: IncomingMessage, socket) => {
+    socket.end(rawBadRequest(`CONNECT ${req.url ?? ''}: this server is not a proxy`), () => socket.destroy());
   });
 
   await new Promise<void>((resolve, reject) => {

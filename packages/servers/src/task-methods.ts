@@ -5,7 +5,7 @@
 
 import { ProtocolError, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { TASKS_EXTENSION, TaskStoreFullError, type TaskStore, type TaskWork } from './tasks.js';
+import { TASKS_EXTENSION, TaskStoreFullError, type TaskStarter, type TaskStore, type TaskWork } from './tasks.js';
 
 const MISSING_CAPABILITY = -32021;
 const INVALID_PARAMS = -32602;
@@ -33,7 +33,7 @@ export function assertTasksDeclared(ctx: ServerContext, what: string): void {
  * synchronous answer, or for a task-only tool (no `sync`) a tool error; on the modern era gateTaskOnlyTools has
  * already answered -32021 before such a request gets here.
  */
-export async function runAsTask(ctx: ServerContext, store: TaskStore, work: TaskWork, sync?: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
+export async function runAsTask(ctx: ServerContext, store: TaskStarter, work: TaskWork, sync?: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
   if (!declaresTasks(ctx)) {
     if (sync !== undefined) return sync();
     return { content: [{ type: 'text', text: `This tool runs only as a task, which needs the ${TASKS_EXTENSION} extension` }], isError: true };

@@ -41,6 +41,8 @@ export type TaskWork = (run: TaskRun) => Promise<Record<string, unknown>>;
 
 interface Task {
   taskId: string;
+  /** The client that started it, when known. */
+  client: string | undefined;
   status: TaskStatus;
   createdAt: number;
   lastUpdatedAt: number;
@@ -57,16 +59,28 @@ export interface TaskStoreOptions {
   pollIntervalMs?: number;
   /** At most this many tasks are held; the oldest finished ones go first, and when none has finished, creation fails. */
   maxTasks?: number;
+  /** At most this many of them started by one client; its own oldest finished one makes room, else creation fails. */
+  maxTasksPerClient?: number;
   now?: () => number;
   newId?: () => string;
 }
 
 export class TaskStoreFullError extends Error {}
 
+/** What a request-scoped server needs of the store to start a task on behalf of its client. */
+export interface TaskStarter {
+  start(work: TaskWork): Record<string, unknown>;
+}
+
+export const DEFAULT_MAX_TASKS = 1000;
+/** A tenth of the store: one client cannot hold the slots every other client needs. */
+export const DEFAULT_MAX_TASKS_PER_CLIENT = 100;
+
 export class TaskStore {
   readonly ttlMs: number;
   readonly pollIntervalMs: number;
   private readonly maxTasks: number;
+  private readonly maxTasksPerClient: number;
   private readonly now: () => number;
   private readonly newId: () => string;
   private readonly tasks = new Map<string, Task>();
@@ -74,17 +88,24 @@ export class TaskStore {
   constructor(options: TaskStoreOptions = {}) {
     this.ttlMs = options.ttlMs ?? 10 * 60_000;
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
-    this.maxTasks = options.maxTasks ?? 1000;
+    this.maxTasks = options.maxTasks ?? DEFAULT_MAX_TASKS;
+    this.maxTasksPerClient = options.maxTasksPerClient ?? DEFAULT_MAX_TASKS_PER_CLIENT;
     this.now = options.now ?? Date.now;
     this.newId = options.newId ?? (() => crypto.randomUUID());
   }
 
+  /** Starts tasks on behalf of one client (its address; undefined where the platform gave none: then only the total binds). */
+  startingFor(client: string | undefined): TaskStarter {
+    return { start: (work) => this.start(work, client) };
+  }
+
   /** Registers the task before it returns (a tasks/get right after the CreateTaskResult must find it), then starts the work. */
-  start(work: TaskWork): Record<string, unknown> {
+  start(work: TaskWork, client?: string): Record<string, unknown> {
     this.sweep();
+    if (client !== undefined) this.makeRoomFor(client);
     if (this.tasks.size >= this.maxTasks) throw new TaskStoreFullError(`this server already holds ${this.maxTasks} tasks; try again later`);
     const at = this.now();
-    const task: Task = { taskId: this.newId(), status: 'working', createdAt: at, lastUpdatedAt: at, ttlMs: this.ttlMs, abort: new AbortController() };
+    const task: Task = { taskId: this.newId(), client, status: 'working', createdAt: at, lastUpdatedAt: at, ttlMs: this.ttlMs, abort: new AbortController() };
     this.tasks.set(task.taskId, task);
     const run: TaskRun = { signal: task.abort.signal, ask: (requests) => this.park(task, requests) };
     // Deferred so that the work never runs inside the request that created the task.
@@ -178,6 +199,21 @@ export class TaskStore {
     if (outcome.status === 'completed') task.result = outcome.result;
     if (outcome.status === 'failed') task.error = outcome.error;
     task.lastUpdatedAt = this.now();
+  }
+
+  /** Drops the client's oldest finished tasks while it holds its quota; throws when all it holds are unfinished. */
+  private makeRoomFor(client: string): void {
+    const own = [...this.tasks.values()].filter((task) => task.client === client);
+    let held = own.length;
+    for (const task of own) {
+      if (held < this.maxTasksPerClient) return;
+      if (!TERMINAL.has(task.status)) continue;
+      this.tasks.delete(task.taskId);
+      held--;
+    }
+    if (held >= this.maxTasksPerClient) {
+      throw new TaskStoreFullError(`this client already holds ${this.maxTasksPerClient} unfinished tasks here; wait for one to end, or cancel one`);
+    }
   }
 
   /** Drops tasks past their ttl (cancelling any still running), then the oldest finished ones over the bound. */

@@ -16,6 +16,7 @@ import {
   type McpServerOptions,
   type ServerNotifier,
 } from '@modelcontextprotocol/server';
+import { clientAddressOf, rememberClientAddress } from './client-address.js';
 import { surelyModern } from './era.js';
 import { LegacySessions } from './sessions.js';
 import { calledTool, keepingOnlyTool, recordingTools } from './narrow.js';
@@ -46,6 +47,9 @@ export interface BuildContext {
   state: StateKit;
   /** The handler's subscriptions/listen notifier (modern era). */
   notify: () => ServerNotifier | undefined;
+  /** The client's network address, for per-client limits: a request-scoped instance only, and only where the
+   * server that accepted the connection said (byhand serve does); undefined otherwise. */
+  client: string | undefined;
 }
 
 export interface ToolboxSpec {
@@ -148,7 +152,7 @@ export function mountToolbox(spec: ToolboxSpec, options: EdgeOptions): ToolboxHa
   const onerror = options.onerror;
 
   /** `view`: what the spec registers on (narrow.ts), the server itself by default. */
-  const build = (era: 'modern' | 'legacy', sessionful: boolean, view: (server: McpServer) => McpServer = (server) => server): McpServer => {
+  const build = (era: 'modern' | 'legacy', sessionful: boolean, view: (server: McpServer) => McpServer = (server) => server, client?: string): McpServer => {
     const server = new McpServer(
       { name: `byhand-${info.name}`, title: info.title, description: info.description, version: SERVER_VERSION },
       {
@@ -166,7 +170,7 @@ export function mountToolbox(spec: ToolboxSpec, options: EdgeOptions): ToolboxHa
       },
     );
     if (onerror !== undefined) server.server.onerror = onerror;
-    spec.register(view(server), { era, sessionful, state, notify: () => modern.notify });
+    spec.register(view(server), { era, sessionful, state, notify: () => modern.notify, client });
     return server;
   };
 
@@ -183,7 +187,8 @@ export function mountToolbox(spec: ToolboxSpec, options: EdgeOptions): ToolboxHa
   };
   const factory = (ctx: McpRequestContext): McpServer => {
     const only = ctx.era === 'modern' ? calledTool(rememberedBody(ctx.requestInfo), knownTools()) : undefined;
-    return only === undefined ? build(ctx.era, false) : build('modern', false, (server) => keepingOnlyTool(server, only));
+    const client = clientAddressOf(ctx.requestInfo);
+    return only === undefined ? build(ctx.era, false, undefined, client) : build('modern', false, (server) => keepingOnlyTool(server, only), client);
   };
   const modern = createMcpHandler(factory, {
     legacy: 'reject',
@@ -238,6 +243,7 @@ export function mountToolbox(spec: ToolboxSpec, options: EdgeOptions): ToolboxHa
     if (read !== undefined) {
       request = new Request(incoming.url, { method: 'POST', headers: incoming.headers, body: read, signal: incoming.signal });
       if (parsedBody !== undefined) rememberBody(request, parsedBody);
+      rememberClientAddress(request, clientAddressOf(incoming));
     }
     if (sessions !== undefined) return sessions.handle(request, parsedBody);
     return stateless(request, forwarded);
