@@ -2,6 +2,9 @@
 // tells each status; `--detach` prints the id; `byhand task SERVER get|cancel ID` reads and cancels it.
 
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { byhand } from './support/cli.js';
 import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
@@ -46,5 +49,36 @@ describe('tasks on the command line', { timeout: 60_000 }, () => {
     const { code, stderr } = await byhand('task', url, 'get', 'no-such-task');
     assert.equal(code, 1);
     assert.match(stderr, /✗ task get no-such-task on .*No task "no-such-task"/);
+  });
+});
+
+describe("a task's wait is the caller's", { timeout: 60_000 }, () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'byhand-task-deadline-'));
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+  // A modern stdio server whose one tool runs as a task that never ends, with a ttl and a poll interval of ages.
+  const server = join(scratch, 'forever.cjs');
+  writeFileSync(server, `
+const readline = require('node:readline');
+const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+const task = { taskId: 't-1', status: 'working', ttlMs: 1e15, pollIntervalMs: 1e12 };
+readline.createInterface({ input: process.stdin }).on('line', (line) => {
+  const msg = JSON.parse(line);
+  if (msg.id === undefined) return;
+  const ok = (result) => send({ jsonrpc: '2.0', id: msg.id, result: { resultType: 'complete', ...result } });
+  if (msg.method === 'server/discover') return ok({ supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'forever', version: '1' } });
+  if (msg.method === 'tools/list') return ok({ tools: [{ name: 'forever', inputSchema: { type: 'object' } }] });
+  if (msg.method === 'tools/call') return send({ jsonrpc: '2.0', id: msg.id, result: { resultType: 'task', ...task } });
+  if (msg.method === 'tasks/get') return ok(task);
+  if (msg.method === 'tasks/cancel') return process.stderr.write('cancelled ' + msg.params.taskId + '\\n'), ok({});
+  send({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'Method not found' } });
+});
+`);
+
+  test('--timeout bounds the whole wait, whatever ttlMs and pollIntervalMs the server names', async () => {
+    const started = Date.now();
+    const { code, stderr } = await byhand('call', 'forever', '--timeout', '400', '--', process.execPath, server);
+    assert.equal(code, 4, stderr);
+    assert.match(stderr, /✗ .*tools\/call forever \(task t-1\) got no answer within 400 ms/);
+    assert.ok(Date.now() - started < 10_000, 'the wait ended at the deadline, not at the clamped poll interval');
   });
 });
