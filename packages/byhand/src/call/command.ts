@@ -11,6 +11,7 @@ import { createNarrator } from './show-rounds.js';
 import { splitAdvice, splitNote } from './split-check.js';
 import { resultText, saveBinaries, type FinalResult } from './show-result.js';
 import { didYouMean } from '../shared/did-you-mean.js';
+import { redactWords } from '../shared/redact-words.js';
 import { EXIT } from '../shared/exit-codes.js';
 import { fail } from '../shared/fail.js';
 import { helpText, usageLines } from '../shared/kit.js';
@@ -99,7 +100,7 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
     }
     // The command line the guess left did not start or answer: the name may belong to it.
     const note = guessed && open === undefined ? splitNote(guessed) : undefined;
-    if (note) say(`byhand: ${note}`);
+    if (note) say(`byhand: ${redactWords(note)}`);
     return fail(error, io, {
       what,
       json,
@@ -135,7 +136,7 @@ async function detach(client: Client, args: CallArgs, server: string, io: Comman
   }
   const { task } = started;
   io.stdout.write(flags.json ? `${JSON.stringify(task)}\n` : `${task.taskId}\n`);
-  io.stderr.write(`byhand: ${name} runs as task ${task.taskId} (${task.status}); follow it with: byhand task ${shellWord(server)} get ${task.taskId}, stop it with: byhand task ${shellWord(server)} cancel ${task.taskId}\n`);
+  io.stderr.write(`byhand: ${name} runs as task ${task.taskId} (${task.status}); follow it with: byhand task ${shellWord(redactWords(server))} get ${task.taskId}, stop it with: byhand task ${shellWord(redactWords(server))} cancel ${task.taskId}\n`);
   if (client.era === 'legacy') io.stderr.write(`byhand: ${LEGACY_SESSION_NOTE}\n`);
   return 0;
 }
@@ -173,11 +174,13 @@ async function send(client: Client, args: CallArgs, server: string, onProgress: 
   }
 }
 
-function unknownName(args: CallArgs, kind: string, server: string, names: string[]): UsageError {
+function unknownName(args: CallArgs, kind: string, label: string, names: string[]): UsageError {
   const { verb, name } = args;
+  // The label is the server as typed: a stdio command line may carry secrets as words.
+  const server = redactWords(label);
   const offered = names.length > 0 ? `; it has ${names.join(', ')}` : `; it lists no ${kind}s`;
   // A name split off a command line by guess is said to be one, with the command that is exact.
   const advice = splitAdvice(args, names);
-  if (advice) return new UsageError(`${server} has no ${kind} ${JSON.stringify(name)}${didYouMean(name!, names)}: ${advice}${offered}`);
+  if (advice) return new UsageError(`${server} has no ${kind} ${JSON.stringify(name)}${didYouMean(name!, names)}: ${redactWords(advice)}${offered}`);
   return new UsageError(`${server} has no ${kind} ${JSON.stringify(name!)}${didYouMean(name!, names)}${offered} (byhand ${verb} ${server} lists them with their arguments)`);
 }
