@@ -9,7 +9,7 @@ import { coerceToolArguments, promptArguments } from './coerce.js';
 import { createNotificationShow, type ProgressListener } from './show-notifications.js';
 import { createNarrator } from './show-rounds.js';
 import { splitAdvice, splitNote } from './split-check.js';
-import { resultText, saveBinaries, type FinalResult } from './show-result.js';
+import { printedResult, resultText, saveBinaries, type FinalResult } from './show-result.js';
 import { didYouMean } from '../shared/did-you-mean.js';
 import { redactWords } from '../shared/redact-words.js';
 import { EXIT } from '../shared/exit-codes.js';
@@ -87,7 +87,9 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
     if (flags.out !== undefined) {
       for (const saved of await saveBinaries(final, flags.out)) say(`byhand: saved ${saved}`);
     }
-    io.stdout.write(resultText(final, flags.json));
+    const printed = printedResult(final);
+    if (printed.notice) say(`byhand: ${printed.notice}`);
+    io.stdout.write(resultText(printed.final, flags.json));
     if (final.verb === 'call' && final.result.isError === true) {
       say(`✗ ${parsed.name} reported an error (isError: true)`);
       return EXIT.toolError;
@@ -131,7 +133,9 @@ async function detach(client: Client, args: CallArgs, server: string, io: Comman
   if (!tool) throw unknownName(args, 'tool', server, tools.map((t) => t.name));
   const started = await client.startTool(name!, coerceToolArguments(tool, pairs), metaOf(flags));
   if ('result' in started) {
-    io.stdout.write(resultText({ verb: 'call', result: started.result }, flags.json));
+    const printed = printedResult({ verb: 'call', result: started.result });
+    if (printed.notice) io.stderr.write(`byhand: ${printed.notice}\n`);
+    io.stdout.write(resultText(printed.final, flags.json));
     return started.result.isError === true ? EXIT.toolError : EXIT.ok;
   }
   const { task } = started;
