@@ -45,7 +45,7 @@ describe('the credentials file under concurrent writers', { timeout: 60_000 }, (
     const store = fileStore(file);
     await store.update((doc) => void (doc.clients.first = { client_id: 'first', via: 'pre-registered' }));
     // The pid of a process that has exited.
-    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
     writeFileSync(`${file}.lock`, `${dead}\n`);
     await store.update((doc) => void (doc.clients.second = { client_id: 'second', via: 'pre-registered' }));
     // A live pid (ours) whose lock is older than any update holds one.
