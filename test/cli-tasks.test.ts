@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { byhand } from './support/cli.js';
+import { connect, TimeoutError } from '../packages/client/src/index.js';
 import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
 
 let server: RunningServer;
@@ -60,7 +61,7 @@ describe("a task's wait is the caller's", { timeout: 60_000 }, () => {
   writeFileSync(server, `
 const readline = require('node:readline');
 const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
-const task = { taskId: 't-1', status: 'working', ttlMs: 1e15, pollIntervalMs: 1e12 };
+const task = { taskId: 't-1', status: 'working', ttlMs: 1e15, pollIntervalMs: process.argv[2] === undefined ? 1e12 : JSON.parse(process.argv[2]) };
 readline.createInterface({ input: process.stdin }).on('line', (line) => {
   const msg = JSON.parse(line);
   if (msg.id === undefined) return;
@@ -80,5 +81,30 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
     assert.equal(code, 4, stderr);
     assert.match(stderr, /✗ .*tools\/call forever \(task t-1\) got no answer within 400 ms/);
     assert.ok(Date.now() - started < 10_000, 'the wait ended at the deadline, not at the clamped poll interval');
+  });
+
+  test('with an injected clock: the waits add up to the timeout, each within the clamp, and the task is cancelled', async () => {
+    for (const [asked, each] of [[1e12, 5_000], [-5, 100], ['soon', 1_000]] as const) {
+      let now = Date.now();
+      const waits: number[] = [];
+      const sent: string[] = [];
+      const client = await connect(
+        { command: process.execPath, args: [server, JSON.stringify(asked)] },
+        {
+          timeoutMs: 5_000,
+          now: () => now,
+          sleep: async (ms) => void (waits.push(ms), (now += ms)),
+          onTrace: (entry) => void (entry.direction === 'send' && entry.message && 'method' in entry.message && sent.push(entry.message.method)),
+        },
+      );
+      try {
+        await assert.rejects(client.callTool('forever'), (error: Error) => error instanceof TimeoutError && /tools\/call forever \(task t-1\) got no answer within 5000 ms/.test(error.message));
+      } finally {
+        await client.close();
+      }
+      assert.equal(waits.reduce((a, b) => a + b, 0), 5_000, `pollIntervalMs ${asked}: the waits add up to the timeout`);
+      assert.ok(waits.every((ms) => ms === each), `pollIntervalMs ${asked}: each wait is ${each} ms, not ${waits.join(', ')}`);
+      assert.ok(sent.includes('tasks/cancel'), 'the task given up on is cancelled');
+    }
   });
 });
