@@ -107,4 +107,12 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
       assert.ok(sent.includes('tasks/cancel'), 'the task given up on is cancelled');
     }
   });
+
+  test('--detach names the stdio server in its hint with secret arguments redacted', async () => {
+    const { code, stdout, stderr } = await byhand('call', 'forever', '--detach', '--', process.execPath, server, '1e12', '--api-key', 'sk-SECRET-1');
+    assert.equal(code, 0, stderr);
+    assert.equal(stdout, 't-1\n');
+    assert.match(stderr, /follow it with: byhand task '.*--api-key \(redacted\)' get t-1/);
+    assert.doesNotMatch(stderr, /SECRET/);
+  });
 });
