@@ -2,8 +2,12 @@
 // tells each status; `--detach` prints the id; `byhand task SERVER get|cancel ID` reads and cancels it.
 
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from './support/node-test.js';
 import { byhand } from './support/cli.js';
+import { connect, TimeoutError } from '../packages/client/src/index.js';
 import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
 
 let server: RunningServer;
@@ -46,5 +50,69 @@ describe('tasks on the command line', { timeout: 60_000 }, () => {
     const { code, stderr } = await byhand('task', url, 'get', 'no-such-task');
     assert.equal(code, 1);
     assert.match(stderr, /✗ task get no-such-task on .*No task "no-such-task"/);
+  });
+});
+
+describe("a task's wait is the caller's", { timeout: 60_000 }, () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'byhand-task-deadline-'));
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+  // A modern stdio server whose one tool runs as a task that never ends, with a ttl and a poll interval of ages.
+  const server = join(scratch, 'forever.cjs');
+  writeFileSync(server, `
+const readline = require('node:readline');
+const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+const task = { taskId: 't-1', status: 'working', ttlMs: 1e15, pollIntervalMs: process.argv[2] === undefined ? 1e12 : JSON.parse(process.argv[2]) };
+readline.createInterface({ input: process.stdin }).on('line', (line) => {
+  const msg = JSON.parse(line);
+  if (msg.id === undefined) return;
+  const ok = (result) => send({ jsonrpc: '2.0', id: msg.id, result: { resultType: 'complete', ...result } });
+  if (msg.method === 'server/discover') return ok({ supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'forever', version: '1' } });
+  if (msg.method === 'tools/list') return ok({ tools: [{ name: 'forever', inputSchema: { type: 'object' } }] });
+  if (msg.method === 'tools/call') return send({ jsonrpc: '2.0', id: msg.id, result: { resultType: 'task', ...task } });
+  if (msg.method === 'tasks/get') return ok(task);
+  if (msg.method === 'tasks/cancel') return process.stderr.write('cancelled ' + msg.params.taskId + '\\n'), ok({});
+  send({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'Method not found' } });
+});
+`);
+
+  test('--timeout bounds the whole wait, whatever ttlMs and pollIntervalMs the server names', async () => {
+    const started = Date.now();
+    const { code, stderr } = await byhand('call', 'forever', '--timeout', '400', '--', process.execPath, server);
+    assert.equal(code, 4, stderr);
+    assert.match(stderr, /✗ .*tools\/call forever \(task t-1\) got no answer within 400 ms/);
+    assert.ok(Date.now() - started < 10_000, 'the wait ended at the deadline, not at the clamped poll interval');
+  });
+
+  test('with an injected clock: the waits add up to the timeout, each within the clamp, and the task is cancelled', async () => {
+    for (const [asked, each] of [[1e12, 5_000], [-5, 100], ['soon', 1_000]] as const) {
+      let now = Date.now();
+      const waits: number[] = [];
+      const sent: string[] = [];
+      const client = await connect(
+        { command: process.execPath, args: [server, JSON.stringify(asked)] },
+        {
+          timeoutMs: 5_000,
+          now: () => now,
+          sleep: async (ms) => void (waits.push(ms), (now += ms)),
+          onTrace: (entry) => void (entry.direction === 'send' && entry.message && 'method' in entry.message && sent.push(entry.message.method)),
+        },
+      );
+      try {
+        await assert.rejects(client.callTool('forever'), (error: Error) => error instanceof TimeoutError && /tools\/call forever \(task t-1\) got no answer within 5000 ms/.test(error.message));
+      } finally {
+        await client.close();
+      }
+      assert.equal(waits.reduce((a, b) => a + b, 0), 5_000, `pollIntervalMs ${asked}: the waits add up to the timeout`);
+      assert.ok(waits.every((ms) => ms === each), `pollIntervalMs ${asked}: each wait is ${each} ms, not ${waits.join(', ')}`);
+      assert.ok(sent.includes('tasks/cancel'), 'the task given up on is cancelled');
+    }
+  });
+
+  test('--detach names the stdio server in its hint with secret arguments redacted', async () => {
+    const { code, stdout, stderr } = await byhand('call', 'forever', '--detach', '--', process.execPath, server, '1e12', '--api-key', 'sk-SECRET-1');
+    assert.equal(code, 0, stderr);
+    assert.equal(stdout, 't-1\n');
+    assert.match(stderr, /follow it with: byhand task '.*--api-key \(redacted\)' get t-1/);
+    assert.doesNotMatch(stderr, /SECRET/);
   });
 });

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -148,4 +148,92 @@ test('on a terminal, progress is one bar redrawn in place, cleared before the ne
     '\r\x1b[2K[######..................] 25% step one' + '\r\x1b[2K[############............] 50%' + '\r\x1b[2K[info] half\\u001b[2Jway\n',
     'the log line clears the bar, and its control characters are neutralised',
   );
+});
+
+// A modern stdio server that, once listened to, sends FLOOD resources/updated notifications (each for its own URI,
+// with a title of TITLE bytes) as fast as byhand reads them, then writes the file DONE.
+const FLOOD = 30_000;
+const TITLE = 4096;
+const flooder = join(scratch, 'flooder.cjs');
+writeFileSync(flooder, `
+const fs = require('node:fs');
+const readline = require('node:readline');
+const [count, title, done] = [Number(process.argv[2]), 'x'.repeat(Number(process.argv[3])), process.argv[4]];
+const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+readline.createInterface({ input: process.stdin }).on('line', (line) => {
+  const msg = JSON.parse(line);
+  if (msg.id === undefined) return;
+  if (msg.method === 'server/discover') return send({ jsonrpc: '2.0', id: msg.id, result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { resources: { subscribe: true, listChanged: true } }, serverInfo: { name: 'flooder', version: '1' } } });
+  if (msg.method !== 'subscriptions/listen') return send({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'Method not found' } });
+  send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: msg.params.notifications } });
+  let i = 0;
+  const pump = () => {
+    while (i < count) if (!process.stdout.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://r/' + i++, title } }) + '\\n')) return void process.stdout.once('drain', pump);
+    fs.writeFileSync(done, String(count));
+  };
+  pump();
+});
+`);
+
+/** The resident set of a process, now and at its peak, in bytes (Linux /proc). */
+function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status)![1]) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+test('a stalled reader: memory stays bounded while a server floods, and the updates dropped are counted once it reads again', { timeout: 90_000 }, async () => {
+  const done = join(scratch, 'flood-done');
+  rmSync(done, { force: true });
+  // stdout is a pipe nobody reads until the flood is over: byhand's writes fill it and stall.
+  const child = spawn(process.execPath, [bin, 'watch', '--', process.execPath, flooder, String(FLOOD), String(TITLE), done], { cwd: scratch, env: { PATH: process.env.PATH ?? '', HOME: scratch, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (chunk) => (err += chunk));
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  try {
+    child.stdout.pause();
+    await until(() => /listening/.test(err) || existsSync(done), 'the acknowledgement');
+    const before = memoryOf(child.pid!);
+    await until(() => existsSync(done), 'the end of the flood', 60_000);
+    const growth = memoryOf(child.pid!).peak - before.rss;
+    assert.ok(growth < 64 * 1024 * 1024, `byhand grew by ${Math.round(growth / 1024 / 1024)} MB behind a stalled reader (${FLOOD} updates of ${TITLE} bytes sent)`);
+
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stdout.resume();
+    await until(() => /^… \d+ updates dropped/m.test(out), 'the count of updates dropped', 30_000);
+    const printed = out.match(/^updated test:\/\/r\/\d+/gm)?.length ?? 0;
+    const dropped = Number(/^… (\d+) updates dropped: the reader of stdout fell behind$/m.exec(out)![1]);
+    assert.ok(dropped > 0 && printed > 0);
+    assert.equal(printed + dropped, FLOOD, 'every update is printed or counted as dropped');
+    assert.ok(/^updated test:\/\/r\/0 /.test(out), 'the first updates are printed, in order');
+  } finally {
+    child.kill('SIGINT');
+    child.stdout.resume();
+    await exit;
+  }
+});
+
+test('behind a full stdout, a list change already waiting is not queued again, and the gap is told in place', { timeout: 10_000 }, async () => {
+  const { createUpdateQueue } = await import('../packages/byhand/src/watch/update-queue.js');
+  const written: string[] = [];
+  let release: (() => void) | undefined;
+  // A stream that takes one write and then holds the next until released.
+  const out = new Writable({ highWaterMark: 1, write: (chunk, _encoding, done) => void (written.push(String(chunk)), (release = done)) });
+  const queue = createUpdateQueue(out, (count) => `… ${count} dropped\n`, 3);
+  queue.push('a\n');
+  for (let i = 0; i < 5; i++) queue.push('tools list changed\n', 'tools');
+  queue.push('b\n');
+  queue.push('c\n');
+  queue.push('d\n');
+  // Still waiting, so still told before the reader could list again: it joins the one waiting, past the bound too.
+  queue.push('tools list changed\n', 'tools');
+  queue.push('e\n');
+  for (let i = 0; i < 20 && release; i++) {
+    const next = release;
+    release = undefined;
+    next();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  assert.deepEqual(written, ['a\n', 'tools list changed\n', 'b\n', 'c\n', '… 2 dropped\n']);
 });

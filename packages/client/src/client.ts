@@ -229,6 +229,7 @@ export class Client {
         name,
         signal,
         maxRounds: this.options.maxRounds ?? DEFAULT_MAX_ROUNDS,
+        timeoutMs: options.timeoutMs ?? this.wire.timeoutMs,
         ...(options.onTask ? { onTask: options.onTask } : {}),
         ...(this.options.sleep ? { sleep: this.options.sleep } : {}),
         now: this.now,

@@ -4,7 +4,7 @@
 // host fulfils and tasks/update delivers; aborting the call sends tasks/cancel. Wire shapes: the conformance suite's
 // tasks-* scenarios (tools/conformance, conformance-2026 dist/index.js) and packages/servers/src/tasks.ts.
 
-import { AbortedError, McpError, ProtocolError, RoundLimitError } from './errors.js';
+import { AbortedError, McpError, ProtocolError, RoundLimitError, TimeoutError } from './errors.js';
 import { fulfil } from './fulfil.js';
 import { sleep } from './sleep.js';
 import type { Host, InputResponse, JsonObject } from './types.js';
@@ -43,6 +43,8 @@ export interface FollowOptions {
   onTask?: (task: Task) => void;
   /** Rounds of input a task may ask for. */
   maxRounds: number;
+  /** The caller's deadline for the whole wait, polls included, whatever ttl or poll interval the server names; time the host spends on input is not counted. */
+  timeoutMs?: number;
   /** Injected in tests; waits `ms` or rejects when `signal` aborts. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   now?: () => number;
@@ -52,6 +54,12 @@ export interface FollowOptions {
 const MIN_POLL_MS = 100;
 const MAX_POLL_MS = 10_000;
 const DEFAULT_POLL_MS = 1_000;
+
+/** The server's poll interval (a number, or else the default) within MIN_POLL_MS..MAX_POLL_MS. */
+function pollInterval(asked: unknown): number {
+  const ms = typeof asked === 'number' && !Number.isNaN(asked) ? asked : DEFAULT_POLL_MS;
+  return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, ms));
+}
 /** A task that never ends within its ttl (or an hour, without one) is abandoned: the server forgets it then anyway. */
 const DEFAULT_TTL_MS = 60 * 60_000;
 
@@ -75,6 +83,10 @@ export async function followTask(ops: TaskOps, handle: Task, options: FollowOpti
   const now = options.now ?? Date.now;
   const started = now();
   const lifetime = handle.ttlMs ?? DEFAULT_TTL_MS;
+  const timeoutMs = options.timeoutMs ?? Infinity;
+  /** Time spent waiting on the host (a person, a model): not the server's time, so not on the caller's deadline. */
+  let hostMs = 0;
+  const left = () => timeoutMs - (now() - started - hostMs);
   let task = handle;
   let rounds = 0;
   /** The pending requests last answered, so a poll that lands before the server took the answers does not re-ask. */
@@ -96,16 +108,20 @@ export async function followTask(ops: TaskOps, handle: Task, options: FollowOpti
       if (task.status === 'input_required' && task.inputRequests !== undefined && JSON.stringify(task.inputRequests) !== answered) {
         if (++rounds > maxRounds) throw new RoundLimitError('tools/call', name, maxRounds);
         const entries = Object.entries(task.inputRequests);
+        const asking = now();
         const responses = Object.fromEntries(
           await Promise.all(entries.map(async ([key, request]) => [key, await fulfil(host, request as JsonObject, { key, method: 'tools/call', name, round: rounds, era: 'modern', signal })] as const)),
         );
+        hostMs += now() - asking;
         answered = JSON.stringify(task.inputRequests);
         await ops.update(task.taskId, responses, signal);
       } else {
         if (now() - started > lifetime) {
           throw new ProtocolError(`task ${task.taskId} (${name}) did not finish within its ttl of ${lifetime} ms`, 'the server forgets a task after its ttl; ask its owner why it runs so long');
         }
-        await wait(Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, task.pollIntervalMs ?? handle.pollIntervalMs ?? DEFAULT_POLL_MS)), signal);
+        if (left() <= 0) throw new TimeoutError(`tools/call ${name} (task ${task.taskId})`, timeoutMs);
+        // The last wait is cut to the deadline, so the poll after it is the one that may still see the end.
+        await wait(Math.min(pollInterval(task.pollIntervalMs ?? handle.pollIntervalMs), Math.max(0, left())), signal);
       }
       const next = asTask(await ops.get(task.taskId, signal), `tasks/get ${task.taskId}`);
       if (next.status !== task.status || next.statusMessage !== task.statusMessage) onTask?.(next);
@@ -117,6 +133,8 @@ export async function followTask(ops: TaskOps, handle: Task, options: FollowOpti
       await ops.cancel(task.taskId).catch(() => undefined);
       throw error instanceof AbortedError ? error : new AbortedError(`tools/call ${name}`, signal.reason);
     }
+    // The caller stopped waiting: the task would run on for nothing.
+    if (error instanceof TimeoutError) await ops.cancel(task.taskId).catch(() => undefined);
     throw error;
   }
 }

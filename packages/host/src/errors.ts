@@ -1,5 +1,7 @@
 // One class per way the host can say no, each with a message a person can act on.
 
+import { redactText } from '@byhand/client';
+
 export type SamplingRefusalReason =
   | 'tools-not-declared'
   | 'model-call-cap'
@@ -22,10 +24,11 @@ export class UnsupportedContentError extends Error {
 }
 
 /** A provider answered with an HTTP error or a body that is not a completion. */
+/** A model provider failed. Its message names the provider's URL, which may carry a key: redacted by the one rule, since it is shown and, on a legacy session, sent to the server. */
 export class ProviderError extends Error {
   override readonly name = 'ProviderError';
   constructor(readonly provider: string, message: string, readonly status?: number) {
-    super(message);
+    super(redactText(message));
   }
 }
 

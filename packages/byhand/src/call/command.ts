@@ -9,8 +9,9 @@ import { coerceToolArguments, promptArguments } from './coerce.js';
 import { createNotificationShow, type ProgressListener } from './show-notifications.js';
 import { createNarrator } from './show-rounds.js';
 import { splitAdvice, splitNote } from './split-check.js';
-import { resultText, saveBinaries, type FinalResult } from './show-result.js';
+import { printedResult, resultText, saveBinaries, type FinalResult } from './show-result.js';
 import { didYouMean } from '../shared/did-you-mean.js';
+import { redactWords } from '../shared/redact-words.js';
 import { EXIT } from '../shared/exit-codes.js';
 import { fail } from '../shared/fail.js';
 import { helpText, usageLines } from '../shared/kit.js';
@@ -86,7 +87,9 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
     if (flags.out !== undefined) {
       for (const saved of await saveBinaries(final, flags.out)) say(`byhand: saved ${saved}`);
     }
-    io.stdout.write(resultText(final, flags.json));
+    const printed = printedResult(final);
+    if (printed.notice) say(`byhand: ${printed.notice}`);
+    io.stdout.write(resultText(printed.final, flags.json));
     if (final.verb === 'call' && final.result.isError === true) {
       say(`✗ ${parsed.name} reported an error (isError: true)`);
       return EXIT.toolError;
@@ -99,7 +102,7 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
     }
     // The command line the guess left did not start or answer: the name may belong to it.
     const note = guessed && open === undefined ? splitNote(guessed) : undefined;
-    if (note) say(`byhand: ${note}`);
+    if (note) say(`byhand: ${redactWords(note)}`);
     return fail(error, io, {
       what,
       json,
@@ -130,12 +133,14 @@ async function detach(client: Client, args: CallArgs, server: string, io: Comman
   if (!tool) throw unknownName(args, 'tool', server, tools.map((t) => t.name));
   const started = await client.startTool(name!, coerceToolArguments(tool, pairs), metaOf(flags));
   if ('result' in started) {
-    io.stdout.write(resultText({ verb: 'call', result: started.result }, flags.json));
+    const printed = printedResult({ verb: 'call', result: started.result });
+    if (printed.notice) io.stderr.write(`byhand: ${printed.notice}\n`);
+    io.stdout.write(resultText(printed.final, flags.json));
     return started.result.isError === true ? EXIT.toolError : EXIT.ok;
   }
   const { task } = started;
   io.stdout.write(flags.json ? `${JSON.stringify(task)}\n` : `${task.taskId}\n`);
-  io.stderr.write(`byhand: ${name} runs as task ${task.taskId} (${task.status}); follow it with: byhand task ${shellWord(server)} get ${task.taskId}, stop it with: byhand task ${shellWord(server)} cancel ${task.taskId}\n`);
+  io.stderr.write(`byhand: ${name} runs as task ${task.taskId} (${task.status}); follow it with: byhand task ${shellWord(redactWords(server))} get ${task.taskId}, stop it with: byhand task ${shellWord(redactWords(server))} cancel ${task.taskId}\n`);
   if (client.era === 'legacy') io.stderr.write(`byhand: ${LEGACY_SESSION_NOTE}\n`);
   return 0;
 }
@@ -173,11 +178,13 @@ async function send(client: Client, args: CallArgs, server: string, onProgress: 
   }
 }
 
-function unknownName(args: CallArgs, kind: string, server: string, names: string[]): UsageError {
+function unknownName(args: CallArgs, kind: string, label: string, names: string[]): UsageError {
   const { verb, name } = args;
+  // The label is the server as typed: a stdio command line may carry secrets as words.
+  const server = redactWords(label);
   const offered = names.length > 0 ? `; it has ${names.join(', ')}` : `; it lists no ${kind}s`;
   // A name split off a command line by guess is said to be one, with the command that is exact.
   const advice = splitAdvice(args, names);
-  if (advice) return new UsageError(`${server} has no ${kind} ${JSON.stringify(name)}${didYouMean(name!, names)}: ${advice}${offered}`);
+  if (advice) return new UsageError(`${server} has no ${kind} ${JSON.stringify(name)}${didYouMean(name!, names)}: ${redactWords(advice)}${offered}`);
   return new UsageError(`${server} has no ${kind} ${JSON.stringify(name!)}${didYouMean(name!, names)}${offered} (byhand ${verb} ${server} lists them with their arguments)`);
 }

@@ -4,11 +4,19 @@ import type { CallToolResult, ContentBlock, GetPromptResult, JsonObject, ReadRes
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { printable } from '@byhand/host';
+import { boundDepth, cutNotice } from '../shared/depth-bound.js';
 
 export type FinalResult =
   | { verb: 'call'; result: CallToolResult }
   | { verb: 'read'; result: ReadResourceResult }
   | { verb: 'prompt'; result: GetPromptResult };
+
+/** The result as printed: cut at the print depth (shared/depth-bound.ts), with the notice that says where, if it was. */
+export function printedResult(final: FinalResult): { final: FinalResult; notice?: string } {
+  const bounded = boundDepth(final.result);
+  const notice = cutNotice('the result', bounded);
+  return { final: { ...final, result: bounded.value } as FinalResult, ...(notice ? { notice } : {}) };
+}
 
 /** What goes on stdout; ends with a newline unless empty. */
 export function resultText(final: FinalResult, json: boolean): string {

@@ -3,6 +3,7 @@
 
 import { redactText, type TraceEntry } from '@byhand/client';
 import { printable } from '@byhand/host';
+import { boundDepth } from './depth-bound.js';
 
 /** One --trace line per entry: every message, and the HTTP exchange it rode on. */
 export function traceLine(entry: TraceEntry): string {
@@ -10,7 +11,7 @@ export function traceLine(entry: TraceEntry): string {
   const http = entry.http;
   // An HTTP message without an exchange of its own came as an event on an SSE stream.
   const via = http?.method ? `${http.method} ${http.url ?? ''}` : http?.status !== undefined ? `HTTP ${http.status}${contentType(http.headers)}` : entry.transport === 'http' ? 'sse' : entry.transport;
-  const body = entry.message !== undefined ? JSON.stringify(entry.message) : entry.raw !== undefined ? `(not JSON) ${entry.raw}` : '';
+  const body = entry.message !== undefined ? JSON.stringify(boundDepth(entry.message).value) : entry.raw !== undefined ? `(not JSON) ${entry.raw}` : '';
   // The transport already redacted headers and the URL; a URL inside a message (a link a server
   // returned, a resource URI) is redacted here by the same rule.
   return printable(redactText(`${arrow} ${via}${body ? ` ${body}` : ''}${cacheHint(entry.message)}`));

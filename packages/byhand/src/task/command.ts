@@ -4,6 +4,7 @@
 
 import { RpcError } from '@byhand/client';
 import { printable } from '@byhand/host';
+import { boundDepth, cutNotice } from '../shared/depth-bound.js';
 import { EXIT } from '../shared/exit-codes.js';
 import { processIO, type CommandIO } from '../shared/io.js';
 import type { CommandSpec } from '../shared/kit.js';
@@ -33,7 +34,10 @@ export async function taskCommand(args: string[], io: CommandIO = processIO()): 
       io.stdout.write(json ? `${JSON.stringify({ ok: true, taskId, cancelled: true })}\n` : `asked the server to cancel task ${printable(taskId)}\n`);
       return 0;
     }
-    const task = await client.getTask(taskId);
+    const bounded = boundDepth(await client.getTask(taskId));
+    const cut = cutNotice('the task', bounded);
+    if (cut) notice(io, cut);
+    const task = bounded.value;
     if (json) io.stdout.write(`${JSON.stringify(task)}\n`);
     else {
       const lines = [`task ${printable(task.taskId)}: ${task.status}${task.statusMessage ? ` (${printable(task.statusMessage)})` : ''}`];

@@ -6,12 +6,14 @@
 import type { Client, JsonObject, JsonRpcNotification } from '@byhand/client';
 import { printable } from '@byhand/host';
 import { processIO, type CommandIO } from '../shared/io.js';
+import { boundDepth } from '../shared/depth-bound.js';
 import { booleanFlag, positiveFlag, type CommandSpec } from '../shared/kit.js';
 import { notice } from '../shared/output.js';
 import { runServerCommand } from '../shared/server-command.js';
 import { interruptOf } from '../shared/signals.js';
 import { CONNECT_FLAGS, SOURCE_FLAGS } from '../shared/server-flags.js';
 import { UsageError } from '../shared/usage-error.js';
+import { createUpdateQueue } from './update-queue.js';
 
 export const SPEC: CommandSpec = {
   name: 'watch',
@@ -34,13 +36,22 @@ export async function watchCommand(args: string[], io: CommandIO = processIO()):
     const lists = booleanFlag(parsed.values, 'lists') || uris.length === 0;
 
     const stop = new AbortController();
+    // Lines go out at the pace stdout takes them; a gap is told in place on text output, on stderr under --json.
+    const updates = createUpdateQueue(io.stdout, (count) => {
+      const gap = `… ${count} update${count === 1 ? '' : 's'} dropped: the reader of stdout fell behind`;
+      if (!json) return `${gap}\n`;
+      notice(io, gap);
+      return undefined;
+    });
     let seen = 0;
     // Armed once listening: a server that announces its lists while starting has not changed them.
     const armed = { on: false };
     const print = (notification: JsonRpcNotification) => {
       const line = describe(notification, uris);
       if (line === undefined || stop.signal.aborted || !armed.on) return;
-      io.stdout.write(json ? `${JSON.stringify(notification)}\n` : `${printable(line)}\n`);
+      // A list change says only that a list changed: one waiting says all the later ones would.
+      const key = notification.method.endsWith('/list_changed') ? notification.method : undefined;
+      updates.push(json ? `${JSON.stringify(boundDepth(notification).value)}\n` : `${printable(line)}\n`, key);
       if (++seen >= count) stop.abort('count');
     };
     const { client } = await open(`watch ${server.word ?? server.command!.join(' ')}`, { onNotification: print });

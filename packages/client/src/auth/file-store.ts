@@ -3,12 +3,14 @@
 // The temporary file has a random name and is created exclusively, never through a symlink
 // (O_CREAT|O_EXCL|O_NOFOLLOW): a name planted in advance in the directory cannot receive the tokens.
 // The directory must be the user's own and writable by nobody else, or nothing is written.
+// Updates from several processes are serialised by a lock file beside it (file-lock.ts), so none is lost.
 
 import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, constants, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { AuthError } from './errors.js';
+import { withFileLock } from './file-lock.js';
 import { normalizeDocument, type CredentialDocument, type CredentialStore } from './store.js';
 
 /** `$BYHAND_CONFIG_DIR`, else `$XDG_CONFIG_HOME/byhand`, else `~/.config/byhand`. */
@@ -40,8 +42,6 @@ export function fileStore(file: string = credentialsFile()): CredentialStore {
   };
   const write = (doc: CredentialDocument): void => {
     const dir = dirname(file);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    checkDirectory(dir);
     const temporary = join(dir, `.${basename(file)}.${randomBytes(12).toString('hex')}.tmp`);
     // 'wx' where O_NOFOLLOW does not exist (Windows): exclusive creation alone.
     const flags = constants.O_NOFOLLOW === undefined ? 'wx' : constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
@@ -63,10 +63,16 @@ export function fileStore(file: string = credentialsFile()): CredentialStore {
     where: file,
     read: async () => read(),
     update: (change) => {
+      // The queue orders this process's updates; the lock, those of every process (file-lock.ts).
       const next = queue.then(() => {
-        const doc = read();
-        change(doc);
-        write(doc);
+        // The directory is made and checked before the lock is made in it.
+        mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+        checkDirectory(dirname(file));
+        return withFileLock(file, () => {
+          const doc = read();
+          change(doc);
+          write(doc);
+        });
       });
       queue = next.catch(() => undefined);
       return next;

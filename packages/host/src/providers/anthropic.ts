@@ -9,7 +9,7 @@ import type {
   Tool as AnthropicTool,
   ToolChoice,
 } from '@anthropic-ai/sdk/resources/messages';
-import type { ContentBlock, CreateMessageParams, CreateMessageResult, ImageContent } from '@byhand/client';
+import { redactUrl, type ContentBlock, type CreateMessageParams, type CreateMessageResult, type ImageContent } from '@byhand/client';
 import { ProviderConfigError, ProviderError, UnsupportedContentError } from '../errors.js';
 import { blocksOf, isToolResult, isToolUse, position } from './content.js';
 import { pickModel } from './model-hints.js';
@@ -62,7 +62,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Samp
 
   return {
     name: 'anthropic',
-    endpoint: baseURL,
+    endpoint: redactUrl(baseURL),
     spends: true,
     async prepare(params, signal): Promise<PreparedCall> {
       const messages = toAnthropicMessages(params);

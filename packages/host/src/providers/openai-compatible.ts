@@ -1,4 +1,4 @@
-import type { ContentBlock, CreateMessageParams, CreateMessageResult, ImageContent, JsonObject } from '@byhand/client';
+import { redactUrl, type ContentBlock, type CreateMessageParams, type CreateMessageResult, type ImageContent, type JsonObject } from '@byhand/client';
 import { ProviderError, UnsupportedContentError } from '../errors.js';
 import { blocksOf, isToolResult, isToolUse, position, type ToolResultBlock } from './content.js';
 import { pickModel } from './model-hints.js';
@@ -65,7 +65,7 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
 
   return {
     name: 'openai-compatible',
-    endpoint: `${root}/v1/chat/completions`,
+    endpoint: redactUrl(`${root}/v1/chat/completions`),
     spends: true,
     async prepare(params, signal): Promise<PreparedCall> {
       const messages = toChatMessages(params);

@@ -14,7 +14,7 @@ export interface PreparedCall {
 export interface SamplingProvider {
   /** 'anthropic', 'openai-compatible' or 'offline'. */
   readonly name: string;
-  /** Where the requests go, for the user to see (a URL, or "nowhere"). */
+  /** Where the requests go, for the user to see (a URL, or "nowhere"): redacted by the one rule (client redact.ts), since a base URL may carry a key. */
   readonly endpoint: string;
   /** Whether a call costs money or compute elsewhere; only such calls need the user's approval. */
   readonly spends: boolean;
