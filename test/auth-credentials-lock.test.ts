@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
-import { after, describe, test } from 'node:test';
+import { after, describe, test } from './support/node-test.js';
 import { fileStore } from '../packages/client/src/auth/file-store.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-lock-'));

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { after, describe, test } from './support/node-test.js';
 import { connect, LimitError } from '../packages/client/src/index.js';
 import { byhand } from './support/cli.js';
 

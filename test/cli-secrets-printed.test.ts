@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from './support/node-test.js';
 import { fakeModel, serveHostSafety, type FakeModel } from './fixtures/host-safety-server.js';
 import type { Served } from './fixtures/sdk-server.js';
 

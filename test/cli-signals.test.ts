@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { after, test } from './support/node-test.js';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { buildServer, legacySessions, serve } from './fixtures/sdk-server.js';
 import { startByhand, until, type RunningCli } from './support/cli.js';

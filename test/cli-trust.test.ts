@@ -9,7 +9,7 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { after, describe, test } from './support/node-test.js';
 import { bin, byhandIn, type CliRun } from './support/cli.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-trust-'));

@@ -5,7 +5,7 @@
 // Through the library and through the real binary.
 
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { describe, test } from './support/node-test.js';
 import { connect, forgetEras, McpError, type CallToolResult } from '../packages/client/src/index.js';
 import { legacySessions, serve, type LegacySessions, type Served } from './fixtures/sdk-server.js';
 import { byhand } from './support/cli.js';

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { connect as tcpConnect, type Socket } from 'node:net';
-import { describe, test } from 'node:test';
+import { describe, test } from './support/node-test.js';
 import { startServer } from '../packages/servers/src/serve.js';
 import { modernRpc } from './servers-support.js';
 
