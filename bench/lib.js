@@ -180,6 +180,8 @@ export const int = (v) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en
  * @typedef {{ title: string, header: string[], rows: string[][], targets?: string[], notes?: string[], seconds: number, raw?: unknown }} Section
  */
 
+/** What run.js passes every benchmark: `quick` asks for a smoke-test size. @typedef {{ quick: boolean }} BenchOptions */
+
 /**
  * A plain-text table: columns padded, first column left-aligned, the others right-aligned.
  * @param {string[]} header
