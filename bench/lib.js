@@ -94,6 +94,8 @@ export function runNode(args, { timeoutMs = 20_000, cwd = ROOT, env = process.en
  * @typedef {{ type?: string, id?: number, error?: string, [key: string]: any }} ChildMessage
  */
 
+/** A running child, as startChild returns it. @typedef {ReturnType<typeof startChild>} Child */
+
 /**
  * A long-lived child (a server or the load generator) spoken to over IPC: `call(message)` sends
  * `{id, ...message}` and resolves with the child's `{id, ...}` answer. Every call has a deadline.

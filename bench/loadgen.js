@@ -86,6 +86,8 @@ async function call(url, tool, args) {
   return requests;
 }
 
+/** What a run measured, sent back to the parent. @typedef {Awaited<ReturnType<typeof load>>} LoadResult */
+
 /**
  * `concurrency` workers share one budget of `calls`; none starts a call after `maxMs`.
  * @param {LoadPlan} plan
