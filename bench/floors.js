@@ -7,7 +7,7 @@ import { Agent, request } from 'node:http';
 
 const VERSION = '2026-07-28';
 const META = { 'io.modelcontextprotocol/protocolVersion': VERSION, 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } };
-/** @type {CreateMessageResult} */
+/** A sampling answer, for byhand's host, the SDK client and the floors alike. @satisfies {CreateMessageResult} */
 export const ANSWER = { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'bench', stopReason: 'endTurn' };
 
 /**
