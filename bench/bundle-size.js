@@ -16,6 +16,8 @@ const OFF_PATH = [/\/legacy\.[jt]s$/, /\/http-sse\.[jt]s$/, /\/stdio(-unavailabl
 /**
  * `contents` bundled for the browser, split. `source`: the TypeScript sources (condition
  * byhand-source) rather than the compiled dist/.
+ * @param {string} contents
+ * @param {{ source?: boolean, splitting?: boolean }} [options]
  */
 export async function bundleChunks(contents, { source = false, splitting = true } = {}) {
   const result = await build({
@@ -34,7 +36,8 @@ export async function bundleChunks(contents, { source = false, splitting = true 
   });
   const files = new Map(result.outputFiles.map((f) => [f.path, f.contents]));
   return Object.entries(result.metafile.outputs).map(([path, output]) => {
-    const code = files.get(resolve(ROOT, path));
+    // Every output the metafile lists is one of outputFiles.
+    const code = /** @type {Uint8Array} */ (files.get(resolve(ROOT, path)));
     return {
       name: path.split('/').pop(),
       path,
@@ -48,25 +51,37 @@ export async function bundleChunks(contents, { source = false, splitting = true 
   });
 }
 
-/** The modern HTTP path of `export { connect } from '@byhand/client'`: its gzip total, its chunks, each module's minified bytes. */
+/** One chunk of a split build. @typedef {Awaited<ReturnType<typeof bundleChunks>>[number]} Chunk */
+
+/**
+ * The modern HTTP path of `export { connect } from '@byhand/client'`: its gzip total, its chunks, each module's minified bytes.
+ * @param {{ source?: boolean }} [options]
+ */
 export async function modernPathBundle({ source = false } = {}) {
   const chunks = await bundleChunks("export { connect } from '@byhand/client';", { source });
   const byPath = new Map(chunks.map((c) => [c.path, c]));
+  // Imports name chunks of the same build: each is in byPath.
+  /** @param {string} path */
+  const chunkAt = (path) => /** @type {Chunk} */ (byPath.get(path));
+  /** @param {string} start */
   const closure = (start) => {
+    /** @type {Set<string>} */
     const seen = new Set();
+    /** @param {string} path */
     const visit = (path) => {
       if (seen.has(path)) return;
       seen.add(path);
-      for (const next of byPath.get(path).statics) visit(next);
+      for (const next of chunkAt(path).statics) visit(next);
     };
     visit(start);
     return seen;
   };
-  const modernPaths = closure(chunks.find((c) => c.entry).path);
+  // A build of one entry has one entry chunk.
+  const modernPaths = closure(/** @type {Chunk} */ (chunks.find((c) => c.entry)).path);
   for (const chunk of chunks) {
     for (const lazy of chunk.dynamics) {
       const reached = [...closure(lazy)];
-      const offPath = reached.some((p) => byPath.get(p).modules.some((m) => OFF_PATH.some((re) => re.test(m.file))));
+      const offPath = reached.some((p) => chunkAt(p).modules.some((m) => OFF_PATH.some((re) => re.test(m.file))));
       if (!offPath) for (const p of reached) modernPaths.add(p);
     }
   }

@@ -4,8 +4,11 @@
 // `startCannedServer()` in-process, or `node bench/canned-server.js` as a child over IPC (lib.js startChild).
 
 import { createServer } from 'node:http';
+/** @import { AddressInfo } from 'node:net' */
+/** @import { ChildMessage } from './lib.js' */
 
 const META = { 'io.modelcontextprotocol/serverInfo': { name: 'canned', version: '1' } };
+/** @type {Record<string, object>} */
 const RESULTS = {
   'server/discover': { supportedVersions: ['2026-07-28'], capabilities: { tools: { listChanged: true } }, resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: META },
   'tools/list': {
@@ -29,6 +32,10 @@ const RESULTS = {
 // A request body is bounded like any server's: past this the connection is cut.
 const MAX_BODY = 1 << 20;
 
+/**
+ * The answer to one parsed JSON-RPC request.
+ * @param {{ id?: string | number | null, method: string, params?: { name?: string, inputResponses?: Record<string, unknown> } }} message
+ */
 function answer(message) {
   const { id, method, params } = message;
   let result;
@@ -42,6 +49,10 @@ function answer(message) {
   return { jsonrpc: '2.0', id, result };
 }
 
+/**
+ * `onRequest(method, mcpMethod)` sees every HTTP request (for counting).
+ * @param {{ onRequest?: (method: string | undefined, mcpMethod: string | string[] | undefined) => void }} [options]
+ */
 export async function startCannedServer({ onRequest } = {}) {
   const http = createServer((req, res) => {
     onRequest?.(req.method, req.headers['mcp-method']);
@@ -49,6 +60,7 @@ export async function startCannedServer({ onRequest } = {}) {
       res.writeHead(405, { allow: 'POST' }).end();
       return;
     }
+    /** @type {Buffer[]} */
     const chunks = [];
     let size = 0;
     req.on('data', (chunk) => {
@@ -66,11 +78,11 @@ export async function startCannedServer({ onRequest } = {}) {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
     });
   });
-  await new Promise((resolve, reject) => {
+  await /** @type {Promise<void>} */ (new Promise((resolve, reject) => {
     http.once('error', reject);
     http.listen(0, '127.0.0.1', resolve);
-  });
-  const url = `http://127.0.0.1:${http.address().port}/mcp`;
+  }));
+  const url = `http://127.0.0.1:${/** @type {AddressInfo} */ (http.address()).port}/mcp`;
   return {
     url,
     async close() {
@@ -82,17 +94,19 @@ export async function startCannedServer({ onRequest } = {}) {
 }
 
 // As a child (lib.js startChild): 'ready' with the URL, 'stats' with its CPU time, 'stop'.
-if (process.send && process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop())) {
+if (process.send && process.argv[1] && import.meta.url.endsWith(/** @type {string} */ (process.argv[1].split('/').pop()))) {
+  const send = process.send.bind(process);
   const server = await startCannedServer();
-  process.on('message', async (message) => {
+  process.on('message', async (data) => {
+    const message = /** @type {ChildMessage} */ (data);
     if (message.type === 'stats') {
       const used = process.cpuUsage();
-      process.send({ id: message.id, cpuUs: used.user + used.system });
+      send({ id: message.id, cpuUs: used.user + used.system });
     } else if (message.type === 'stop') {
       await Promise.race([server.close(), new Promise((r) => setTimeout(r, 2000))]);
       process.exit(0);
     }
   });
   process.on('disconnect', () => process.exit(0));
-  process.send({ type: 'ready', urls: { simple: server.url, mrtr: server.url } });
+  send({ type: 'ready', urls: { simple: server.url, mrtr: server.url } });
 }

@@ -10,20 +10,33 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_DIR, dist, ROOT, fileUrl, ms, ratio, runNode } from './lib.js';
+/** @import { Server } from 'node:http' */
+/** @import { AddressInfo } from 'node:net' */
+/** @import { BenchOptions, Section } from './lib.js' */
 
 const COUNTS = [1, 50, 200];
 const DELAY_MS = 200;
 const TARGET = 1.2;
 
+/**
+ * @param {BenchOptions} options
+ * @returns {Promise<Section>}
+ */
 export async function checkpointBenchmark(options) {
   const started = performance.now();
-  const { createProbe } = await import(fileUrl(dist('servers', 'index.js')));
+  const { createProbe } = /** @type {typeof import('@byhand/servers')} */ (await import(fileUrl(dist('servers', 'index.js'))));
   const probe = createProbe();
+  /** @type {Map<string, { status: number, headers: Record<string, string>, text: string }>} */
   const canned = new Map();
+  /** @type {{ server: Server, url: string }[]} */
   const servers = [];
   const scratch = mkdtempSync(join(tmpdir(), 'byhand-bench-checkpoint-'));
+  /** @type {string[][]} */
   const rows = [];
-  /** Every run's wall time, by count and variant. */
+  /**
+   * Every run's wall time, by count and variant.
+   * @type {Record<number, { byhand: number[], floor: number[] }>}
+   */
   const raw = {};
   try {
     for (let i = 0; i < Math.max(...COUNTS); i++) {
@@ -33,10 +46,11 @@ export async function checkpointBenchmark(options) {
         for await (const chunk of req) body += chunk;
         // The answer is made during the hold, not after it: 200 answers fall due at once, and work done then by
         // this one process would be counted against the checkpoint (200 real servers answer in parallel).
+        /** @type {{ id: string | number, method: string }} */
         const message = JSON.parse(body);
         let answer = canned.get(message.method);
         if (answer === undefined) {
-          const response = await probe.fetch(new Request('http://127.0.0.1/api/probe', { method: 'POST', headers: req.headers, body }));
+          const response = await probe.fetch(new Request('http://127.0.0.1/api/probe', { method: 'POST', headers: /** @type {Record<string, string>} */ (req.headers), body }));
           answer = { status: response.status, headers: Object.fromEntries(response.headers), text: (await response.text()).replace(/"id":\d+/, '"id":"__ID__"') };
           canned.set(message.method, answer);
         }
@@ -45,19 +59,25 @@ export async function checkpointBenchmark(options) {
         res.writeHead(answer.status, answer.headers);
         res.end(text);
       });
-      await new Promise((r) => server.listen(0, '127.0.0.1', r));
-      servers.push({ server, url: `http://127.0.0.1:${server.address().port}/api/probe` });
+      await /** @type {Promise<void>} */ (new Promise((r) => server.listen(0, '127.0.0.1', r)));
+      servers.push({ server, url: `http://127.0.0.1:${/** @type {AddressInfo} */ (server.address()).port}/api/probe` });
     }
     const repeats = options.quick ? 1 : 5;
+    /** @param {string} file */
     const byhand = (file) => [join(ROOT, 'packages', 'byhand', 'bin', 'byhand.js'), 'checkpoint', '--config', file, '--json'];
+    /** @param {string} file */
     const floor = (file) => [join(BENCH_DIR, 'checkpoint-floor.js'), file];
-    /** Best wall time of byhand and of the floor over `count` servers, the two run alternately. */
+    /**
+     * Best wall time of byhand and of the floor over `count` servers, the two run alternately.
+     * @param {number} count
+     */
     const measure = async (count) => {
       const file = join(scratch, `servers-${count}.json`);
       writeFileSync(file, JSON.stringify({ mcpServers: Object.fromEntries(servers.slice(0, count).map((s, i) => [`server-${i}`, { url: s.url }])) }));
+      /** @type {{ byhand: number[], floor: number[] }} */
       const walls = { byhand: [], floor: [] };
       for (let r = 0; r < repeats; r++) {
-        for (const variant of r % 2 === 0 ? ['byhand', 'floor'] : ['floor', 'byhand']) {
+        for (const variant of /** @type {('byhand' | 'floor')[]} */ (r % 2 === 0 ? ['byhand', 'floor'] : ['floor', 'byhand'])) {
           const { ms: wall, stdout } = await runNode(variant === 'byhand' ? byhand(file) : floor(file), { timeoutMs: 60_000 });
           const ok = variant === 'byhand' ? stdout.trim().split('\n').filter((line) => JSON.parse(line).ok).length : Number(stdout.trim());
           if (ok !== count) throw new Error(`${variant} over ${count} servers: only ${ok} ok`);

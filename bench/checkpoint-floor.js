@@ -13,6 +13,14 @@ const META = {
   'io.modelcontextprotocol/clientCapabilities': { sampling: {}, elicitation: {} },
 };
 
+/**
+ * One request; resolves with its JSON-RPC answer, as parsed.
+ * @param {http.Agent} agent
+ * @param {URL} url
+ * @param {string} method
+ * @param {number} id
+ * @returns {Promise<any>}
+ */
 function post(agent, url, method, id) {
   const body = JSON.stringify({ jsonrpc: '2.0', id, method, params: { _meta: META } });
   return new Promise((resolve, reject) => {
@@ -41,6 +49,7 @@ function post(agent, url, method, id) {
   });
 }
 
+/** @param {URL} url */
 async function probe(url) {
   const agent = new http.Agent({ keepAlive: true });
   try {
@@ -53,6 +62,7 @@ async function probe(url) {
   }
 }
 
+/** @type {{ mcpServers: Record<string, { url: string }> }} */
 const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const urls = Object.values(config.mcpServers).map((server) => new URL(server.url));
 const probes = [];

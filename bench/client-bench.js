@@ -11,19 +11,33 @@ import { fetchFloor, nodeFloor, ANSWER } from './floors.js';
 import {
   BYHAND_CLIENT, BYHAND_CLIENT_MODULES, SDK_CLIENT, ROOT, cpuSince, fileUrl, int, median, ms, p95, runNode, startChild, us,
 } from './lib.js';
+/** @import { BenchOptions, Section } from './lib.js' */
+/** @typedef {'byhand' | 'byhandFetch' | 'sdk' | 'fetch' | 'node'} Variant */
+/** What a benchmark checks of a tool's result, whichever client returned it. @typedef {{ content?: { type: string, text?: unknown }[] }} ToolResult */
+/** One call by each variant (its result checked). @typedef {Record<string, () => Promise<void>>} Calls */
+/** @typedef {typeof PLAN.full} Plan */
 
+/** @type {Variant[]} */
 const VARIANTS = ['byhand', 'byhandFetch', 'sdk', 'fetch', 'node'];
+/** @type {Record<Variant, string>} */
 const LABELS = { byhand: 'byhand (node:http)', byhandFetch: 'byhand (fetch)', sdk: 'SDK client', fetch: 'bare fetch', node: 'raw node:http' };
 
 // ---- start-up ---------------------------------------------------------------------
 
+/** @param {string | null} path a module to import, or none (bare node) */
 function importScript(path) {
   const target = path ? `await import(${JSON.stringify(fileUrl(path))});` : '';
   return `const t = performance.now(); ${target} process.stdout.write(String(performance.now() - t));`;
 }
 
+/**
+ * @param {{ runs: number }} options
+ * @returns {Promise<{ base: number } & Partial<Record<Variant, number>>>}
+ */
 async function startup({ runs }) {
+  /** @type {Record<string, string | null>} */
   const variants = { baseline: null, byhand: BYHAND_CLIENT, sdk: SDK_CLIENT };
+  /** @type {Record<string, number[]>} */
   const wall = { baseline: [], byhand: [], sdk: [] };
   const names = Object.keys(variants);
   // One warm-up each (file system cache), then rounds in rotating order.
@@ -38,8 +52,13 @@ async function startup({ runs }) {
   return { base, byhand: median(wall.byhand) - base, sdk: median(wall.sdk) - base };
 }
 
-/** Whole fresh processes (import, connect, one call, exit), wall time from spawn to exit, rotating order. */
+/**
+ * Whole fresh processes (import, connect, one call, exit), wall time from spawn to exit, rotating order.
+ * @param {string} url
+ * @param {{ runs: number }} options
+ */
 async function coldProcess(url, { runs }) {
+  /** @type {Record<string, [kind: string, client: string]>} */
   const kinds = {
     byhand: ['byhand', BYHAND_CLIENT],
     byhandFetch: ['byhand-fetch', BYHAND_CLIENT],
@@ -48,7 +67,9 @@ async function coldProcess(url, { runs }) {
     byhandModules: ['byhand', BYHAND_CLIENT_MODULES],
   };
   const names = Object.keys(kinds);
+  /** @type {Record<string, number[]>} */
   const wall = Object.fromEntries(names.map((n) => [n, []]));
+  /** @param {string} name */
   const once = (name) => runNode(['bench/cold-child.js', kinds[name][0], url, kinds[name][1]]);
   for (const name of names) await once(name);
   for (let round = 0; round < runs; round++) {
@@ -60,9 +81,14 @@ async function coldProcess(url, { runs }) {
   return Object.fromEntries(names.map((n) => [n, median(wall[n])]));
 }
 
-/** Heap growth over `calls` calls, each client in its own fresh process (bench/memory-child.js). */
+/**
+ * Heap growth over `calls` calls, each client in its own fresh process (bench/memory-child.js).
+ * @param {string} url
+ * @param {{ calls: number }} options
+ */
 async function memory(url, { calls }) {
   const kinds = { byhand: 'byhand', byhandFetch: 'byhand-fetch', sdk: 'sdk', node: 'node-http' };
+  /** @type {Record<string, { calls: number, heapBefore: number, heapAfter: number, rss: number }>} */
   const out = {};
   for (const [name, kind] of Object.entries(kinds)) {
     const { stdout } = await runNode(['--expose-gc', 'bench/memory-child.js', kind, url, name === 'sdk' ? SDK_CLIENT : BYHAND_CLIENT, String(calls)], { timeoutMs: 90_000 });
@@ -73,9 +99,10 @@ async function memory(url, { calls }) {
 
 // ---- warm calls ---------------------------------------------------------------------
 
+/** @param {string} url */
 async function makeClients(url) {
-  const { connect } = await import(fileUrl(BYHAND_CLIENT));
-  const { Client, StreamableHTTPClientTransport } = await import(fileUrl(SDK_CLIENT));
+  const { connect } = /** @type {typeof import('@byhand/client')} */ (await import(fileUrl(BYHAND_CLIENT)));
+  const { Client, StreamableHTTPClientTransport } = /** @type {typeof import('@modelcontextprotocol/client')} */ (await import(fileUrl(SDK_CLIENT)));
   const host = { sample: async () => ANSWER };
   const byhand = await connect(url, { host, transport: 'node' });
   const byhandFetch = await connect(url, { host, transport: 'fetch' });
@@ -89,7 +116,8 @@ async function makeClients(url) {
   await byhand.listTools();
   await byhandFetch.listTools();
   await sdk.listTools();
-  const check = (expected) => (result) => {
+  /** @param {string} expected */
+  const check = (expected) => (/** @type {ToolResult} */ result) => {
     const text = result.content?.[0]?.text;
     if (text !== expected) throw new Error(`unexpected result ${JSON.stringify(result).slice(0, 200)}`);
   };
@@ -121,11 +149,14 @@ async function makeClients(url) {
 /**
  * Sequential calls: blocks of `block` calls per variant, the order rotating every round so none
  * always goes first, `iterations` measured calls per variant after `warmup` each. Bounded by maxMs.
+ * @param {Calls} calls
+ * @param {Plan['latency']} plan
  */
 async function latency(calls, { iterations, warmup, block, maxMs }) {
   const names = Object.keys(calls);
   const warming = performance.now();
   for (let i = 0; i < warmup && performance.now() - warming < maxMs; i++) for (const name of names) await calls[name]();
+  /** @type {Record<string, number[]>} */
   const lat = Object.fromEntries(names.map((n) => [n, []]));
   const cpu = Object.fromEntries(names.map((n) => [n, 0]));
   const started = performance.now();
@@ -142,12 +173,17 @@ async function latency(calls, { iterations, warmup, block, maxMs }) {
       cpu[name] += cpuSince(cpu0);
     }
   }
+  /** @type {Record<string, { n: number, median: number, p95: number, cpuPerCall: number }>} */
   const out = {};
   for (const name of names) out[name] = { n: lat[name].length, median: median(lat[name]), p95: p95(lat[name]), cpuPerCall: cpu[name] / lat[name].length };
   return out;
 }
 
-/** `concurrency` callers at once, in slices that rotate between variants; calls per second over all slices. */
+/**
+ * `concurrency` callers at once, in slices that rotate between variants; calls per second over all slices.
+ * @param {Calls} calls
+ * @param {Plan['throughput']} plan
+ */
 async function throughput(calls, { concurrency, perSlice, slices, maxMs }) {
   const names = Object.keys(calls);
   const done = Object.fromEntries(names.map((n) => [n, 0]));
@@ -176,6 +212,10 @@ async function throughput(calls, { concurrency, perSlice, slices, maxMs }) {
   return Object.fromEntries(names.map((n) => [n, (done[n] / elapsed[n]) * 1000]));
 }
 
+/**
+ * @param {string} url
+ * @param {Plan} plan
+ */
 async function onServer(url, plan) {
   const clients = await makeClients(url);
   try {
@@ -219,6 +259,10 @@ const PLAN = {
   },
 };
 
+/**
+ * @param {BenchOptions} options
+ * @returns {Promise<Section>}
+ */
 export async function clientBenchmark(options) {
   const plan = options.quick ? PLAN.quick : PLAN.full;
   const started = performance.now();
@@ -228,8 +272,11 @@ export async function clientBenchmark(options) {
 
   const canned = startChild('canned-server.js', [], { name: 'canned server' });
   const reference = startChild('server-child.js', ['sdk'], { name: 'reference server' });
+  /** @type {Record<string, Awaited<ReturnType<typeof onServer>>>} */
   const results = {};
+  /** @type {Awaited<ReturnType<typeof coldProcess>>} */
   let cold;
+  /** @type {Awaited<ReturnType<typeof memory>>} */
   let mem;
   try {
     const [{ urls: cannedUrls }, { urls: sdkUrls }] = await Promise.all([canned.ready, reference.ready]);
@@ -241,7 +288,14 @@ export async function clientBenchmark(options) {
     await Promise.all([canned.stop(), reference.stop()]);
   }
 
+  /** @type {string[][]} */
   const rows = [];
+  /**
+   * @template T
+   * @param {string} label
+   * @param {(v: Variant) => T} pick
+   * @param {(x: T) => string} fmt
+   */
   const row = (label, pick, fmt) => rows.push([label, ...VARIANTS.map((v) => fmt(pick(v)))]);
   for (const [server, title] of [['canned', 'canned server'], ['sdk', 'SDK server']]) {
     const r = results[server];
@@ -262,6 +316,7 @@ export async function clientBenchmark(options) {
 
   const c = results.canned;
   const s = results.sdk;
+  /** @param {number} value @param {boolean} ok */
   const verdict = (value, ok) => `${ok ? 'met' : 'NOT met'} (${value.toFixed(2)}x)`;
   const floorRatio = c.simple.byhand.median / c.simple.node.median;
   const sdkRatio = c.simple.sdk.median / c.simple.byhand.median;

@@ -14,20 +14,26 @@ const mod = kind === 'node-http' ? await import('./floors.js') : await import(pa
 const importMs = performance.now() - t0;
 
 const t1 = performance.now();
+/** @type {{ close(): Promise<void> | void }} */
 let client;
+/** @type {() => Promise<{ content?: { type: string, text?: unknown }[] }>} */
 let callTool;
 if (kind === 'byhand' || kind === 'byhand-fetch') {
-  client = await mod.connect(url, kind === 'byhand-fetch' ? { transport: 'fetch' } : {});
-  callTool = () => client.callTool('simple_text', {});
+  const byhand = await /** @type {typeof import('@byhand/client')} */ (mod).connect(url, kind === 'byhand-fetch' ? { transport: 'fetch' } : {});
+  client = byhand;
+  callTool = () => byhand.callTool('simple_text', {});
 } else if (kind === 'sdk') {
-  client = new mod.Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: 'auto' } });
-  await client.connect(new mod.StreamableHTTPClientTransport(new URL(url)));
-  callTool = () => client.callTool({ name: 'simple_text', arguments: {} });
+  const sdkModule = /** @type {typeof import('@modelcontextprotocol/client')} */ (mod);
+  const sdk = new sdkModule.Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+  client = sdk;
+  await sdk.connect(new sdkModule.StreamableHTTPClientTransport(new URL(url)));
+  callTool = () => sdk.callTool({ name: 'simple_text', arguments: {} });
 } else if (kind === 'node-http') {
-  client = mod.nodeFloor(url);
-  const discovered = await client.discover();
+  const floor = /** @type {typeof import('./floors.js')} */ (mod).nodeFloor(url);
+  client = floor;
+  const discovered = await floor.discover();
   if (!discovered.supportedVersions?.includes('2026-07-28')) throw new Error('node-http: not a modern server');
-  callTool = () => client.simple();
+  callTool = () => floor.simple();
 } else {
   throw new Error(`usage: cold-child.js byhand|byhand-fetch|sdk|node-http URL CLIENT_PATH (got ${kind})`);
 }

@@ -3,19 +3,41 @@
 // Each request: the modern envelope in _meta, the SEP-2243 headers, one JSON answer read whole.
 
 import { Agent, request } from 'node:http';
+/** @import { CreateMessageResult } from '@byhand/client' */
 
 const VERSION = '2026-07-28';
 const META = { 'io.modelcontextprotocol/protocolVersion': VERSION, 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } };
+/** A sampling answer, for byhand's host, the SDK client and the floors alike. @satisfies {CreateMessageResult} */
 export const ANSWER = { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'bench', stopReason: 'endTurn' };
 
+/**
+ * A request's parameters: `name` (a tool's) also goes in the Mcp-Name header.
+ * @typedef {{ name?: string, [key: string]: unknown }} Params
+ */
+/**
+ * Sends one request and resolves with the `result` of its JSON-RPC answer, as parsed.
+ * @typedef {(method: string, params: Params) => Promise<any>} Post
+ */
+
+/**
+ * @param {string} method
+ * @param {string} [name]
+ */
 function headersFor(method, name) {
+  /** @type {Record<string, string>} */
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION, 'mcp-method': method };
   if (name) headers['mcp-name'] = name;
   return headers;
 }
 
+/**
+ * @param {number} id
+ * @param {string} method
+ * @param {Params} params
+ */
 const bodyFor = (id, method, params) => JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: META } });
 
+/** @param {Post} post */
 function calls(post) {
   return {
     discover: () => post('server/discover', {}),
@@ -29,7 +51,10 @@ function calls(post) {
   };
 }
 
-/** Bare fetch (undici on Node). */
+/**
+ * Bare fetch (undici on Node).
+ * @param {string} url
+ */
 export function fetchFloor(url) {
   let id = 0;
   return {
@@ -41,16 +66,21 @@ export function fetchFloor(url) {
   };
 }
 
-/** Raw node:http, one keep-alive agent, the body collected and parsed. */
+/**
+ * Raw node:http, one keep-alive agent, the body collected and parsed.
+ * @param {string | URL} url
+ */
 export function nodeFloor(url) {
   // The idle timeout lets node:http apply the server's Keep-Alive hint (as byhand's requester does):
   // without it, a socket reused as the server closes it fails with "socket hang up".
   const agent = new Agent({ keepAlive: true, timeout: 4000 });
   let id = 0;
+  /** @type {Post} */
   const post = (method, params) =>
     new Promise((resolve, reject) => {
       const body = bodyFor(++id, method, params);
       const req = request(url, { method: 'POST', agent, headers: { ...headersFor(method, params.name), 'content-length': Buffer.byteLength(body) } }, (res) => {
+        /** @type {Buffer[]} */
         const chunks = [];
         res.on('data', (chunk) => chunks.push(chunk));
         res.on('end', () => {

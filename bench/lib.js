@@ -7,7 +7,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 export const ROOT = resolve(BENCH_DIR, '..');
-/** A file of one workspace package's compiled output (packages/PKG/dist). */
+/**
+ * A file of one workspace package's compiled output (packages/PKG/dist).
+ * @param {string} pkg
+ * @param {...string} parts
+ */
 export const dist = (pkg, ...parts) => join(ROOT, 'packages', pkg, 'dist', ...parts);
 /** byhand's client as Node loads it: the "node" condition of its package.json, the bundle of packages/client/bundle-node.mjs (test/bundle-node.test.ts holds that Node resolves it here). */
 export const BYHAND_CLIENT = dist('client', 'node', 'index.js');
@@ -23,10 +27,15 @@ export function requireDist() {
   }
 }
 
+/** @param {string} path */
 export const fileUrl = (path) => pathToFileURL(path).href;
 
 // ---- statistics -------------------------------------------------------------
 
+/**
+ * @param {number[]} values
+ * @param {number} q between 0 and 1
+ */
 export function quantile(values, q) {
   if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -35,10 +44,15 @@ export function quantile(values, q) {
   const hi = Math.ceil(pos);
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
+/** @param {number[]} values */
 export const median = (values) => quantile(values, 0.5);
+/** @param {number[]} values */
 export const p95 = (values) => quantile(values, 0.95);
 
-/** Microseconds of CPU (user + system) this process has used since `start` (a process.cpuUsage() value). */
+/**
+ * Microseconds of CPU (user + system) this process has used since `start` (a process.cpuUsage() value).
+ * @param {NodeJS.CpuUsage} start
+ */
 export function cpuSince(start) {
   const used = process.cpuUsage(start);
   return used.user + used.system;
@@ -46,7 +60,12 @@ export function cpuSince(start) {
 
 // ---- child processes ----------------------------------------------------------
 
-/** Runs `node args…` to completion; resolves with wall time (ms), exit code, stdout. Bounded by timeoutMs. */
+/**
+ * Runs `node args…` to completion; resolves with wall time (ms), exit code, stdout. Bounded by timeoutMs.
+ * @param {string[]} args
+ * @param {{ timeoutMs?: number, cwd?: string, env?: NodeJS.ProcessEnv }} [options]
+ * @returns {Promise<{ ms: number, stdout: string }>}
+ */
 export function runNode(args, { timeoutMs = 20_000, cwd = ROOT, env = process.env } = {}) {
   return new Promise((resolvePromise, reject) => {
     const started = process.hrtime.bigint();
@@ -70,17 +89,33 @@ export function runNode(args, { timeoutMs = 20_000, cwd = ROOT, env = process.en
 }
 
 /**
+ * A message over a child's IPC channel: the parent's carry a `type`, a child's answer carries the `id`
+ * of the call it answers (and `error` if that failed); the rest is each message's own JSON.
+ * @typedef {{ type?: string, id?: number, error?: string, [key: string]: any }} ChildMessage
+ */
+
+/** A running child, as startChild returns it. @typedef {ReturnType<typeof startChild>} Child */
+
+/**
  * A long-lived child (a server or the load generator) spoken to over IPC: `call(message)` sends
  * `{id, ...message}` and resolves with the child's `{id, ...}` answer. Every call has a deadline.
+ * @param {string} script a file in bench/
+ * @param {string[]} [args]
+ * @param {{ name?: string }} [options]
  */
 export function startChild(script, args = [], { name = script } = {}) {
   const child = fork(join(BENCH_DIR, script), args, { cwd: ROOT, execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json' });
   let nextId = 0;
+  /** @type {Map<number, { resolve: (answer: ChildMessage) => void, reject: (error: Error) => void, timer: NodeJS.Timeout }>} */
   const pending = new Map();
+  /** @type {{ res: (message: ChildMessage) => void, rej: (error: Error) => void }} */
   let ready;
+  /** @type {Promise<ChildMessage>} */
   const readyPromise = new Promise((res, rej) => (ready = { res, rej }));
-  child.on('message', (message) => {
+  child.on('message', (data) => {
+    const message = /** @type {ChildMessage} */ (data);
     if (message.type === 'ready') return ready.res(message);
+    if (message.id === undefined) return;
     const waiter = pending.get(message.id);
     if (!waiter) return;
     pending.delete(message.id);
@@ -102,6 +137,10 @@ export function startChild(script, args = [], { name = script } = {}) {
   return {
     child,
     ready: readyPromise,
+    /**
+     * @param {ChildMessage & { type: string }} message
+     * @returns {Promise<ChildMessage>}
+     */
     call(message, timeoutMs = 30_000) {
       const id = ++nextId;
       return new Promise((res, rej) => {
@@ -126,21 +165,44 @@ export function startChild(script, args = [], { name = script } = {}) {
 
 // ---- formatting -------------------------------------------------------------------
 
+/** @param {number} v milliseconds */
 export const ms = (v) => (Number.isFinite(v) ? `${v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0)} ms` : 'n/a');
+/** @param {number} v microseconds */
 export const us = (v) => (Number.isFinite(v) ? `${v.toFixed(0)} µs` : 'n/a');
+/** @param {number} bytes */
 export const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+/** @param {number} num @param {number} den */
 export const ratio = (num, den) => (Number.isFinite(num) && Number.isFinite(den) && den > 0 ? `${(num / den).toFixed(2)}x` : 'n/a');
+/** @param {number} v */
 export const int = (v) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : 'n/a');
 
-/** A plain-text table: columns padded, first column left-aligned, the others right-aligned. */
+/**
+ * A benchmark's part of the report (run.js prints it and writes it to results.md): a table, the targets
+ * it checks, how it was measured, how long it took, and its figures unformatted (`raw`, for debugging).
+ * @typedef {{ title: string, header: string[], rows: string[][], targets?: string[], notes?: string[], seconds: number, raw?: unknown }} Section
+ */
+
+/** What run.js passes every benchmark: `quick` asks for a smoke-test size. @typedef {{ quick: boolean }} BenchOptions */
+
+/**
+ * A plain-text table: columns padded, first column left-aligned, the others right-aligned.
+ * @param {string[]} header
+ * @param {string[][]} rows
+ */
 export function textTable(header, rows) {
   const all = [header, ...rows].map((r) => header.map((_, i) => String(r[i] ?? '')));
   const widths = header.map((_, i) => Math.max(...all.map((r) => (r[i] ?? '').length)));
+  /** @param {string[]} r */
   const line = (r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
   return [line(all[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...all.slice(1).map(line)].join('\n');
 }
 
+/**
+ * @param {string[]} header
+ * @param {string[][]} rows
+ */
 export function markdownTable(header, rows) {
+  /** @param {string} c */
   const esc = (c) => String(c).replace(/\|/g, '\\|');
   return [
     `| ${header.map(esc).join(' | ')} |`,

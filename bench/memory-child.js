@@ -8,24 +8,36 @@ import { pathToFileURL } from 'node:url';
 const [kind, url, clientPath, callsArg] = process.argv.slice(2);
 const CALLS = Number(callsArg);
 const CONCURRENCY = 16;
-if (typeof globalThis.gc !== 'function') throw new Error('run with --expose-gc');
+const gc = globalThis.gc;
+if (typeof gc !== 'function') throw new Error('run with --expose-gc');
 
+/** @type {{ close(): Promise<void> | void }} */
 let client;
+/** @type {() => Promise<{ content?: { type: string, text?: unknown }[] }>} */
 let call;
 if (kind === 'node-http') {
-  client = (await import('./floors.js')).nodeFloor(url);
-  call = () => client.simple();
+  const floor = (await import('./floors.js')).nodeFloor(url);
+  client = floor;
+  call = () => floor.simple();
 } else if (kind === 'sdk') {
+  /** @type {typeof import('@modelcontextprotocol/client')} */
   const mod = await import(pathToFileURL(clientPath).href);
-  client = new mod.Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: 'auto' } });
-  await client.connect(new mod.StreamableHTTPClientTransport(new URL(url)));
-  call = () => client.callTool({ name: 'simple_text', arguments: {} });
+  const sdk = new mod.Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+  client = sdk;
+  await sdk.connect(new mod.StreamableHTTPClientTransport(new URL(url)));
+  call = () => sdk.callTool({ name: 'simple_text', arguments: {} });
 } else {
+  /** @type {typeof import('@byhand/client')} */
   const mod = await import(pathToFileURL(clientPath).href);
-  client = await mod.connect(url, { transport: kind === 'byhand-fetch' ? 'fetch' : 'node' });
-  call = () => client.callTool('simple_text', {});
+  const byhand = await mod.connect(url, { transport: kind === 'byhand-fetch' ? 'fetch' : 'node' });
+  client = byhand;
+  call = () => byhand.callTool('simple_text', {});
 }
 
+/**
+ * @param {number} count
+ * @param {number} maxMs
+ */
 async function run(count, maxMs) {
   let issued = 0;
   let done = 0;
@@ -44,7 +56,7 @@ async function run(count, maxMs) {
 
 const settle = async () => {
   for (let i = 0; i < 3; i++) {
-    globalThis.gc();
+    gc();
     await new Promise((resolve) => setImmediate(resolve));
   }
   return process.memoryUsage();

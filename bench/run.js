@@ -14,12 +14,14 @@ import { clientBenchmark } from './client-bench.js';
 import { BENCH_DIR, markdownTable, requireDist, textTable } from './lib.js';
 import { serverBenchmark } from './server-bench.js';
 import { checkpointBenchmark } from './checkpoint-bench.js';
+/** @import { BenchOptions, Section } from './lib.js' */
 
 /**
  * The benchmarks, in run order. Each is `async (options) => section`, where a section is
  * `{title, header: string[], rows: string[][], targets?: string[], notes?: string[], seconds}`.
  * To add one, write bench/<name>-bench.js exporting such a function and add an entry; run.js
  * prints it and puts it in results.md like the others.
+ * @type {{ id: string, run: (options: BenchOptions) => Promise<Section> }[]}
  */
 export const BENCHMARKS = [
   { id: 'client', run: clientBenchmark },
@@ -49,6 +51,7 @@ function machine() {
 
 async function main() {
   const args = process.argv.slice(2);
+  /** @type {BenchOptions} */
   const options = { quick: args.includes('--quick') };
   const wanted = args.filter((a) => !a.startsWith('--'));
   const unknown = wanted.filter((id) => !BENCHMARKS.some((b) => b.id === id));
@@ -66,20 +69,24 @@ async function main() {
 
   process.stdout.write(`byhand bench — ${env.date}, Node ${env.node}, ${env.nproc} CPUs (${env.cpu}), ${env.platform}${options.quick ? ', QUICK' : ''}\n`);
   const loadBefore = loadavg()[0].toFixed(2);
+  /** @type {Section[]} */
   const sections = [];
+  /** @type {string[]} */
   const failed = [];
   const started = performance.now();
   for (const bench of BENCHMARKS) {
     if (wanted.length > 0 && !wanted.includes(bench.id)) continue;
     process.stderr.write(`bench: ${bench.id}…\n`);
+    /** @type {Section} */
     let section;
     try {
       section = await bench.run(options);
     } catch (error) {
       // One broken benchmark does not cost the others their figures: it is reported, and the run fails at the end.
       failed.push(bench.id);
-      process.stderr.write(`bench: ${bench.id} failed: ${error.stack ?? error}\n`);
-      section = { title: `${bench.id}: FAILED`, header: ['error'], rows: [[String(error.message ?? error).split('\n')[0]]], seconds: 0 };
+      const failure = /** @type {Error} */ (error);
+      process.stderr.write(`bench: ${bench.id} failed: ${failure.stack ?? failure}\n`);
+      section = { title: `${bench.id}: FAILED`, header: ['error'], rows: [[String(failure.message ?? failure).split('\n')[0]]], seconds: 0 };
     }
     sections.push(section);
     process.stdout.write(`\n## ${section.title} (${section.seconds.toFixed(1)} s)\n\n${textTable(section.header, section.rows)}\n`);

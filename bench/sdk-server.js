@@ -16,8 +16,13 @@ import {
   originValidationResponse,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+/** @import { AddressInfo } from 'node:net' */
+/** @import { ReadableStream } from 'node:stream/web' */
 
-/** The two tools, on any McpServer (also used to put them behind byhand's own edge, bench/server-child.js). */
+/**
+ * The two tools, on any McpServer (also used to put them behind byhand's own edge, bench/server-child.js).
+ * @param {McpServer} server
+ */
 export function registerReferenceTools(server) {
   server.registerTool('simple_text', { description: 'Returns one text block' }, async () => ({
     content: [{ type: 'text', text: 'This is a simple text response for testing.' }],
@@ -55,7 +60,10 @@ function buildServer() {
   return server;
 }
 
-/** Starts the reference server on 127.0.0.1. `onRequest(method, mcpMethod)` sees every HTTP request (for counting). */
+/**
+ * Starts the reference server on 127.0.0.1. `onRequest(method, mcpMethod)` sees every HTTP request (for counting).
+ * @param {{ port?: number, onRequest?: (method: string | undefined, mcpMethod: string | string[] | undefined) => void }} [options]
+ */
 export async function startReferenceServer({ port = 0, onRequest } = {}) {
   const handler = createMcpHandler(() => buildServer());
   const hosts = localhostAllowedHostnames();
@@ -65,6 +73,7 @@ export async function startReferenceServer({ port = 0, onRequest } = {}) {
   const http = createServer(async (req, res) => {
     try {
       onRequest?.(req.method, req.headers['mcp-method']);
+      /** @type {Buffer[]} */
       const chunks = [];
       for await (const chunk of req) chunks.push(chunk);
       const headers = new Headers();
@@ -77,20 +86,20 @@ export async function startReferenceServer({ port = 0, onRequest } = {}) {
       const response = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins) ?? (await handler.fetch(request));
       res.writeHead(response.status, Object.fromEntries(response.headers));
       if (!response.body) return void res.end();
-      // Node's web streams are async iterable; the DOM library's ReadableStream type does not say so.
-      // eslint-disable-next-line @typescript-eslint/await-thenable
-      for await (const chunk of response.body) res.write(chunk);
+      // Node's web streams are async iterable (node:stream/web says so); the DOM library's ReadableStream type does not.
+      const body = /** @type {ReadableStream<Uint8Array>} */ (response.body);
+      for await (const chunk of body) res.write(chunk);
       res.end();
     } catch {
       if (!res.headersSent) res.writeHead(500);
       res.end();
     }
   });
-  await new Promise((resolve, reject) => {
+  await /** @type {Promise<void>} */ (new Promise((resolve, reject) => {
     http.once('error', reject);
     http.listen(port, '127.0.0.1', resolve);
-  });
-  const address = http.address();
+  }));
+  const address = /** @type {AddressInfo} */ (http.address());
   origin = `http://127.0.0.1:${address.port}`;
   return {
     url: `${origin}/mcp`,

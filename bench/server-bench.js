@@ -2,6 +2,18 @@
 // (bench/sdk-server.js), each in its own process, loaded by bench/loadgen.js in a third.
 
 import { int, median, ms, p95, ratio, startChild, us } from './lib.js';
+/** @import { BenchOptions, Child, Section } from './lib.js' */
+/** @import { LoadResult, Target } from './loadgen.js' */
+/**
+ * One slice's figures: the load generator's and the server's CPU and memory over it.
+ * @typedef {LoadResult & { serverCpuUs: number, rss: number }} Slice
+ */
+/** @typedef {ReturnType<typeof summarise>} Summary */
+/** @typedef {keyof typeof SERVERS} ServerName */
+/**
+ * A workload at one concurrency: the summary for each server that has the workload (every workload has byhand and sdk).
+ * @typedef {{ id: string, label: string, concurrency: number, byhand: Summary, edge?: Summary, sdk: Summary }} Result
+ */
 
 /** The issue asks for every toolbox at 8 and at 64 concurrent callers. */
 const CONCURRENCIES = [8, 64];
@@ -10,20 +22,35 @@ const TARGET = 0.9;
 /** The servers take turns in this many slices per workload, so background load on the machine falls on all of them alike. */
 const SLICES = 5;
 
-/** Warm-up calls on every server, before any is measured. */
+/**
+ * Warm-up calls on every server, before any is measured.
+ * @param {Child} loadgen
+ * @param {Target} target
+ * @param {number} calls
+ * @param {number} concurrency
+ */
 async function warm(loadgen, target, calls, concurrency) {
   await loadgen.call({ type: 'run', ...target, concurrency, calls, maxMs: 1500 }, 20_000);
 }
 
-/** One slice of the measurement on one server: its share of the calls and of the time. */
+/**
+ * One slice of the measurement on one server: its share of the calls and of the time.
+ * @param {Child} server
+ * @param {Child} loadgen
+ * @param {Target} target
+ * @param {{ calls: number, maxMs: number, concurrency: number }} share
+ * @returns {Promise<Slice>}
+ */
 async function slice(server, loadgen, target, { calls, maxMs, concurrency }) {
   const before = await server.call({ type: 'stats' });
-  const result = await loadgen.call({ type: 'run', ...target, concurrency, calls, maxMs }, maxMs + 20_000);
+  const result = /** @type {LoadResult} */ (await loadgen.call({ type: 'run', ...target, concurrency, calls, maxMs }, maxMs + 20_000));
   const after = await server.call({ type: 'stats' });
   return { ...result, serverCpuUs: after.cpuUs - before.cpuUs, rss: after.rss };
 }
 
+/** @param {Slice[]} slices */
 function summarise(slices) {
+  /** @param {'calls' | 'elapsedMs' | 'serverCpuUs' | 'requests' | 'errors'} key */
   const sum = (key) => slices.reduce((a, s) => a + s[key], 0);
   const calls = sum('calls');
   const elapsedMs = sum('elapsedMs');
@@ -51,6 +78,10 @@ const SERVERS = {
   sdk: { script: ['sdk'], label: 'SDK reference' },
 };
 
+/**
+ * @param {BenchOptions} options
+ * @returns {Promise<Section>}
+ */
 export async function serverBenchmark(options) {
   const { quick } = options;
   const started = performance.now();
@@ -58,11 +89,13 @@ export async function serverBenchmark(options) {
   const loadgen = startChild('loadgen.js', [], { name: 'load generator' });
   const warmup = quick ? 50 : 200;
   const maxMs = quick ? 1500 : 4000;
+  /** @type {Result[]} */
   const results = [];
   try {
     const ready = await Promise.all([...Object.values(children).map((c) => c.ready), loadgen.ready]);
     const urls = Object.fromEntries(Object.keys(SERVERS).map((name, i) => [name, ready[i].urls]));
     const sdkMrtr = { url: urls.sdk.mrtr, tool: 'probe_sampling', args: { topic: 'tea' } };
+    /** @type {{ id: string, label: string, calls: number, setup?: Target, byhand: Target, edge?: Target, sdk: Target }[]} */
     const workloads = [
       {
         id: 'simple',
@@ -97,33 +130,45 @@ export async function serverBenchmark(options) {
         sdk: sdkMrtr,
       },
     ];
-    const names = Object.keys(SERVERS);
+    const names = /** @type {ServerName[]} */ (Object.keys(SERVERS));
     for (const workload of workloads) {
       if (workload.setup) await loadgen.call({ type: 'run', ...workload.setup, concurrency: 1, calls: 1, maxMs: 5000 }, 20_000);
     }
     for (const concurrency of CONCURRENCIES) {
       for (const workload of workloads) {
         const present = names.filter((name) => workload[name]);
-        for (const name of present) await warm(loadgen, workload[name], warmup, concurrency);
+        // Only the servers with this workload are present: each has its target.
+        /** @param {ServerName} name */
+        const targetOf = (name) => /** @type {Target} */ (workload[name]);
+        for (const name of present) await warm(loadgen, targetOf(name), warmup, concurrency);
+        /** @type {Record<string, Slice[]>} */
         const slices = Object.fromEntries(present.map((name) => [name, []]));
         const share = { calls: Math.ceil(workload.calls / SLICES), maxMs: maxMs / SLICES, concurrency };
         for (let round = 0; round < SLICES; round++) {
           for (let k = 0; k < present.length; k++) {
             const name = present[(round + k) % present.length];
-            slices[name].push(await slice(children[name], loadgen, workload[name], share));
+            slices[name].push(await slice(children[name], loadgen, targetOf(name), share));
           }
         }
-        results.push({ id: workload.id, label: workload.label, concurrency, ...Object.fromEntries(present.map((name) => [name, summarise(slices[name])])) });
+        results.push(/** @type {Result} */ ({ id: workload.id, label: workload.label, concurrency, ...Object.fromEntries(present.map((name) => [name, summarise(slices[name])])) }));
       }
     }
   } finally {
     await Promise.all([...Object.values(children).map((c) => c.stop()), loadgen.stop()]);
   }
 
+  /** @type {string[][]} */
   const rows = [];
   for (const w of results) {
+    /**
+     * @param {string} what
+     * @param {(r: Summary) => number} f
+     * @param {(value: number, r: Summary) => string} fmt
+     */
     const row = (what, f, fmt, withRatio = true) => {
+      /** @param {Summary | undefined} r */
       const cell = (r) => (r ? fmt(f(r), r) : '—');
+      /** @param {Summary | undefined} r */
       const rel = (r) => (withRatio && r && w.sdk ? ratio(f(r), f(w.sdk)) : '');
       rows.push([`${w.label}, ${w.concurrency} concurrent: ${what}`, cell(w.byhand), cell(w.edge), cell(w.sdk), rel(w.byhand), rel(w.edge)]);
     };
@@ -135,10 +180,15 @@ export async function serverBenchmark(options) {
     row('CPU busy: server / load generator', (r) => r.serverBusy, (_, r) => `${(r.serverBusy * 100).toFixed(0)}% / ${(r.loadgenCpu * 100).toFixed(0)}%`, false);
     row('calls measured (errors)', (r) => r.calls, (_, r) => `${r.calls} (${r.errors})`, false);
   }
-  const errors = results.flatMap((w) => Object.keys(SERVERS).map((n) => w[n]).filter((r) => r?.errors > 0).map((r) => r.firstError));
+  const errors = results.flatMap((w) => /** @type {ServerName[]} */ (Object.keys(SERVERS)).map((n) => w[n]).filter((r) => (r?.errors ?? 0) > 0).map((r) => r?.firstError));
+  /**
+   * @param {Result} w
+   * @param {'byhand' | 'edge'} name a server w has
+   */
   const verdict = (w, name) => {
-    const times = w[name].callsPerSec / w.sdk.callsPerSec;
-    return `${ratio(w[name].callsPerSec, w.sdk.callsPerSec)} the calls/s (${times >= TARGET ? 'met' : 'NOT met'}), ${ratio(w[name].serverCpuPerCall, w.sdk.serverCpuPerCall)} the server CPU per call`;
+    const r = /** @type {Summary} */ (w[name]);
+    const times = r.callsPerSec / w.sdk.callsPerSec;
+    return `${ratio(r.callsPerSec, w.sdk.callsPerSec)} the calls/s (${times >= TARGET ? 'met' : 'NOT met'}), ${ratio(r.serverCpuPerCall, w.sdk.serverCpuPerCall)} the server CPU per call`;
   };
   return {
     title: 'Server: byhand toolboxes (startServer) vs the SDK example-style server, 8 and 64 concurrent',

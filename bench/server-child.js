@@ -9,11 +9,18 @@
 import { createServer } from 'node:http';
 import { BYHAND_SERVE, dist, fileUrl } from './lib.js';
 import { registerReferenceTools, startReferenceServer } from './sdk-server.js';
+/** @import { AddressInfo } from 'node:net' */
+/** @import { ChildMessage } from './lib.js' */
+
+// Only over IPC: every answer goes back to the parent (lib.js startChild).
+if (!process.send) throw new Error('server-child.js runs as a child of the benchmark (lib.js startChild), with an IPC channel');
+const send = process.send.bind(process);
 
 async function startByhandEdge() {
-  const { mountToolbox } = await import(fileUrl(dist('servers', 'toolbox.js')));
-  const { toWebRequest, writeWebResponse } = await import(fileUrl(dist('servers', 'node-adapter.js')));
-  const { defaultStateKey } = await import(fileUrl(dist('servers', 'state.js')));
+  const { mountToolbox } = /** @type {typeof import('../packages/servers/src/toolbox.ts')} */ (await import(fileUrl(dist('servers', 'toolbox.js'))));
+  const { toWebRequest, writeWebResponse } = /** @type {typeof import('../packages/servers/src/node-adapter.ts')} */ (await import(fileUrl(dist('servers', 'node-adapter.js'))));
+  const { defaultStateKey } = /** @type {typeof import('../packages/servers/src/state.ts')} */ (await import(fileUrl(dist('servers', 'state.js'))));
+  /** @type {import('@byhand/servers').ToolboxInfo} */
   const info = { name: 'bench', title: 'Bench', description: 'the reference tools behind byhand\'s edge', path: '/mcp', legacy: 'stateless', legacyReason: 'bench' };
   const toolbox = mountToolbox({ info, register: (server) => registerReferenceTools(server) }, { stateKey: defaultStateKey() });
   let origin = 'http://127.0.0.1';
@@ -24,8 +31,8 @@ async function startByhandEdge() {
       .then((response) => writeWebResponse(response, res))
       .catch(() => res.destroy());
   });
-  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${http.address().port}`;
+  await /** @type {Promise<void>} */ (new Promise((resolve) => http.listen(0, '127.0.0.1', resolve)));
+  origin = `http://127.0.0.1:${/** @type {AddressInfo} */ (http.address()).port}`;
   return {
     urls: { simple: `${origin}/mcp`, mrtr: `${origin}/mcp` },
     async close() {
@@ -38,18 +45,20 @@ async function startByhandEdge() {
 }
 
 const kind = process.argv[2];
+/** @type {Record<string, number>} */
 const counts = {};
+/** @type {{ urls: Record<string, string>, close(): Promise<void> }} */
 let server;
 if (kind === 'sdk') {
-  server = await startReferenceServer({
+  const reference = await startReferenceServer({
     onRequest: (method, mcpMethod) => {
-      const key = method === 'POST' ? String(mcpMethod ?? '(no Mcp-Method)') : method;
+      const key = method === 'POST' ? String(mcpMethod ?? '(no Mcp-Method)') : String(method);
       counts[key] = (counts[key] ?? 0) + 1;
     },
   });
-  server.urls = { simple: server.url, mrtr: server.url };
+  server = Object.assign(reference, { urls: { simple: reference.url, mrtr: reference.url } });
 } else if (kind === 'byhand') {
-  const { startServer } = await import(fileUrl(BYHAND_SERVE));
+  const { startServer } = /** @type {typeof import('@byhand/servers/node')} */ (await import(fileUrl(BYHAND_SERVE)));
   server = await startServer({ port: 0, toolboxes: ['probe', 'everything', 'kitchen', 'cookie-jar'], onerror: () => undefined });
   server.urls = { simple: server.urls.everything, mrtr: server.urls.probe, kitchen: server.urls.kitchen, jar: server.urls['cookie-jar'] };
 } else if (kind === 'byhand-edge') {
@@ -63,16 +72,17 @@ const cpu = () => {
   return used.user + used.system;
 };
 
-process.on('message', async (message) => {
+process.on('message', async (data) => {
+  const message = /** @type {ChildMessage} */ (data);
   if (message.type === 'stats') {
-    process.send({ id: message.id, cpuUs: cpu(), counts: { ...counts }, rss: process.memoryUsage().rss });
+    send({ id: message.id, cpuUs: cpu(), counts: { ...counts }, rss: process.memoryUsage().rss });
   } else if (message.type === 'reset') {
     for (const key of Object.keys(counts)) delete counts[key];
-    process.send({ id: message.id });
+    send({ id: message.id });
   } else if (message.type === 'stop') {
     await Promise.race([server.close(), new Promise((r) => setTimeout(r, 2000))]);
     process.exit(0);
   }
 });
 process.on('disconnect', () => process.exit(0));
-process.send({ type: 'ready', urls: server.urls });
+send({ type: 'ready', urls: server.urls });
