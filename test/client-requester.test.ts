@@ -229,7 +229,7 @@ describe('the deadline', () => {
 });
 
 describe('authorization sees each answer', () => {
-  // On Node 20 the first Headers object loads undici (about 20 ms) and each costs more than a request on node:http;
+  // On Node 20 the first Headers object loads undici and each costs more than a request on node:http;
   // the checkpoint's stored-login hook sees every answer of hundreds of servers, and needs one header of each.
   test('through one header at a time: no Headers object unless the hook asks for all of them', { timeout: 10_000 }, async () => {
     const server = await listen(modern((request, res) => {

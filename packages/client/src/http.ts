@@ -33,7 +33,7 @@ export interface HttpAuth {
   /**
    * Any other answer: what it says for later requests (a DPoP-Nonce, RFC 9449 §8.2, §9) is taken without a round
    * trip. `header` reads one header; `headers` makes a Headers object only when read (on Node 20 the first one
-   * loads undici, about 20 ms, and the checkpoint's answers would pay for it on every request).
+   * loads undici, and the checkpoint's answers would pay for it on every request).
    */
   answered?(answer: { status: number; header(name: string): string | null; readonly headers: Headers; url: string }): void;
 }

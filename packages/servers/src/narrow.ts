@@ -1,7 +1,7 @@
 // A modern tools/call is served by a server built for that one request (createMcpHandler's factory), and only the
 // named tool can run on it; registering every other tool, resource and prompt of the toolbox is work thrown away
-// when the request ends. The Everything toolbox registers about 40 fixtures: that was a tenth of a one-round call's
-// server CPU and much of its garbage (bench/server-bench.js, 64 concurrent, node --cpu-prof). For such a request the
+// when the request ends. The Everything toolbox registers dozens of fixtures: a measurable share of a one-round
+// call's server CPU and much of its garbage (bench/server-bench.js under node --cpu-prof shows it). For such a request the
 // spec registers on a view of the server that keeps the named tool and drops the rest. What a client sees of a
 // tools/call is that tool's answer; the capabilities are announced by server/discover, which gets the whole toolbox.
 
