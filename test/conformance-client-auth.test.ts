@@ -1,4 +1,4 @@
-// The official suites' unscored client auth scenarios against byhand's client (test/conformance/client-under-test.ts),
+// The official suites' unscored client auth scenarios against byhand's client (test/conformance/client-under-test.mjs),
 // each run singly with the conformance CLI: the extension grants (client credentials with a secret and
 // with private_key_jwt, enterprise-managed authorization, workload identity), DPoP with and without
 // nonces, and the 2025-03-26 fallbacks, in 0.2.0-alpha.12 and (where it has them) 0.1.16. Workload
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, test } from './support/node-test.js';
 import { collect, conformance, passed, repoRoot, suite2026, suiteLegacy, type ScenarioResult } from './conformance/suite.js';
 
-const client = `${process.execPath} --conditions=byhand-source --import tsx ${join(repoRoot, 'test', 'conformance', 'client-under-test.ts')}`;
+const client = `${process.execPath} ${join(repoRoot, 'test', 'conformance', 'client-under-test.mjs')}`;
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-conformance-client-auth-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 

@@ -22,7 +22,7 @@ export const SERVER_OUT_OF_SCOPE: Scope = {
   'tasks-status-notifications': 'has no checks in 0.2.0-alpha.12: its one check is SKIPPED, pending a rewrite for subscriptions/listen',
 };
 
-/** Client scenarios (test/conformance/client-under-test.ts). */
+/** Client scenarios (test/conformance/client-under-test.mjs). */
 export const CLIENT_OUT_OF_SCOPE: Scope = {};
 
 /**

@@ -1,39 +1,43 @@
 // byhand's client as the conformance suite's "client under test": the suite starts a mock server,
 // appends its URL to this command and names the scenario in MCP_CONFORMANCE_SCENARIO. Each scenario
 // does what a real user of the client would; the era is always negotiated (auto), never pinned.
+// Plain JavaScript importing the packages by name, so it runs what ships: the built client, with no compiler.
 
-import { createOAuth, type JwsAlgorithm, type OAuthOptions } from '../../packages/client/src/auth/index.js';
-import { connect, McpError, type Client, type ElicitResult, type Host } from '../../packages/client/src/index.js';
-import { listSkills, loadSkill } from '../../packages/client/src/skills.js';
+/** @import { JwsAlgorithm, OAuthOptions } from '@byhand/client/auth' */
+/** @import { Client, ElicitResult, Host, JsonObject } from '@byhand/client' */
+import { createOAuth } from '@byhand/client/auth';
+import { connect, McpError } from '@byhand/client';
+import { listSkills, loadSkill } from '@byhand/client/skills';
 
-const url = process.argv.at(-1)!;
+const url = /** @type {string} */ (process.argv.at(-1));
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
-const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as {
-  toolCalls?: { name: string; arguments: Record<string, unknown> }[];
-  client_id?: string;
-  client_secret?: string;
-  private_key_pem?: string;
-  signing_algorithm?: string;
-  idp_client_id?: string;
-  idp_id_token?: string;
-  idp_token_endpoint?: string;
-  valid_jwt?: string;
-  [jwt: `${string}_jwt`]: string | undefined;
-};
+/**
+ * @type {{
+ *   toolCalls?: { name: string, arguments: JsonObject }[],
+ *   client_id?: string, client_secret?: string, private_key_pem?: string, signing_algorithm?: string,
+ *   idp_client_id?: string, idp_id_token?: string, idp_token_endpoint?: string,
+ *   [jwt: string]: unknown,
+ * }}
+ */
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
 
-/** The grant each extension scenario's user would configure (the mock's context carries the credentials). */
-function grantFor(name: string): Partial<OAuthOptions> {
+/**
+ * The grant each extension scenario's user would configure (the mock's context carries the credentials).
+ * @param {string} name
+ * @returns {Partial<OAuthOptions>}
+ */
+function grantFor(name) {
   switch (name) {
     case 'auth/client-credentials-basic':
       return { grant: { type: 'client_credentials' } };
     case 'auth/client-credentials-jwt':
-      return { grant: { type: 'client_credentials' }, clientKey: { privateKey: context.private_key_pem!, alg: (context.signing_algorithm ?? 'ES256') as JwsAlgorithm } };
+      return { grant: { type: 'client_credentials' }, clientKey: { privateKey: String(context.private_key_pem), alg: /** @type {JwsAlgorithm} */ (context.signing_algorithm ?? 'ES256') } };
     case 'auth/enterprise-managed-authorization':
     case 'auth/cross-app-access-complete-flow':
-      return { grant: { type: 'enterprise', idToken: () => context.idp_id_token!, idp: { tokenEndpoint: context.idp_token_endpoint!, clientId: context.idp_client_id! } } };
+      return { grant: { type: 'enterprise', idToken: () => String(context.idp_id_token), idp: { tokenEndpoint: String(context.idp_token_endpoint), clientId: String(context.idp_client_id) } } };
     case 'auth/wif-jwt-bearer': {
       // BYHAND_WIF_JWT names another of the context's JWTs (expired_jwt, wrong_audience_jwt): the refusal tests.
-      const jwt = context[(process.env.BYHAND_WIF_JWT ?? 'valid_jwt') as `${string}_jwt`]!;
+      const jwt = String(context[process.env.BYHAND_WIF_JWT ?? 'valid_jwt']);
       return { grant: { type: 'jwt_bearer', assertion: () => jwt } };
     }
     default:
@@ -65,10 +69,13 @@ const auth = scenario.startsWith('auth/')
   : undefined;
 
 let unrelatedCalled = false;
-let client: Client;
-const host: Host = {
+/** @type {Client} */
+let client;
+/** @type {Host} */
+const host = {
   sample: async () => ({ role: 'assistant', content: { type: 'text', text: 'conformance answer' }, model: 'byhand-conformance', stopReason: 'endTurn' }),
-  elicit: async (): Promise<ElicitResult> => {
+  /** @returns {Promise<ElicitResult>} */
+  elicit: async () => {
     // Call another tool between rounds: its request must carry none of this flow's state.
     if (scenario === 'sep-2322-client-request-state' && !unrelatedCalled) {
       unrelatedCalled = true;
@@ -85,7 +92,8 @@ const host: Host = {
 try {
   client = await connect(url, { host, clientInfo: { name: 'byhand-conformance', version: '0.1.0' }, ...(auth ? { auth } : {}) });
   const tools = await client.listTools();
-  const first = <T>(items: T[]): T[] => items.slice(0, 1);
+  /** @template T @param {T[]} items @returns {T[]} */
+  const first = (items) => items.slice(0, 1);
 
   // Every auth scenario's server has one tool, test-tool; calling it is the step-up scenario's trigger.
   switch (scenario.startsWith('auth/') ? 'auth' : scenario) {
