@@ -21,7 +21,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'byhand-conformance-'));
 
 before(async () => {
   for (const file of [node22, suite2026, suiteLegacy]) {
-    assert.ok(existsSync(file), `missing ${file}: run \`npm ci --prefix tools/conformance\` first`);
+    assert.ok(existsSync(file), `missing ${file}: run \`node tools/ensure-test-tools.mjs\` (\`npm test\` does) first`);
   }
   server = await startServer({ port: 0, host: '127.0.0.1', toolboxes: ['everything'] });
   target = server.urls.everything!;
