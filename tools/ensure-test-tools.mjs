@@ -19,18 +19,20 @@ const TOOLS = [
   { folder: 'tools/runtimes', what: 'Node 22 and 24 for the version matrix, workerd through miniflare' },
 ];
 
-/** What a folder's install depends on: its package.json and its lockfile. */
+/** What a folder's install depends on: its package.json and its lockfile. @param {string} dir */
 function wanted(dir) {
   const hash = createHash('sha256');
   for (const file of ['package.json', 'package-lock.json']) hash.update(file).update(readFileSync(join(dir, file)));
   return hash.digest('hex');
 }
 
+/** @param {string} dir */
 function installed(dir) {
   const stamp = join(dir, 'node_modules', STAMP);
   return existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === wanted(dir);
 }
 
+/** @param {string} dir @returns {Promise<{ code: number | null, output: string }>} */
 function npmCi(dir) {
   return new Promise((resolve) => {
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
