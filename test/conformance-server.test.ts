@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from './support/node-test.js';
 import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
 import { outOfScope, SERVER_OUT_OF_SCOPE } from './conformance/scope.js';
-import { collect, conformance, node22, passed, repoRoot, requirementSet, suite2026, suiteLegacy, tagged, writeReport, type ScenarioResult } from './conformance/suite.js';
+import { collect, conformance, node22, passed, repoRoot, requirementSet, suite2026, suiteLegacy, summarise, tagged, writeReport, type ScenarioResult } from './conformance/suite.js';
 
 const resultsFile = join(repoRoot, 'test', 'results', 'conformance-server.md');
 
@@ -34,12 +34,7 @@ after(async () => {
 const all: ScenarioResult[] = [];
 
 function report(): void {
-  const summary = (suite: string) => {
-    const mine = all.filter((r) => r.suite === suite);
-    const scored = mine.filter((r) => r.scored);
-    const unscored = mine.filter((r) => !r.scored);
-    return `${scored.filter(passed).length}/${scored.length} required, ${unscored.filter(passed).length}/${unscored.length} unscored passed`;
-  };
+  const summary = (suite: string) => summarise(all.filter((r) => r.suite === suite), passed);
   writeReport(
     resultsFile,
     'Conformance: the Everything toolbox (`/api/everything`)',
