@@ -111,7 +111,7 @@ test('0.1.16 --suite all: the 30 active and the 2 pending server scenarios', { t
   assert.ok(listing.length >= 32, `expected the 32 server scenarios of 0.1.16, parsed ${listing.length}`);
   const out = join(scratch, 'legacy');
   await conformance(suiteLegacy, ['server', '--url', target, '--suite', 'all', '-o', out]);
-  // 0.1.16's own `pending` suite (its `active` default excludes them); /work/shared/reference/conformance-0.1.16.md §1.
+  // 0.1.16's own `pending` suite (its `active` default excludes them: `conformance server --suite pending` lists them).
   const pending = new Set(['json-schema-2020-12', 'server-sse-polling']);
   const results = collect(out, '0.1.16', (s) => !pending.has(s));
   const ordered = listing.map((s) => results.get(s.name)).filter((r) => r !== undefined).map((r) => (r.scored ? r : { ...r, category: 'pending' }));
