@@ -35,7 +35,6 @@ function installed(dir) {
   return existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === wanted(dir);
 }
 
-/** @param {string} dir @returns {Promise<{ code: number | null, output: string }>} */
 /**
  * Makes the root node_modules/NAME a link to the folder's copy, unless something is there already; says what it did.
  * @param {string} dir @param {string} name
@@ -57,6 +56,7 @@ function isLink(path) {
   }
 }
 
+/** @param {string} dir @returns {Promise<{ code: number | null, output: string }>} */
 function npmCi(dir) {
   return new Promise((resolve) => {
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
