@@ -19,7 +19,7 @@ const STAMP = '.byhand-installed';
 const TOOLS = [
   { folder: 'tools/conformance', what: 'the official MCP conformance suites and their Node 22' },
   { folder: 'tools/runtimes', what: 'Node 22 and 24 for the version matrix, workerd through miniflare' },
-  { folder: 'tools/sqlite', what: 'better-sqlite3 for the SQLite tests on Node 20 (a native build)', link: 'better-sqlite3' },
+  { folder: 'tools/sqlite', what: 'better-sqlite3 for the SQLite tests on Node 20, a native build', link: 'better-sqlite3' },
 ];
 
 /** What a folder's install depends on: its package.json and its lockfile. @param {string} dir */
