@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { test } from './support/node-test.js';
 import { passed, summarise, writeReport, type ScenarioResult } from './conformance/suite.js';
 
 const result = (scenario: string, scored: boolean, counts: Record<string, number>, warnings: string[] = []): ScenarioResult => ({

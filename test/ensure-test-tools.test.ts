@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { test } from './support/node-test.js';
 import { fileURLToPath } from 'node:url';
 
 const script = fileURLToPath(new URL('../tools/ensure-test-tools.mjs', import.meta.url));
