@@ -1,5 +1,5 @@
 // The client as Node loads it: @byhand/client's "node" condition is dist/node/, the bundle bundle-node.mjs makes of
-// dist/ (README "Performance": a cold start pays Node's per-module cost for a few files, not about twenty). What is
+// dist/ (docs/performance.md: a cold start pays Node's per-module cost for a few files, not about twenty). What is
 // shipped must be what the build makes, shared classes must be one class across the entries, and what the modern
 // era does not need must stay lazily loaded.
 

@@ -1,7 +1,7 @@
-// What the MCP Inspector CLI does, done by the real byhand binary (README "byhand and the MCP
-// Inspector CLI", issue 11): the deprecated HTTP+SSE transport against the official v1 SDK, the exit
-// code table for every kind of failure (plain, --json, checkpoint with several servers), --meta seen
-// by servers of both eras, and --tool with the check of a guessed command-line split.
+// What the MCP Inspector CLI does, done by the real byhand binary (docs/inspector.md, issue 11): the deprecated
+// HTTP+SSE transport against the official v1 SDK, the exit code table for every kind of failure (plain, --json,
+// checkpoint with several servers), --meta seen by servers of both eras, and --tool with the check of a guessed
+// command-line split.
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';

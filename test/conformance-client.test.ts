@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from './support/node-test.js';
 import { CLIENT_DEFAULT_WARNINGS, CLIENT_OUT_OF_SCOPE, outOfScope } from './conformance/scope.js';
-import { bounded, collect, conformance, requirementSet, repoRoot, suite2026, suiteLegacy, tagged, writeReport, type ScenarioResult } from './conformance/suite.js';
+import { bounded, collect, conformance, requirementSet, repoRoot, suite2026, suiteLegacy, summarise, tagged, writeReport, type ScenarioResult } from './conformance/suite.js';
 
 const command = `${process.execPath} ${join(repoRoot, 'test', 'conformance', 'client-under-test.mjs')}`;
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-conformance-client-'));
@@ -78,12 +78,7 @@ async function runOne(run: Run): Promise<ScenarioResult> {
 }
 
 function report(): void {
-  const summary = (suite: string) => {
-    const mine = all.filter((r) => r.suite === suite);
-    const scored = mine.filter((r) => r.scored);
-    const unscored = mine.filter((r) => !r.scored);
-    return `${scored.filter(clean).length}/${scored.length} required, ${unscored.filter(clean).length}/${unscored.length} unscored passed`;
-  };
+  const summary = (suite: string) => summarise(all.filter((r) => r.suite === suite), clean);
   const suites = [...new Set(all.map((r) => r.suite))];
   writeReport(
     join(repoRoot, 'test', 'results', 'conformance-client.md'),

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from './support/node-test.js';
 import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
 import { outOfScope, SERVER_OUT_OF_SCOPE } from './conformance/scope.js';
-import { collect, conformance, node22, passed, repoRoot, requirementSet, suite2026, suiteLegacy, tagged, writeReport, type ScenarioResult } from './conformance/suite.js';
+import { collect, conformance, node22, passed, repoRoot, requirementSet, suite2026, suiteLegacy, summarise, tagged, writeReport, type ScenarioResult } from './conformance/suite.js';
 
 const resultsFile = join(repoRoot, 'test', 'results', 'conformance-server.md');
 
@@ -21,7 +21,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'byhand-conformance-'));
 
 before(async () => {
   for (const file of [node22, suite2026, suiteLegacy]) {
-    assert.ok(existsSync(file), `missing ${file}: run \`npm ci --prefix tools/conformance\` first`);
+    assert.ok(existsSync(file), `missing ${file}: run \`node tools/ensure-test-tools.mjs\` (\`npm test\` does) first`);
   }
   server = await startServer({ port: 0, host: '127.0.0.1', toolboxes: ['everything'] });
   target = server.urls.everything!;
@@ -34,12 +34,7 @@ after(async () => {
 const all: ScenarioResult[] = [];
 
 function report(): void {
-  const summary = (suite: string) => {
-    const mine = all.filter((r) => r.suite === suite);
-    const scored = mine.filter((r) => r.scored);
-    const unscored = mine.filter((r) => !r.scored);
-    return `${scored.filter(passed).length}/${scored.length} required, ${unscored.filter(passed).length}/${unscored.length} unscored passed`;
-  };
+  const summary = (suite: string) => summarise(all.filter((r) => r.suite === suite), passed);
   writeReport(
     resultsFile,
     'Conformance: the Everything toolbox (`/api/everything`)',
@@ -116,7 +111,7 @@ test('0.1.16 --suite all: the 30 active and the 2 pending server scenarios', { t
   assert.ok(listing.length >= 32, `expected the 32 server scenarios of 0.1.16, parsed ${listing.length}`);
   const out = join(scratch, 'legacy');
   await conformance(suiteLegacy, ['server', '--url', target, '--suite', 'all', '-o', out]);
-  // 0.1.16's own `pending` suite (its `active` default excludes them); /work/shared/reference/conformance-0.1.16.md §1.
+  // 0.1.16's own `pending` suite (its `active` default excludes them: `conformance server --suite pending` lists them).
   const pending = new Set(['json-schema-2020-12', 'server-sse-polling']);
   const results = collect(out, '0.1.16', (s) => !pending.has(s));
   const ordered = listing.map((s) => results.get(s.name)).filter((r) => r !== undefined).map((r) => (r.scored ? r : { ...r, category: 'pending' }));

@@ -1,5 +1,5 @@
-// The toolboxes as a Worker on workerd: the README's own example, bundled for a browser-like platform, driven by
-// byhand's client and the official SDK client over loopback, in both eras.
+// The toolboxes as a Worker on workerd: the example of docs/deploying.md, bundled for a browser-like platform, driven
+// by byhand's client and the official SDK client over loopback, in both eras.
 
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';

@@ -1,7 +1,7 @@
 // The scenarios of the official suites that byhand does not (yet) pass, each with the reason. Every other scenario,
 // scored or not, is asserted to pass; a scenario listed here that passes fails the tests, so the list cannot go stale.
 // Keyed by scenario name (the reason holds in every suite that runs it), or by `SUITE scenario` when it holds in one
-// suite only. README.md shows the same list.
+// suite only. docs/conformance.md shows the same list.
 
 export type Scope = Readonly<Record<string, string>>;
 

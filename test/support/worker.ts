@@ -1,7 +1,7 @@
-// The README's Worker example (examples/worker.ts), bundled as a Workers platform would bundle it (esbuild,
-// platform browser, the workerd conditions) from the built packages, and run on workerd through miniflare
-// (tools/runtimes, installed by `npm ci`). Any Node built-in, module-scope timer or random value in the toolboxes
-// fails here, as it would on Cloudflare.
+// The Worker example of docs/deploying.md (examples/worker.ts), bundled as a Workers platform would bundle it
+// (esbuild, platform browser, the workerd conditions) from the built packages, and run on workerd through miniflare
+// (tools/runtimes, installed by `npm test` through tools/ensure-test-tools.mjs). Any Node built-in, module-scope
+// timer or random value in the toolboxes fails here, as it would on Cloudflare.
 
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';

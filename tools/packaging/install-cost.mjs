@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run install-cost`: what each byhand package costs an npm user (packages, MB on disk, native builds, install
 // time), installed from freshly packed tarballs, next to the official SDK client's. Needs the npm registry for the
-// dependencies; prints a Markdown table for the README.
+// dependencies; prints the Markdown table of docs/performance.md, "Install cost".
 
 import { installInto, measure, packAll } from './packaging.mjs';
 

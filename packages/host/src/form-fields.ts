@@ -71,7 +71,7 @@ const SECRET_WORDS = new Set([
 
 /**
  * A field that asks for a secret. The spec says servers must not ask for passwords, API keys or
- * other secrets in form mode (client/elicitation.mdx; /work/shared/reference/spec-2026-07-28.md §9),
+ * other secrets in form mode (2026-07-28 client/elicitation.mdx),
  * so the person is told, and the value is never echoed.
  */
 export function looksSecret(name: string, prop: JsonObject): boolean {

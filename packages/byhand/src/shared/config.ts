@@ -2,7 +2,7 @@
 // (Claude Desktop, Claude Code, Cursor, Windsurf) and VS Code's `mcp.json` (`servers`, with `type`
 // and `inputs`), read as JSONC. Variables in env, headers, url, command, args and cwd are expanded;
 // a server whose entry cannot be used keeps its place with the reason, so one bad entry never
-// hides the rest. Shapes: /work/shared/reference/peers.md, section D1.
+// hides the rest. Shapes: each client's own documentation.
 
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';

@@ -1,7 +1,7 @@
 // Where hosts keep their MCP configs, so `byhand checkpoint` and `byhand call NAME` work on the
 // servers a person already has. The project's files first (the folder byhand runs in), then the
 // user's, on the Linux, macOS and Windows paths alike: the file that exists decides, so one test
-// HOME can hold them all. Paths: /work/shared/reference/peers.md, section D1.
+// HOME can hold them all. Paths: each client's own documentation.
 
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';

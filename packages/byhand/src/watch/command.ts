@@ -1,7 +1,7 @@
 // `byhand watch SERVER [URI ...]`: prints what changes, one line per notification on stdout, until
 // Ctrl-C (or --count updates). The modern era opens one `subscriptions/listen` stream with the
 // filter asked for; the legacy era sends `resources/subscribe` per URI and listens on the session.
-// Spec: /work/shared/reference/spec-2026-07-28.md section 7.
+// Spec: 2026-07-28 basic/patterns/subscriptions.mdx.
 
 import type { Client, JsonObject, JsonRpcNotification } from '@byhand/client';
 import { printable } from '@byhand/host';
