@@ -1,6 +1,8 @@
-// JSON with comments and trailing commas, as VS Code, Cursor and Claude Code write their configs.
-// Comments and trailing commas become spaces, so a JSON.parse error position is still the
-// position in the file, reported as line:column.
+// JSON with comments and trailing commas, as VS Code, Cursor and Claude Code write their configs, read by
+// jsonc-parser (VS Code's own reader), so a file is taken exactly as the editor takes it. An error names the first
+// place the reader stopped, as line:column, in words.
+
+import { parse, ParseErrorCode, type ParseError } from 'jsonc-parser';
 
 export class JsoncError extends Error {
   constructor(readonly why: string, readonly line: number, readonly column: number) {
@@ -9,125 +11,33 @@ export class JsoncError extends Error {
   }
 }
 
+const EXPECTED: Partial<Record<ParseErrorCode, string>> = {
+  [ParseErrorCode.InvalidSymbol]: 'not a JSON value',
+  [ParseErrorCode.InvalidNumberFormat]: 'not a number',
+  [ParseErrorCode.PropertyNameExpected]: 'expected a property name in double quotes',
+  [ParseErrorCode.ValueExpected]: 'expected a value',
+  [ParseErrorCode.ColonExpected]: 'expected ":"',
+  [ParseErrorCode.CommaExpected]: 'expected ","',
+  [ParseErrorCode.CloseBraceExpected]: 'expected "}"',
+  [ParseErrorCode.CloseBracketExpected]: 'expected "]"',
+  [ParseErrorCode.EndOfFileExpected]: 'expected the end of the file',
+  [ParseErrorCode.InvalidCommentToken]: 'not a comment',
+  [ParseErrorCode.UnexpectedEndOfComment]: 'a comment is not closed',
+  [ParseErrorCode.UnexpectedEndOfString]: 'a string is not closed',
+  [ParseErrorCode.UnexpectedEndOfNumber]: 'a number is cut short',
+  [ParseErrorCode.InvalidUnicode]: 'not a valid \\u escape',
+  [ParseErrorCode.InvalidEscapeCharacter]: 'not a valid escape',
+  [ParseErrorCode.InvalidCharacter]: 'a control character inside a string',
+};
+
 export function parseJsonc(text: string): unknown {
-  const plain = stripJsonc(text);
-  try {
-    return JSON.parse(plain);
-  } catch {
-    // V8's messages do not always carry a position, so the place is found by reading the text again.
-    const { offset, why } = locate(plain);
-    const { line, column } = lineColumn(text, offset);
-    throw new JsoncError(why, line, column);
-  }
-}
-
-class Located extends Error {
-  constructor(readonly offset: number, readonly why: string) {
-    super(why);
-  }
-}
-
-/** Where a text that JSON.parse refused goes wrong: a small recursive descent over the grammar. */
-function locate(text: string): { offset: number; why: string } {
-  let i = 0;
-  const space = () => {
-    while (i < text.length && /\s/.test(text[i])) i++;
-  };
-  const stop = (why: string): never => {
-    throw new Located(i, i >= text.length ? 'the file ends too early' : `${why}, found ${JSON.stringify(text[i])}`);
-  };
-  const string = () => {
-    if (text[i] !== '"') stop('expected a string in double quotes');
-    for (i++; i < text.length && text[i] !== '"'; i++) {
-      if (text[i] === '\\') i++;
-      else if (text[i] < ' ') stop('a control character inside a string');
-    }
-    if (i >= text.length) stop('an unterminated string');
-    i++;
-  };
-  const value = (): void => {
-    space();
-    const c = text[i];
-    if (c === '{') {
-      i++;
-      space();
-      if (text[i] === '}') return void i++;
-      for (;;) {
-        space();
-        string();
-        space();
-        if (text[i] !== ':') stop("expected ':' after a property name");
-        i++;
-        value();
-        space();
-        if (text[i] === ',') i++;
-        else if (text[i] === '}') return void i++;
-        else stop("expected ',' or '}'");
-      }
-    }
-    if (c === '[') {
-      i++;
-      space();
-      if (text[i] === ']') return void i++;
-      for (;;) {
-        value();
-        space();
-        if (text[i] === ',') i++;
-        else if (text[i] === ']') return void i++;
-        else stop("expected ',' or ']'");
-      }
-    }
-    if (c === '"') return string();
-    const word = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text.slice(i));
-    if (!word) stop('expected a value');
-    i += word![0].length;
-  };
-  try {
-    value();
-    space();
-    if (i < text.length) stop('unexpected text after the end');
-    return { offset: i, why: 'not valid JSON' };
-  } catch (error) {
-    if (error instanceof Located) return error;
-    throw error;
-  }
-}
-
-function stripJsonc(text: string): string {
-  const out = text.replace(/^\uFEFF/, ' ').split('');
-  let i = 0;
-  const blank = (from: number, to: number) => {
-    for (let k = from; k < to; k++) if (out[k] !== '\n' && out[k] !== '\r') out[k] = ' ';
-  };
-  let lastComma = -1;
-  while (i < out.length) {
-    const c = out[i];
-    if (c === '"') {
-      lastComma = -1;
-      for (i++; i < out.length && out[i] !== '"'; i++) if (out[i] === '\\') i++;
-      i++;
-    } else if (c === '/' && out[i + 1] === '/') {
-      const end = text.indexOf('\n', i);
-      const stop = end < 0 ? out.length : end;
-      blank(i, stop);
-      i = stop;
-    } else if (c === '/' && out[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      const stop = end < 0 ? out.length : end + 2;
-      blank(i, stop);
-      i = stop;
-    } else if (c === ',') {
-      lastComma = i++;
-    } else if (c === '}' || c === ']') {
-      if (lastComma >= 0) out[lastComma] = ' ';
-      lastComma = -1;
-      i++;
-    } else {
-      if (!/\s/.test(c)) lastComma = -1;
-      i++;
-    }
-  }
-  return out.join('');
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+  const first = errors[0];
+  if (first === undefined) return value;
+  const { line, column } = lineColumn(text, first.offset);
+  const why = EXPECTED[first.error] ?? 'not valid JSON';
+  throw new JsoncError(first.offset >= text.trimEnd().length ? 'the file ends too early' : `${why}, found ${JSON.stringify(text.slice(first.offset, first.offset + Math.min(Math.max(1, first.length), 20)))}`, line, column);
 }
 
 function lineColumn(text: string, offset: number): { line: number; column: number } {
