@@ -3,8 +3,9 @@
 // block mappings (nested by indentation), block sequences of scalars, plain / 'single' / "double" quoted scalars with
 // YAML 1.2 core-schema typing (null, booleans, integers, floats, else strings), one-line flow sequences of scalars,
 // `{}`, `|` and `>` block scalars (with `-` / `+` chomping), and comments. Anything else (anchors, aliases, tags,
-// multi-line plain scalars, sequences of mappings, flow mappings with content, indentation indicators, .inf and .nan)
-// throws FrontmatterError rather than being read differently from a full YAML parser: an unreadable frontmatter
+// multi-line plain scalars, compact sequences of mappings or of sequences (`- key: v`, `- - v`), flow mappings with
+// content, indentation indicators, .inf and .nan) throws FrontmatterError rather than being read differently from a
+// full YAML parser (test/frontmatter-corpus.test.ts holds it to the yaml package): an unreadable frontmatter
 // cannot be verified, so the skill is refused.
 
 import type { JsonObject } from './types.js';
@@ -107,6 +108,8 @@ class Reader {
       this.index++;
       const rest = line.text.slice(1).trim();
       if (rest !== '' && keyPosition(rest) >= 0) fail(line, 'sequences of mappings are not supported');
+      // `- - x` is a sequence inside a sequence, written compactly: not a string that starts with a dash.
+      if (rest === '-' || rest.startsWith('- ') || rest.startsWith('? ')) fail(line, 'a sequence or key inside a sequence item is not supported');
       out.push(this.value(line, indent, rest));
     }
     return out;
