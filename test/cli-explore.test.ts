@@ -82,6 +82,17 @@ describe('byhand list', () => {
     assert.match(stdout, /^resource templates \(\d+\):\n {2}\S+\{/m);
   });
 
+  test('list, checkpoint and call declare the same capabilities: the reference server offers them the same tools', { timeout: 60_000 }, async () => {
+    const config = write(join(folder('capabilities'), 'mcp.json'), JSON.stringify({ mcpServers: { reference: { command: process.execPath, args: [everything, 'stdio'] } } }));
+    const [list, checkpoint, call] = await Promise.all([['list', 'reference', 'tools'], ['checkpoint', 'reference'], ['call', 'reference']].map((args) => byhand([...args, '--json', '--config', config])));
+    for (const run of [list, checkpoint, call]) assert.equal(run.code, 0, run.stderr);
+    const listed = (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort();
+    // The tools the server offers only to a client that can sample, ask (form and URL) or list roots.
+    for (const name of ['trigger-sampling-request', 'trigger-elicitation-request', 'trigger-url-elicitation', 'get-roots-list']) assert.ok(listed.includes(name), `list shows ${name}: ${listed.join(', ')}`);
+    assert.deepEqual((JSON.parse(call.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort(), listed);
+    assert.equal((JSON.parse(checkpoint.stdout) as { counts: { tools: number } }).counts.tools, listed.length);
+  });
+
   describe('the SDK fixture over HTTP, modern and legacy-only', () => {
     let modern: Served;
     let legacy: Served;

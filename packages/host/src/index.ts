@@ -17,6 +17,8 @@ export const DEFAULT_MAX_TOKENS_CAP = 1024;
 export const DEFAULT_MAX_MODEL_CALLS = 5;
 /** About 25,000 tokens: room for a long document, not for a multi-megabyte one. */
 export const DEFAULT_MAX_PROMPT_CHARS = 100_000;
+/** Both modes, in every byhand host: a server may offer tools only to a client that declares them. */
+const ELICITATION_MODES: ('form' | 'url')[] = ['form', 'url'];
 
 export interface CreateHostOptions {
   /** Chooses the sampling provider (see selectProvider); defaults to process.env. */
@@ -83,8 +85,8 @@ export function createHost(options: CreateHostOptions = {}): ByhandHost {
   const samplingTools = options.samplingTools ?? false;
 
   const host: ByhandHost = {
-    elicitationModes: ['form', 'url'],
-    capabilities: { elicitation: { form: {}, url: {} }, roots: {} },
+    elicitationModes: [...ELICITATION_MODES],
+    capabilities: { elicitation: Object.fromEntries(ELICITATION_MODES.map((mode) => [mode, {}])), roots: {} },
     mask: (text) => secrets.mask(text),
 
     async elicit(params, ctx) {
@@ -142,6 +144,24 @@ export function createHost(options: CreateHostOptions = {}): ByhandHost {
     });
   }
   return host;
+}
+
+/**
+ * The host behind the commands that only look (`list`, `checkpoint`): it declares what createHost declares, so a
+ * server that offers tools by the client's capabilities shows the ones `call` reaches. It answers roots as call
+ * does by default (the working directory) and refuses sampling and elicitation, which only a call would cause.
+ */
+export function createLookingHost(options: { cwd?: string } = {}): Host {
+  const refuse = async (): Promise<never> => {
+    throw new Error('byhand only looks here: it fulfils input requests in byhand call');
+  };
+  return {
+    sample: refuse,
+    elicit: refuse,
+    roots: async () => resolveRoots([], options.cwd ?? process.cwd()),
+    samplingTools: false,
+    elicitationModes: [...ELICITATION_MODES],
+  };
 }
 
 export { selectProvider, type Env } from './providers/select-provider.js';

@@ -2,6 +2,7 @@
 // whether it can ask the host to think. Nothing is guessed: each verdict comes from what happened.
 
 import { connect, McpError, redactText, type Client, type HttpAuth, type Trace } from '@byhand/client';
+import { createLookingHost } from '@byhand/host';
 import type { ServerEntry } from '../shared/config.js';
 import { EXIT, exitCodeFor, exitCodeForFailure, type ExitCode } from '../shared/exit-codes.js';
 import { redactWords } from '../shared/redact-words.js';
@@ -59,9 +60,10 @@ export async function probeServer(entry: ServerEntry, options: ProbeOptions): Pr
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
   let client: Client | undefined;
   try {
-    // Declaring sampling lets a modern server show it would ask; the probe itself never calls a tool.
+    // Declaring what `call` declares lets a modern server show it would ask, and makes the counts the ones call
+    // reaches; the probe itself never calls a tool.
     client = await connect(entry.connect, {
-      host: { sample: refuse, elicit: refuse, roots: refuse },
+      host: createLookingHost(),
       timeoutMs: options.timeoutMs,
       signal,
       onTrace: options.trace,
@@ -116,8 +118,4 @@ export async function probeServer(entry: ServerEntry, options: ProbeOptions): Pr
 /** The command was stopped (a signal): what the probe then says, rather than the client's words for an abort. */
 function interrupted(signal: AbortSignal): McpError {
   return new McpError('aborted', signal.reason instanceof Error ? signal.reason.message : 'interrupted', 'run the checkpoint again');
-}
-
-async function refuse(): Promise<never> {
-  throw new Error('the checkpoint only looks: it does not fulfil input requests');
 }
