@@ -14,9 +14,10 @@ import { booleanFlag, helpText, listFlag, parseCommand, positiveFlag, usageLines
 import { notice, shellQuote } from '../shared/output.js';
 import { askInputs } from '../shared/inputs.js';
 import { trustProject } from '../shared/project-trust.js';
-import { adHocCommand, configEntries, resolveServer, targetText, withFlags } from '../shared/resolve-server.js';
+import { adHocCommand, configEntries, credentialOf, resolveServer, targetText, withFlags } from '../shared/resolve-server.js';
 import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags, type SourceFlags } from '../shared/server-flags.js';
 import { traceLine } from '../shared/show-wire.js';
+import { givenCredential } from '../shared/given-credential.js';
 import { storedLogin } from '../shared/stored-login.js';
 import { UsageError } from '../shared/usage-error.js';
 import { probeServer, type ProbeReport } from './probe.js';
@@ -74,7 +75,9 @@ export async function checkpointCommand(args: string[], io: CommandIO = processI
       const trace = flags.trace ? (e: TraceEntry) => io.stderr.write(`[${entry.name}] ${traceLine(e)}\n`) : undefined;
       // Remote servers may sit behind OAuth: use what `byhand login` stored, never a browser.
       const http = entry.connect !== undefined && (typeof entry.connect === 'string' || entry.connect instanceof URL || 'url' in entry.connect);
-      const auth = http ? storedLogin(io.env, entry.file ? `${shellQuote(entry.name)} --config ${shellQuote(entry.file)}` : shellQuote(entry.target), credentials) : undefined;
+      const login = entry.file ? `${shellQuote(entry.name)} --config ${shellQuote(entry.file)}` : shellQuote(entry.target);
+      const { credential } = credentialOf(source, entry.credential);
+      const auth = !http ? undefined : credential !== undefined ? givenCredential(credential, login) : storedLogin(io.env, login, credentials);
       const report = await probeServer({ ...entry, ...(entry.connect ? { connect: withFlags(entry.connect, source) } : {}) }, { timeoutMs: flags.timeoutMs, trace, ...(auth ? { auth } : {}), ...(io.interrupt ? { signal: io.interrupt } : {}) });
       done++;
       tick();

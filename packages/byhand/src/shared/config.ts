@@ -6,7 +6,7 @@
 
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Target } from '@byhand/client';
+import { isSecretName, type Target } from '@byhand/client';
 import { JsoncError, parseJsonc } from './jsonc.js';
 
 /** A VS Code `inputs` entry: asked for at the terminal, or given with --input id=value. */
@@ -29,6 +29,8 @@ export interface ServerEntry {
   disabled?: boolean;
   /** The file the entry came from. */
   file?: string;
+  /** Where a credential in its headers came from, for when the server refuses it: the field, and the input typed for it. */
+  credential?: string;
   /** `${input:id}` values the entry needs and was not given; `withInputs` makes it usable. */
   missingInputs?: InputSpec[];
   withInputs?: (values: Readonly<Record<string, string>>) => ServerEntry;
@@ -168,7 +170,8 @@ function build(name: string, value: Record<string, unknown>, where: string, ctx:
       }
     }
     // "sse" is the deprecated HTTP+SSE transport (2024-11-05): spoken as asked, not detected.
-    return { name, target: expanded, connect: { url: expanded, headers, ...(type === 'sse' ? { transport: 'sse' as const } : {}) } };
+    const credential = credentialField(value.headers, `${where}.headers`);
+    return { name, target: expanded, connect: { url: expanded, headers, ...(type === 'sse' ? { transport: 'sse' as const } : {}) }, ...(credential ? { credential } : {}) };
   }
   if (!command) throw new ConfigError(`${where}: needs "command" (stdio) or "url" (http)`);
   const args = value.args === undefined ? [] : value.args;
@@ -232,6 +235,15 @@ function stringMap(value: unknown, where: string, ctx: Context): Record<string, 
     out[key] = expand(v, `${where}.${key}`, ctx);
   }
   return out;
+}
+
+/** "FILE: mcpServers.NAME.headers.Authorization, typed for ${input:token}": the first header with a secret's name. */
+function credentialField(headers: unknown, where: string): string | undefined {
+  if (!isObject(headers)) return undefined;
+  const name = Object.keys(headers).find(isSecretName);
+  if (name === undefined) return undefined;
+  const input = /\$\{input:([^}]+)\}/.exec(String(headers[name]))?.[1];
+  return `${where}.${name}${input !== undefined ? `, typed for \${input:${input}}` : ''}`;
 }
 
 function optionalString(value: Record<string, unknown>, key: string, where: string): string | undefined {

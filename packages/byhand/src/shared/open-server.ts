@@ -1,12 +1,14 @@
-// Resolve SERVER and connect to it, the same way for every command: the login `byhand login`
-// stored (never a browser), --trace on stderr, --era and --timeout, and the command's interrupt (a
-// signal, shared/signals.ts) under every request.
+// Resolve SERVER and connect to it, the same way for every command: the credential the user gave, else the
+// login `byhand login` stored (never a browser), --trace on stderr, --era and --timeout, and the command's
+// interrupt (a signal, shared/signals.ts) under every request.
 
 import { connect, type Client, type ConnectOptions } from '@byhand/client';
+import { createLookingHost } from '@byhand/host';
 import type { CommandIO } from './io.js';
 import { resolveServer, type ResolvedServer, type ServerWord } from './resolve-server.js';
 import type { ConnectFlags, SourceFlags } from './server-flags.js';
 import { traceLine } from './show-wire.js';
+import { givenCredential } from './given-credential.js';
 import { storedLogin } from './stored-login.js';
 
 export interface OpenServer {
@@ -27,11 +29,14 @@ export async function openServer(
   let client: Client;
   try {
     client = await connect(server.target, {
+      // Every command declares what `call` declares (call brings the host that fulfils it): a server may offer
+      // some tools only to a client that can sample, ask or list roots, and `list` shows what `call` reaches.
+      host: createLookingHost(),
       ...options,
       ...(signals.length > 0 ? { signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) } : {}),
       era: flags.era,
       timeoutMs: flags.timeoutMs,
-      ...(server.login !== undefined ? { auth: storedLogin(io.env, server.login) } : {}),
+      ...(server.credential !== undefined ? { auth: givenCredential(server.credential, server.login) } : server.login !== undefined ? { auth: storedLogin(io.env, server.login) } : {}),
       ...(flags.trace ? { onTrace: (entry) => void io.stderr.write(`${traceLine(entry)}\n`) } : {}),
     });
   } catch (error) {

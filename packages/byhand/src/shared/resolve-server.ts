@@ -3,7 +3,7 @@
 // entry can shadow a toolbox name on purpose (said in a notice). A folder's own config counts only
 // once the folder is trusted, so a cloned folder cannot take a bundled name over.
 
-import type { Target } from '@byhand/client';
+import { isSecretName, type Target } from '@byhand/client';
 import type { ToolboxName } from '@byhand/servers/node';
 import { ConfigError, loadConfig, type ServerEntry } from './config.js';
 import { didYouMean } from './did-you-mean.js';
@@ -25,6 +25,8 @@ export interface ResolvedServer {
   close(): Promise<void>;
   /** How to log in to it, as `byhand login` arguments, when it is a remote HTTP server. */
   login?: string;
+  /** Where the credential the user gave it came from (--header, a config's headers, an input), when one was given. */
+  credential?: string;
 }
 
 export interface ServerWord {
@@ -114,7 +116,15 @@ function fromEntry(entry: ServerEntry, flags: SourceFlags): ResolvedServer {
     describe: redactWords(`${entry.name} from ${entry.file} (${entry.target})`),
     close: nothing,
     ...(http ? { login: `${shellQuote(entry.name)} --config ${shellQuote(entry.file ?? '')}` } : {}),
+    ...(http ? credentialOf(flags, entry.credential) : {}),
   };
+}
+
+/** A credential given on the command line outranks the config's: it is the one sent (withFlags). */
+export function credentialOf(flags: SourceFlags, fromConfig?: string): { credential?: string } {
+  const name = Object.keys(flags.headers).find(isSecretName);
+  const credential = name !== undefined ? `--header ${name}` : fromConfig;
+  return credential !== undefined ? { credential } : {};
 }
 
 /** --header, --env, --cwd and --transport sse apply to config entries as to ad-hoc targets. */
@@ -137,7 +147,7 @@ function adHocUrl(word: string, flags: SourceFlags): ResolvedServer {
   } catch {
     throw new UsageError(`${JSON.stringify(word)} is not a valid URL`);
   }
-  return { target: withFlags(word, flags), describe: redactWords(word), close: nothing, login: shellQuote(word) };
+  return { target: withFlags(word, flags), describe: redactWords(word), close: nothing, login: shellQuote(word), ...credentialOf(flags) };
 }
 
 export function adHocCommand(words: string[], flags: SourceFlags): ResolvedServer {

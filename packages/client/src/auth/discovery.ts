@@ -112,6 +112,20 @@ export function covers(serverUrl: string, resource: string): boolean {
   return ours.origin === theirs.origin && !theirs.hash && (path === base || path.startsWith(`${base}/`));
 }
 
+/**
+ * Whether the server publishes OAuth metadata, so that a login could get it a token: protected resource metadata
+ * (RFC 9728, where the challenge or the well-known paths say), or the 2025-03-26 authorization server metadata at
+ * its origin (backcompat.ts). A refused credential is only worth replacing by a login when this holds.
+ */
+export async function advertisesOAuth(serverUrl: string, fromChallenge: string | undefined, signal: AbortSignal, fetchFn: Fetch = (input, init) => fetch(input, init)): Promise<boolean> {
+  const urls = [...resourceMetadataUrls(serverUrl, fromChallenge), `${new URL(serverUrl).origin}/.well-known/oauth-authorization-server`];
+  for (const url of urls) {
+    const answer = await getJson(url, fetchFn, signal).catch(() => undefined);
+    if (answer?.ok && typeof answer.json === 'object' && answer.json !== null) return true;
+  }
+  return false;
+}
+
 /** Authorization Server Metadata URLs for an issuer, in the spec's order. */
 export function authorizationServerMetadataUrls(issuer: string): string[] {
   const url = new URL(issuer);

@@ -10,4 +10,4 @@ export { AuthError, type AuthFailure } from './errors.js';
 export { memoryStore, serverKey } from './store.js';
 export type { CredentialStore, CredentialDocument, StoredClient, StoredTokens, StoredServer } from './store.js';
 export { parseWwwAuthenticate, bearerParams } from './challenge.js';
-export { resourceMetadataUrls, authorizationServerMetadataUrls } from './discovery.js';
+export { resourceMetadataUrls, authorizationServerMetadataUrls, advertisesOAuth } from './discovery.js';
