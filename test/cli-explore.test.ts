@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -219,6 +219,29 @@ describe('config discovery', () => {
     assert.equal(call.code, 0, call.stderr);
     assert.match(call.stderr, /^byhand: fixture from .*\.mcp\.json/m);
     assert.equal(call.stdout, 'echo: found\n');
+  });
+
+  test("Claude Code's local scope: ~/.claude.json's entry for this folder (by its real path), named as such", { timeout: 60_000 }, async () => {
+    const home = folder('home-claude-local');
+    const project = folder('project-claude-local');
+    const linked = join(scratch, 'project-claude-local-link');
+    symlinkSync(project, linked);
+    const fixture = { command: process.execPath, args: stdioFixture, cwd: repoRoot };
+    write(join(home, '.claude.json'), JSON.stringify({
+      numStartups: 3,
+      mcpServers: { 'user-fixture': fixture },
+      projects: { [realpathSync(project)]: { allowedTools: [], mcpServers: { 'local-fixture': fixture } }, [join(scratch, 'elsewhere')]: { mcpServers: { 'other-folder': fixture } } },
+    }));
+    const call = await byhand(['call', 'local-fixture', 'echo', 'text=local'], { home, cwd: linked });
+    assert.equal(call.code, 0, call.stderr);
+    assert.match(call.stderr, /^byhand: local-fixture from .*home-claude-local\/\.claude\.json, Claude Code local scope for .*project-claude-local \(/m);
+    assert.equal(call.stdout, 'echo: local\n');
+    const doctor = await byhand(['doctor'], { home, cwd: linked });
+    assert.match(doctor.stdout, /^ {2}✓ read {2}.*\.claude\.json {2}Claude Code \(local\): projects\[".*project-claude-local"\]$/m);
+    assert.match(doctor.stdout, /^ {2}✓ read {2}.*\.claude\.json {2}Claude Code \(user\)$/m);
+    assert.match(doctor.stdout, /^ {2}✓ local-fixture: .* \(Claude Code local scope for .*project-claude-local\)$/m);
+    assert.match(doctor.stdout, /^ {2}✓ user-fixture: /m);
+    assert.doesNotMatch(doctor.stdout, /other-folder/);
   });
 
   test('Claude Desktop on the macOS path and Windsurf serverUrl', { timeout: 60_000 }, async () => {

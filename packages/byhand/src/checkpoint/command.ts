@@ -11,10 +11,10 @@ import { combinedExitCode, EXIT_CODES_TEXT } from '../shared/exit-codes.js';
 import { fail } from '../shared/fail.js';
 import { processIO, type CommandIO } from '../shared/io.js';
 import { booleanFlag, helpText, listFlag, parseCommand, positiveFlag, usageLines, type CommandSpec } from '../shared/kit.js';
-import { notice, shellQuote } from '../shared/output.js';
+import { notice } from '../shared/output.js';
 import { askInputs } from '../shared/inputs.js';
 import { trustProject } from '../shared/project-trust.js';
-import { adHocCommand, configEntries, credentialOf, resolveServer, targetText, withFlags } from '../shared/resolve-server.js';
+import { adHocCommand, configEntries, credentialOf, loginArgs, resolveServer, targetText, withFlags } from '../shared/resolve-server.js';
 import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags, type SourceFlags } from '../shared/server-flags.js';
 import { traceLine } from '../shared/show-wire.js';
 import { givenCredential } from '../shared/given-credential.js';
@@ -75,7 +75,7 @@ export async function checkpointCommand(args: string[], io: CommandIO = processI
       const trace = flags.trace ? (e: TraceEntry) => io.stderr.write(`[${entry.name}] ${traceLine(e)}\n`) : undefined;
       // Remote servers may sit behind OAuth: use what `byhand login` stored, never a browser.
       const http = entry.connect !== undefined && (typeof entry.connect === 'string' || entry.connect instanceof URL || 'url' in entry.connect);
-      const login = entry.file ? `${shellQuote(entry.name)} --config ${shellQuote(entry.file)}` : shellQuote(entry.target);
+      const login = loginArgs(entry);
       const { credential } = credentialOf(source, entry.credential);
       const auth = !http ? undefined : credential !== undefined ? givenCredential(credential, login) : storedLogin(io.env, login, credentials);
       const report = await probeServer({ ...entry, ...(entry.connect ? { connect: withFlags(entry.connect, source) } : {}) }, { timeoutMs: flags.timeoutMs, trace, ...(auth ? { auth } : {}), ...(io.interrupt ? { signal: io.interrupt } : {}) });
@@ -100,7 +100,7 @@ async function withInputs(entries: ServerEntry[], io: CommandIO): Promise<Server
   const values = await askInputs([...specs.values()], io);
   // Without a terminal each entry keeps its error, which names the --input to give.
   if (values === undefined) return entries;
-  return entries.map((e) => (e.withInputs ? { ...e.withInputs(values), file: e.file } : e));
+  return entries.map((e) => (e.withInputs ? { ...e.withInputs(values), file: e.file, ...(e.scope !== undefined ? { scope: e.scope } : {}) } : e));
 }
 
 interface Chosen {

@@ -67,15 +67,16 @@ export async function doctorCommand(args: string[], io: CommandIO = processIO())
     const trust = project === undefined ? undefined : (storedTrust(project, io.env) ?? 'not asked yet');
     const trusted = trust === true;
     const found = discoverConfigs(process.cwd(), io.env, {}, trusted);
-    const read = new Set(found.read.map((r) => r.file.path));
+    // By file, not path: ~/.claude.json is read twice, for the folder's local scope and for the user scope.
+    const read = new Set(found.read.map((r) => r.file));
     const trustWord = trust === true ? 'trusted' : trust === false ? 'not trusted: you said no' : 'not trusted: not asked yet';
     const trustOf = (f: ConfigFile) => (isProjectFile(f) && existsSync(f.path) ? trustWord : undefined);
     const credentials = credentialsFile(io.env);
     if (json) {
       io.stdout.write(`${JSON.stringify({
         provider,
-        configs: found.looked.map((f) => ({ path: f.path, host: f.host, exists: existsSync(f.path), read: read.has(f.path), servers: found.read.find((r) => r.file.path === f.path)?.count ?? 0, trust: trustOf(f) ?? null })),
-        servers: found.entries.map((e) => ({ name: e.name, file: e.file, target: e.target, disabled: e.disabled ?? false, error: e.error ?? null })),
+        configs: found.looked.map((f) => ({ path: f.path, host: f.host, ...(f.project !== undefined ? { project: f.project } : {}), exists: existsSync(f.path), read: read.has(f), servers: found.read.find((r) => r.file === f)?.count ?? 0, trust: trustOf(f) ?? null })),
+        servers: found.entries.map((e) => ({ name: e.name, file: e.file, ...(e.scope !== undefined ? { scope: e.scope } : {}), target: e.target, disabled: e.disabled ?? false, error: e.error ?? null })),
         notices: found.notices,
         credentials: { path: credentials, exists: existsSync(credentials) },
       })}\n`);
@@ -87,10 +88,10 @@ export async function doctorCommand(args: string[], io: CommandIO = processIO())
       ...(provider.error ? [`  ✗ ${provider.error}`] : [`  model: ${provider.model}`]),
       '',
       `configs (${found.read.length > 0 ? `${found.entries.length} server(s) from ${found.read.length} file(s)` : 'none found: the bundled toolboxes are used'}):`,
-      ...found.looked.map((f) => `  ${read.has(f.path) ? '✓ read ' : existsSync(f.path) ? '✗ skip ' : '  none '} ${f.path}  ${f.host}${trustOf(f) ? ` (${trustOf(f)})` : ''}`),
+      ...found.looked.map((f) => `  ${read.has(f) ? '✓ read ' : existsSync(f.path) ? (f.project !== undefined ? '  none ' : '✗ skip ') : '  none '} ${f.path}  ${f.host}${f.project !== undefined ? `: projects[${JSON.stringify(f.project)}]` : ''}${trustOf(f) ? ` (${trustOf(f)})` : ''}`),
       ...(trust !== undefined && !trusted ? ['  note: the folder\'s own config runs once you trust it: `byhand trust` (or --trust for one command)'] : []),
       ...found.notices.map((n) => `  note: ${n}`),
-      ...found.entries.map((e) => `  ${e.disabled ? '-' : e.error ? '✗' : '✓'} ${e.name}: ${e.disabled ? 'disabled' : e.error ?? e.target}`),
+      ...found.entries.map((e) => `  ${e.disabled ? '-' : e.error ? '✗' : '✓'} ${e.name}: ${e.disabled ? 'disabled' : e.error ?? e.target}${e.scope !== undefined ? ` (${e.scope})` : ''}`),
       '',
       `logins: ${credentials}${existsSync(credentials) ? '' : ' (none yet)'}`,
     ];

@@ -29,6 +29,8 @@ export interface ServerEntry {
   disabled?: boolean;
   /** The file the entry came from. */
   file?: string;
+  /** The host's scope, when the file holds more than one: "Claude Code local scope for /the/folder". */
+  scope?: string;
   /** Where a credential in its headers came from, for when the server refuses it: the field, and the input typed for it. */
   credential?: string;
   /** `${input:id}` values the entry needs and was not given; `withInputs` makes it usable. */
@@ -50,6 +52,11 @@ export interface ConfigOptions {
   workspaceFolder?: string;
   /** --input id=value. */
   inputs?: Readonly<Record<string, string>>;
+  /**
+   * Claude Code's local scope: the servers ~/.claude.json keeps for one folder, under `projects.<folder>.mcpServers`
+   * (what `claude mcp add` writes by default). None for the folder is no error: most folders have none.
+   */
+  project?: string;
 }
 
 interface Context {
@@ -76,7 +83,11 @@ export function loadConfig(file: string, env: Env = process.env, options: Config
     if (!(error instanceof JsoncError)) throw error;
     throw new ConfigError(`${file}:${error.line}:${error.column}: not valid JSON (${error.why})`);
   }
-  return parseConfig(json, file, env, options);
+  if (options.project === undefined) return parseConfig(json, file, env, options);
+  const project = isObject(json) && isObject(json.projects) ? json.projects[options.project] : undefined;
+  if (!isObject(project) || !isObject(project.mcpServers) || Object.keys(project.mcpServers).length === 0) return [];
+  const scope = `Claude Code local scope for ${options.project}`;
+  return parseConfig(project, `${file}: projects[${JSON.stringify(options.project)}]`, env, options).map((entry) => ({ ...entry, file, scope }));
 }
 
 export function parseConfig(json: unknown, file: string, env: Env = process.env, options: ConfigOptions = {}): ServerEntry[] {

@@ -3,7 +3,7 @@
 // user's, on the Linux, macOS and Windows paths alike: the file that exists decides, so one test
 // HOME can hold them all. Paths: each client's own documentation.
 
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, loadConfig, type ServerEntry } from './config.js';
 import { EMBEDDED_NAMES } from './embedded.js';
@@ -14,6 +14,8 @@ export interface ConfigFile {
   path: string;
   /** Which host writes it: "Claude Code (project)", "VS Code (user)". */
   host: string;
+  /** Claude Code's local scope: the folder whose entry under `projects` is read, not the file's top level. */
+  project?: string;
 }
 
 /** The configs that come with a folder: they run only once the folder is trusted (trust.ts). */
@@ -38,10 +40,13 @@ export function candidateFiles(cwd: string, env: Env): ConfigFile[] {
   const appData = env.APPDATA;
   const perOs = (host: string, ...tail: string[]): ConfigFile[] =>
     [xdg, mac, ...(appData ? [appData] : [])].map((base) => ({ path: join(base, ...tail), host }));
+  const claude = join(home, '.claude.json');
   return [
+    // `claude mcp add` writes here by default, keyed by the folder's real path; it outranks the project's .mcp.json.
+    { path: claude, host: 'Claude Code (local)', project: realFolder(cwd) },
     ...project,
     ...perOs('Claude Desktop', 'Claude', 'claude_desktop_config.json'),
-    { path: join(home, '.claude.json'), host: 'Claude Code (user)' },
+    { path: claude, host: 'Claude Code (user)' },
     { path: join(home, '.cursor', 'mcp.json'), host: 'Cursor (user)' },
     { path: join(home, '.codeium', 'windsurf', 'mcp_config.json'), host: 'Windsurf' },
     ...perOs('VS Code (user)', 'Code', 'User', 'mcp.json'),
@@ -80,7 +85,8 @@ export function discoverConfigs(cwd: string, env: Env, inputs: Readonly<Record<s
     }
     let entries: ServerEntry[];
     try {
-      entries = loadConfig(file.path, env, { inputs, ...(project ? { workspaceFolder: cwd } : {}) });
+      // Claude Code's local scope belongs to the folder as the user's own config does: ~/.claude.json is theirs.
+      entries = loadConfig(file.path, env, { inputs, ...(project || file.project !== undefined ? { workspaceFolder: cwd } : {}), ...(file.project !== undefined ? { project: file.project } : {}) });
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       // ~/.claude.json is Claude Code's whole state; most of them hold no user-scope servers.
@@ -88,6 +94,8 @@ export function discoverConfigs(cwd: string, env: Env, inputs: Readonly<Record<s
       found.notices.push(`skipped ${error.message}`);
       continue;
     }
+    // A folder with no local-scope servers was not read for any.
+    if (file.project !== undefined && entries.length === 0) continue;
     let kept = 0;
     for (const entry of entries) {
       const first = seen.get(entry.name);
@@ -109,4 +117,12 @@ export function discoverConfigs(cwd: string, env: Env, inputs: Readonly<Record<s
     found.read.push({ file, count: kept });
   }
   return found;
+}
+
+function realFolder(cwd: string): string {
+  try {
+    return realpathSync(cwd);
+  } catch {
+    return cwd;
+  }
 }

@@ -102,7 +102,7 @@ export async function usable(entry: ServerEntry, io: Pick<CommandIO, 'stdin' | '
     const values = await askInputs(entry.missingInputs, io);
     // No terminal to ask at: the entry's own error says which --input to give.
     if (values === undefined) throw new UsageError(entry.error ?? `${entry.name} needs inputs`);
-    ready = { ...entry.withInputs(values), file: entry.file };
+    ready = { ...entry.withInputs(values), file: entry.file, ...(entry.scope !== undefined ? { scope: entry.scope } : {}) };
   }
   if (ready.error !== undefined) throw new UsageError(ready.error);
   return ready;
@@ -113,11 +113,20 @@ function fromEntry(entry: ServerEntry, flags: SourceFlags): ResolvedServer {
   const http = typeof connect === 'string' || connect instanceof URL || 'url' in connect;
   return {
     target: connect,
-    describe: redactWords(`${entry.name} from ${entry.file} (${entry.target})`),
+    describe: redactWords(`${entry.name} from ${entry.file}${entry.scope !== undefined ? `, ${entry.scope}` : ''} (${entry.target})`),
     close: nothing,
-    ...(http ? { login: `${shellQuote(entry.name)} --config ${shellQuote(entry.file ?? '')}` } : {}),
+    ...(http ? { login: loginArgs(entry) } : {}),
     ...(http ? credentialOf(flags, entry.credential) : {}),
   };
+}
+
+/**
+ * `byhand login` arguments that find this entry again: its name in its file, or, for a scope within a file that
+ * --config cannot pick (Claude Code's local scope), its name as discovered in this folder.
+ */
+export function loginArgs(entry: ServerEntry): string {
+  if (entry.file === undefined) return shellQuote(entry.target);
+  return entry.scope !== undefined ? shellQuote(entry.name) : `${shellQuote(entry.name)} --config ${shellQuote(entry.file)}`;
 }
 
 /** A credential given on the command line outranks the config's: it is the one sent (withFlags). */
