@@ -96,8 +96,8 @@ describe('a config that mixes eras, transports and failures', () => {
     assert.match(blocks[1], /era: 2025-11-25 \(legacy, session: can ask only over the held connection\) — fell back/);
     assert.match(blocks[2], /era: 2025-11-25 \(legacy, per-request: cannot ask you to think\) — fell back/);
     assert.match(blocks[3], /era: 2025-11-25 \(legacy, session: can ask only over the held connection\) — fell back\n {4}\d+ tool\(s\)/);
-    assert.match(blocks[4], /network cannot reach http:\/\/127\.0\.0\.1:9\/mcp.*\(hint: nothing answered/);
-    assert.match(blocks[5], /config .*mcpServers\.Unset Token\.headers\.Authorization: \$BYHAND_UNSET_TOKEN refers to BYHAND_UNSET_TOKEN, which is not set/);
+    assert.match(blocks[4], /network: cannot reach http:\/\/127\.0\.0\.1:9\/mcp.*\(hint: nothing answered/);
+    assert.match(blocks[5], /config: .*mcpServers\.Unset Token\.headers\.Authorization: \$BYHAND_UNSET_TOKEN refers to BYHAND_UNSET_TOKEN, which is not set/);
     const sentAuth = modern.requests.find((r) => r.headers.authorization)?.headers.authorization;
     assert.equal(sentAuth, 'Bearer sekrit', 'the ${env:...} reference was expanded');
   });

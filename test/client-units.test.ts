@@ -6,7 +6,7 @@ import { encodeHeaderValue, headerParams, paramHeaders, standardHeaders } from '
 import { classifyProbe } from '../packages/client/src/verdict.js';
 import { fromReadableStream } from '../packages/client/src/bytes.js';
 import { readSse } from '../packages/client/src/sse.js';
-import { HttpStatusError, StreamClosedError, TimeoutError } from '../packages/client/src/errors.js';
+import { HttpStatusError, McpError, RpcError, StreamClosedError, TimeoutError } from '../packages/client/src/errors.js';
 
 test('header values: the spec\'s encoding table (streamable-http.mdx "Value Encoding")', () => {
   assert.equal(encodeHeaderValue('us-west1'), 'us-west1');
@@ -77,4 +77,11 @@ test('the probe classifier: evidence for each era, outages for neither', () => {
   assert.equal(classifyProbe(new TimeoutError('server/discover', 1), '2026-07-28', 'stdio').kind, 'legacy');
   assert.equal(classifyProbe(new TimeoutError('server/discover', 1), '2026-07-28', 'http').kind, 'error');
   assert.equal(classifyProbe(new StreamClosedError('gone'), '2026-07-28', 'stdio').kind, 'legacy');
+});
+
+test('an error reads as its code, a colon, the message; a hint names no library call', { timeout: 5_000 }, () => {
+  const error = new RpcError({ code: -32601, message: 'Method not found' }, { method: 'resources/list' });
+  assert.equal(new McpError('timeout', 'no answer within 300 ms', 'raise --timeout').explain(), 'timeout: no answer within 300 ms (hint: raise --timeout)');
+  assert.match(error.hint, /no method resources\/list/);
+  assert.doesNotMatch(error.hint, /\w\(\)/);
 });

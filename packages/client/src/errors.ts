@@ -23,7 +23,7 @@ export class McpError extends Error {
 
   /** One line: the code, what happened, and what to do about it. */
   explain(): string {
-    return `${this.code} ${this.message} (hint: ${this.hint})`;
+    return `${this.code}: ${this.message} (hint: ${this.hint})`;
   }
 }
 
@@ -189,7 +189,7 @@ function hintForRpcError(error: JsonRpcError, ctx: RequestContext): string {
       return `the server speaks ${supported}; the client asked for ${typeof data.requested === 'string' ? data.requested : (ctx.protocolVersion ?? '?')} and found no version both support`;
     }
     case -32601:
-      return `the server has no method ${ctx.method}: it may be a different era, or the feature is not offered (see discover())`;
+      return `the server has no method ${ctx.method}: it may speak the other era, or not offer this feature (its capabilities say which it offers)`;
     case -32602:
       return ctx.name
         ? `the server rejected the parameters: check that '${ctx.name}' exists (list it first) and that the arguments match its schema`

@@ -34,7 +34,7 @@ export function renderReport(report: ProbeReport, style: Style, details = false)
   if (!report.ok) {
     const e = report.error!;
     if (report.needsLogin) return `${style.bad('✗')} ${title}\n    needs login: ${printable(e.hint)}\n${probed}\n`;
-    return `${style.bad('✗')} ${title}\n    ${e.code} ${printable(e.message)} (hint: ${printable(e.hint)})\n${probed}\n`;
+    return `${style.bad('✗')} ${title}\n    ${e.code}: ${printable(e.message)} (hint: ${printable(e.hint)})\n${probed}\n`;
   }
   const how = report.negotiation ? ` ${style.dim(`— ${report.negotiation}`)}` : '';
   const c = report.counts!;
