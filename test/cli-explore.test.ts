@@ -345,7 +345,7 @@ describe('one command kit', () => {
     try {
       const { code, stdout } = await byhand(['checkpoint', silent.url, '--timeout', '300']);
       assert.equal(code, 4);
-      assert.match(stdout, /^ {4}timeout no answer within 300 ms \(hint: the server is slow, hung or still starting: raise --timeout/m);
+      assert.match(stdout, /^ {4}timeout: no answer within 300 ms \(hint: the server is slow, hung or still starting: raise --timeout/m);
     } finally {
       await silent.close();
     }
@@ -395,6 +395,9 @@ describe('doctor and shell completion', () => {
     assert.match(fish.stdout, /^complete -c byhand -n "__fish_seen_subcommand_from watch" -l count -r/m);
     const bad = await byhand(['completion', 'tcsh']);
     assert.equal(bad.code, 2);
+    const help = await byhand(['completion', '--help']);
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /^usage: byhand completion bash\|zsh\|fish$/m);
   });
 });
 

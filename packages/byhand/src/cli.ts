@@ -28,8 +28,19 @@ const COMMANDS: Record<string, Command> = {
   serve: { synopsis: 'serve [--port N] [--host H] [--db FILE|URL] [--allow-host NAME]', about: 'serve the toolboxes on loopback', run: async (a) => (await import('./serve/command.js')).serveCommand(a) },
 };
 
+const COMPLETION_HELP = `usage: byhand completion bash|zsh|fish
+
+Prints a script that completes byhand's commands and each command's flags. Load it from your shell's startup file:
+  bash (~/.bashrc), zsh (~/.zshrc):  eval "$(byhand completion bash)"   (zsh: completion zsh)
+  fish (config.fish):                byhand completion fish | source
+`;
+
 /** The specs come from the commands themselves, loaded only for this. */
 async function completion(args: string[]): Promise<number> {
+  if (args[0] === '-h' || args[0] === '--help') {
+    process.stdout.write(COMPLETION_HELP);
+    return 0;
+  }
   const { callSpec } = await import('./call/args.js');
   const specs = [
     (await import('./checkpoint/command.js')).SPEC,
