@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -349,6 +349,16 @@ describe('one command kit', () => {
     } finally {
       await silent.close();
     }
+  });
+
+  test('a checkpoint timeout of an npx server says a first run downloads the package', { timeout: 60_000 }, async () => {
+    // An npx that, like a cold one, says nothing for longer than the timeout; it ends when its stdin closes.
+    const bin = folder('fake-npx');
+    write(join(bin, 'npx'), '#!/bin/sh\nexec cat >/dev/null\n');
+    chmodSync(join(bin, 'npx'), 0o755);
+    const { code, stdout } = await byhand(['checkpoint', '--timeout', '300', '--', 'npx', '-y', 'some-server'], { env: { PATH: `${bin}:${process.env.PATH ?? ''}` } });
+    assert.equal(code, 4, stdout);
+    assert.match(stdout, /^ {4}timeout: no answer within 300 ms \(hint: .*a first npx run downloads the package/m);
   });
 });
 

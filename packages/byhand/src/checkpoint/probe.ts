@@ -1,6 +1,7 @@
 // Probing one server: connect (the era is negotiated by trying), count what it offers, and derive
 // whether it can ask the host to think. Nothing is guessed: each verdict comes from what happened.
 
+import { basename } from 'node:path';
 import { connect, McpError, redactText, type Client, type HttpAuth, type Trace } from '@byhand/client';
 import { createLookingHost } from '@byhand/host';
 import type { ServerEntry } from '../shared/config.js';
@@ -105,7 +106,7 @@ export async function probeServer(entry: ServerEntry, options: ProbeOptions): Pr
   } catch (error) {
     // Our own deadline fired: that is a timeout with a value and a flag, not a caller's abort.
     const failure = timeout.aborted
-      ? new McpError('timeout', `no answer within ${options.timeoutMs} ms`, 'the server is slow, hung or still starting: raise --timeout (milliseconds) or check the server')
+      ? new McpError('timeout', `no answer within ${options.timeoutMs} ms`, timeoutHint(entry))
       : options.signal?.aborted ? interrupted(options.signal)
       : error instanceof McpError ? error : new McpError('protocol', (error as Error).message, 'unexpected failure');
     const needsLogin = failure.code === 'auth' && (failure.data as { reason?: string } | undefined)?.reason === 'login-required';
@@ -118,4 +119,13 @@ export async function probeServer(entry: ServerEntry, options: ProbeOptions): Pr
 /** The command was stopped (a signal): what the probe then says, rather than the client's words for an abort. */
 function interrupted(signal: AbortSignal): McpError {
   return new McpError('aborted', signal.reason instanceof Error ? signal.reason.message : 'interrupted', 'run the checkpoint again');
+}
+
+/** A package runner's first start downloads the package, often for longer than the checkpoint waits. */
+function timeoutHint(entry: ServerEntry): string {
+  const command = entry.connect !== undefined && typeof entry.connect === 'object' && 'command' in entry.connect ? entry.connect.command : undefined;
+  if (command !== undefined && /^(npx|uvx|bunx|pnpx)(\.cmd|\.exe)?$/i.test(basename(command))) {
+    return `the server may still be starting (a first ${basename(command).replace(/\..*$/, '')} run downloads the package): run the checkpoint again, or raise --timeout (milliseconds)`;
+  }
+  return 'the server is slow, hung or still starting: raise --timeout (milliseconds) or check the server';
 }
