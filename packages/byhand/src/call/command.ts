@@ -2,7 +2,7 @@
 // happen, the final result on stdout. Without a name, the choices are listed instead. The exit code
 // is the one table's (shared/exit-codes.ts): 5 when the tool itself reported an error.
 
-import { type Client, type JsonObject, type JsonRpcNotification, type LoggingLevel, type Task } from '@byhand/client';
+import { McpError, type Client, type JsonObject, type JsonRpcNotification, type LoggingLevel, type Task } from '@byhand/client';
 import { AnswersFileError, createHost, ProviderConfigError, RootError, type InterruptedError } from '@byhand/host';
 import { parseCallArgs, callSpec, type CallArgs, type Verb } from './args.js';
 import { coerceToolArguments, promptArguments } from './coerce.js';
@@ -100,8 +100,10 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
       say(`✗ ${interrupted.message}`);
       return EXIT.interrupted;
     }
-    // The command line the guess left did not start or answer: the name may belong to it.
-    const note = guessed && open === undefined ? splitNote(guessed) : undefined;
+    // The command line the guess left did not answer: the name may belong to it. One that did not start is not
+    // helped by where the split fell: its first word, the program, is the same either way.
+    const spawnFailed = error instanceof McpError && error.code === 'spawn';
+    const note = guessed && open === undefined && !spawnFailed ? splitNote(guessed) : undefined;
     if (note) say(`byhand: ${redactWords(note)}`);
     return fail(error, io, {
       what,
