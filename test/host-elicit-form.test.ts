@@ -131,15 +131,19 @@ describe('elicitation form at the terminal', () => {
         card_pin: { type: 'string' },
         key: { type: 'string', title: 'API key' },
         word: { type: 'string', format: 'password' },
+        // A description that only mentions a PIN is no secret, and its default is shown; one that asks for a password is.
+        colour: { type: 'string', description: 'printed next to your PIN on the card', default: 'teal' },
+        login: { type: 'string', description: 'your account password' },
       }),
-      ['zed', 'fast', '4321', 'sk-abc', 'hunter2'],
+      ['zed', 'fast', '4321', 'sk-abc', 'hunter2', '', 'letmein'],
     );
-    assert.deepEqual(result, { action: 'accept', content: { nickname: 'zed', shipping: 'fast', card_pin: '4321', key: 'sk-abc', word: 'hunter2' } });
-    assert.equal(shown.split('! this looks like a secret').length - 1, 3, 'card_pin, API key and format password; not nickname or shipping');
-    for (const secret of ['4321', 'sk-abc', 'hunter2']) assert.ok(!shown.includes(secret), `${secret} is not shown`);
-    assert.match(shown, /Sending: \{"nickname":"zed","shipping":"fast","card_pin":"\*\*\*","key":"\*\*\*","word":"\*\*\*"\}/);
+    assert.deepEqual(result, { action: 'accept', content: { nickname: 'zed', shipping: 'fast', card_pin: '4321', key: 'sk-abc', word: 'hunter2', colour: 'teal', login: 'letmein' } });
+    assert.equal(shown.split('! this looks like a secret').length - 1, 4, 'card_pin, API key, format password and the password described; not nickname, shipping or colour');
+    assert.match(shown, /teal/);
+    for (const secret of ['4321', 'sk-abc', 'hunter2', 'letmein']) assert.ok(!shown.includes(secret), `${secret} is not shown`);
+    assert.match(shown, /Sending: \{"nickname":"zed","shipping":"fast","card_pin":"\*\*\*","key":"\*\*\*","word":"\*\*\*","colour":"teal","login":"\*\*\*"\}/);
     const done = events[1] as Extract<HostEvent, { type: 'elicitation-result' }>;
-    assert.deepEqual(done.result.content, { nickname: 'zed', shipping: 'fast', card_pin: '***', key: '***', word: '***' });
+    assert.deepEqual(done.result.content, { nickname: 'zed', shipping: 'fast', card_pin: '***', key: '***', word: '***', colour: 'teal', login: '***' });
   });
 
   it('reports the request and the result as events', async () => {

@@ -12,7 +12,7 @@ interface FieldBase {
   label: string;
   description?: string;
   required: boolean;
-  /** Its name, title, description or format says password, secret, token or PIN: read without echo, shown as ***. */
+  /** Its name, title or format says password, secret, token or PIN (its description, a password): read without echo, shown as ***. */
   secret: boolean;
 }
 type StringFormat = 'email' | 'uri' | 'date' | 'date-time';
@@ -68,6 +68,7 @@ const SECRET_WORDS = new Set([
   'password', 'passwords', 'passwd', 'passphrase', 'passcode', 'secret', 'secrets', 'token', 'tokens',
   'pin', 'otp', 'apikey', 'credential', 'credentials', 'cvv', 'cvc',
 ]);
+const ASKING_WORDS = new Set(['password', 'passwd', 'passphrase', 'passcode', 'apikey']);
 
 /**
  * A field that asks for a secret. The spec says servers must not ask for passwords, API keys or
@@ -75,9 +76,14 @@ const SECRET_WORDS = new Set([
  * so the person is told, and the value is never echoed.
  */
 export function looksSecret(name: string, prop: JsonObject): boolean {
-  const text = [name, prop.title, prop.description, prop.format].filter((t) => typeof t === 'string').join(' ');
-  const words = text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/);
-  return words.some((word, i) => SECRET_WORDS.has(word) || (word === 'api' && words[i + 1] === 'key'));
+  // The name, title and format say what the field is; a description often only mentions one ("printed next to
+  // your PIN", "up to 100 tokens"), so only the words that hardly appear without asking for one count there.
+  const says = (text: unknown, secret: (word: string) => boolean) => {
+    if (typeof text !== 'string') return false;
+    const words = text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/);
+    return words.some((word, i) => secret(word) || (word === 'api' && words[i + 1] === 'key'));
+  };
+  return [name, prop.title, prop.format].some((text) => says(text, (word) => SECRET_WORDS.has(word))) || says(prop.description, (word) => ASKING_WORDS.has(word));
 }
 
 /** Single-select enums in all three spellings: enum, enum + legacy enumNames, oneOf const/title. */
