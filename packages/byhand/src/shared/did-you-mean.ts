@@ -8,10 +8,12 @@ function closest(name: string, candidates: readonly string[]): string | undefine
     const d = distance(name.toLowerCase(), candidate.toLowerCase());
     if (d < bestDistance) [best, bestDistance] = [candidate, d];
   }
-  // A third of the name, at least 2: "sumarise_wek" finds summarise_week, "foo" does not find "bar".
+  // A third of the name, at least 2: "sumarise_wek" finds summarise_week, "foo" does not find "bar". Changing every
+  // letter of a word is no typo: "x" does not find "a", nor "b" find "ab".
   const allowed = Math.max(2, Math.floor(name.length / 3));
-  if (best !== undefined && (bestDistance <= allowed || best.toLowerCase().includes(name.toLowerCase()))) return best;
-  return undefined;
+  if (best !== undefined && bestDistance <= allowed && bestDistance < Math.min(name.length, best.length)) return best;
+  // A part of a name, long enough to mean something: "week" finds summarise_week.
+  return name.length >= 3 ? candidates.find((candidate) => candidate.toLowerCase().includes(name.toLowerCase())) : undefined;
 }
 
 /** " (did you mean X?)", or nothing. */
