@@ -249,6 +249,13 @@ describe('garbage, silence and broken streams', () => {
     await served.close();
   });
 
+  test('a JSON Content-Type with a body that is not JSON: said in plain words', { timeout: 30_000 }, async () => {
+    const served = await serve(scriptedHandler(() => new Response('{"jsonrpc":', { headers: { 'content-type': 'application/json' } })));
+    forgetEras();
+    await assert.rejects(connect(served.url), (e: BodyError) => e instanceof BodyError && /got an answer that is not JSON \(Content-Type application\/json\): \{"jsonrpc":/.test(e.message));
+    await served.close();
+  });
+
   test('JSON that is not JSON-RPC', async () => {
     const served = await serve(scriptedHandler(() => Response.json({ hello: 'world' })));
     forgetEras();

@@ -165,7 +165,7 @@ export class HttpTransport implements Transport {
     if (found) return { message: found, status: response.status };
     if (response.status >= 300) throw new HttpStatusError(response.status, text, response.headers(), this.url);
     if (parsed === undefined) {
-      throw new BodyError(`${request.method} got a ${type || 'typeless'} answer that is not JSON: ${truncate(text, 120) || '(empty)'}`);
+      throw new BodyError(`${request.method} got an answer that is not JSON (${type ? `Content-Type ${type}` : 'no Content-Type'}): ${truncate(text, 120) || '(empty)'}`);
     }
     throw new BodyError(`${request.method} got JSON that is not a JSON-RPC response to id ${request.id}: ${truncate(text, 120)}`);
   }
