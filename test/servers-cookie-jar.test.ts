@@ -50,6 +50,7 @@ for (const era of ['modern', 'legacy'] as const) {
       try {
         const put = await host.client.callTool({ name: 'put_note', arguments: { text: `buy ${era} oat milk`, ttl_seconds: 60 } });
         const id = (put.structuredContent as { note: { id: number } }).note.id;
+        assert.match(textOf(put), /; kept in this process only \(byhand serve --db FILE keeps notes\)$/, 'a jar in memory says so');
         await host.client.callTool({ name: 'put_note', arguments: { text: `call ${era} grandma`, ttl_seconds: 600 } });
         let listed = await host.client.callTool({ name: 'list_notes', arguments: {} });
         assert.match(textOf(listed), new RegExp(`#${id} "buy ${era} oat milk"`));

@@ -50,6 +50,9 @@ const ForgetSchema = sharedSchema(z.object({ id: z.number().int().min(1).describ
 
 const RecallSchema = sharedSchema(z.object({ topic: z.string().optional().describe('only notes about this') }));
 
+/** Said on every put to a jar in memory: each `byhand call` starts the bundled jar afresh, so nothing is kept between them. */
+const IN_MEMORY = '; kept in this process only (byhand serve --db FILE keeps notes)';
+
 function registerJar(server: McpServer, ctx: BuildContext, store: JarStorage): void {
   server.registerTool(
     'put_note',
@@ -61,7 +64,7 @@ function registerJar(server: McpServer, ctx: BuildContext, store: JarStorage): v
     async ({ text: note, ttl_seconds }) => {
       try {
         const stored = await store.put(note, ttl_seconds);
-        return { ...text(`Put ${describe(stored)}`), structuredContent: { note: stored } };
+        return { ...text(`Put ${describe(stored)}${store.inMemory === true ? IN_MEMORY : ''}`), structuredContent: { note: stored } };
       } catch (error) {
         if (error instanceof JarFullError) return text(error.message, true);
         throw error;

@@ -17,6 +17,7 @@ export function memoryStore(options: StorageOptions = {}): JarStorage {
     return row !== undefined && row.expires_ms > now() ? row : undefined;
   };
   return {
+    inMemory: true,
     async put(text, ttlSeconds) {
       sweep();
       if (rows.size >= maxNotes) throw new JarFullError(maxNotes);

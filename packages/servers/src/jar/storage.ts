@@ -22,6 +22,8 @@ export class JarFullError extends Error {
 }
 
 export interface JarStorage {
+  /** The notes live in this process only, and are gone when it ends. */
+  readonly inMemory?: boolean;
   /** Stores a note, or throws JarFullError when `maxNotes` live notes are already stored. */
   put(text: string, ttlSeconds: number): Promise<Note>;
   /** Live notes with id > after, oldest first, at most `limit`. */
