@@ -13,6 +13,7 @@ import { coerceToolArguments } from '../packages/byhand/src/call/coerce.js';
 import { demoCommand, LEGACY_REFUSAL } from '../packages/byhand/src/call/demo.js';
 import type { Tool } from '../packages/client/src/index.js';
 import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
+import { byhand } from './support/cli.js';
 import { collector } from './support/collector.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -400,6 +401,22 @@ describe('coercion against a schema, in detail', () => {
     fails(/^kinds: level="medium" is not one of low, high$/, 'count=1', 'level=medium');
     fails(/^kinds: count is given twice$/, 'count=1', 'count=2');
     fails(/^kinds: missing required argument count \(integer\)$/, 'on=true');
+  });
+
+  test('the arguments as one JSON object: typed by the JSON, names and required ones checked', { timeout: 5_000 }, () => {
+    assert.deepEqual(coerce('{"count": 2, "tags": ["a"], "options": {"x": 1}}'), { count: 2, tags: ['a'], options: { x: 1 } });
+    const fails = (pattern: RegExp, word: string) => assert.throws(() => coerce(word), (error: Error) => error.name === 'UsageError' && pattern.test(error.message));
+    fails(/^kinds has no argument "cuont" \(did you mean count\?\)/, '{"count": 1, "cuont": 2}');
+    fails(/^kinds: missing required argument count/, '{"on": true}');
+    fails(/^kinds: the arguments are not a JSON object/, '{"count": 1');
+    fails(/^kinds: expected key=value \(or all the arguments as one JSON object/, 'count');
+  });
+
+  test('the real binary takes the JSON object as it is typed', { timeout: 30_000 }, async () => {
+    const everything = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+    const { code, stdout, stderr } = await byhand('call', '--tool', 'get-sum', '{"a": 1, "b": 2}', '--', process.execPath, everything, 'stdio');
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /The sum of 1 and 2 is 3\./);
   });
 });
 

@@ -18,8 +18,13 @@ export function coerceToolArguments(tool: Tool, pairs: readonly string[]): JsonO
   // JSON Schema allows extra properties by default, but the SDK's zod schemas drop them silently, so a
   // misspelt name would vanish; only an explicit additionalProperties lets unknown names through.
   const extra = schema.additionalProperties === true ? {} : isObject(schema.additionalProperties) ? (schema.additionalProperties) : undefined;
-  const args: JsonObject = {};
-  for (const [key, raw] of splitPairs(tool.name, pairs)) {
+  const json = jsonArguments(tool.name, pairs);
+  const args: JsonObject = json ?? {};
+  if (json !== undefined) {
+    // Typed by the JSON itself, so nothing is coerced; names are checked as key=value's are.
+    for (const key of Object.keys(json)) if (properties[key] === undefined && extra === undefined) throw unknownArgument(tool.name, key, Object.keys(properties));
+  }
+  for (const [key, raw] of json !== undefined ? [] : splitPairs(tool.name, pairs)) {
     const property = properties[key] ?? extra;
     if (property === undefined) throw unknownArgument(tool.name, key, Object.keys(properties));
     let value: unknown;
@@ -70,10 +75,23 @@ function describe(name: string, schema: Schema, required: boolean): string {
   return `${name} (${parts.join(', ')})`;
 }
 
+/** The arguments as one JSON object (`call SERVER TOOL '{"a":1}'`), when that is the one word given. */
+function jsonArguments(owner: string, pairs: readonly string[]): JsonObject | undefined {
+  if (pairs.length !== 1 || !pairs[0].trimStart().startsWith('{')) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(pairs[0]);
+  } catch (error) {
+    throw new UsageError(`${owner}: the arguments are not a JSON object (${(error as Error).message}); give one JSON object, or key=value words`, true);
+  }
+  if (!isObject(value)) throw new UsageError(`${owner}: the arguments must be one JSON object, or key=value words`, true);
+  return value;
+}
+
 function splitPairs(owner: string, pairs: readonly string[]): [string, string][] {
   return pairs.map((pair) => {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`${owner}: expected key=value, got ${JSON.stringify(pair)}`, true);
+    if (eq <= 0) throw new UsageError(`${owner}: expected key=value (or all the arguments as one JSON object, '{"key": value}'), got ${JSON.stringify(pair)}`, true);
     return [pair.slice(0, eq), pair.slice(eq + 1)];
   });
 }
