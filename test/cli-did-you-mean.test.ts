@@ -1,7 +1,7 @@
 // The suggestion for a mistyped name: a typo or a meaningful part finds its word; one letter finds nothing.
 
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { test } from './support/node-test.js';
 import { didYouMean } from '../packages/byhand/src/shared/did-you-mean.js';
 
 test('a typo or a part of a name is suggested; a word changed whole, or one letter, is not', { timeout: 5_000 }, () => {

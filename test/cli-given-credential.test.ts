@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test } from './support/node-test.js';
 
 const bin = fileURLToPath(new URL('../packages/byhand/bin/byhand.js', import.meta.url));
 const home = mkdtempSync(join(tmpdir(), 'byhand-credential-'));
