@@ -27,6 +27,7 @@ export function guardedStorage(store: JarStorage, report: StorageFailureReport):
     }
   };
   return {
+    ...(store.inMemory === true ? { inMemory: true } : {}),
     put: (text, ttlSeconds) => guard(() => store.put(text, ttlSeconds)),
     page: (after, limit) => guard(() => store.page(after, limit)),
     get: (id) => guard(() => store.get(id)),
