@@ -157,7 +157,7 @@ describe('byhand call against the bundled Kitchen', () => {
     assert.match(none.stderr, /^✗ suggest_dinner takes no arguments, but got people=$/m);
     const malformed = await run('call', ['kitchen', 'summarise_week', 'depth']);
     assert.equal(malformed.code, 2);
-    assert.match(malformed.stderr, /^✗ summarise_week: expected key=value, got "depth"$/m);
+    assert.match(malformed.stderr, /^✗ summarise_week: expected key=value \(or all the arguments as one JSON object, .*\), got "depth"$/m);
     assert.match(malformed.stderr, /^usage: byhand call SERVER TOOL/m);
   });
 });
