@@ -105,6 +105,20 @@ test('--headless: the URL is printed, the redirect URL is pasted on stdin and no
   }
 });
 
+test('--headless with an input that ends (</dev/null): said plainly, and --headless is not suggested again', async () => {
+  const { rs, dir } = await setup();
+  try {
+    const run = io(dir, async () => assert.fail('--headless opens no browser'));
+    run.stdin.end();
+    assert.equal(await loginCommand([rs.url, '--headless'], run.io), 3, run.err());
+    assert.match(run.err(), /the input ended before a redirect URL was pasted/);
+    assert.match(run.err(), /hint: .*paste/);
+    assert.doesNotMatch(run.err(), /hint: .*with --headless/);
+  } finally {
+    await rs.close();
+  }
+});
+
 test('the listener takes only this login\'s state; a browser that never comes back times out', async () => {
   const { rs, dir } = await setup();
   try {

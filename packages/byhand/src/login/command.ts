@@ -215,6 +215,7 @@ function readPastedRedirect(input: CommandIO['stdin'], redirectUri: string, sign
         }
       });
     });
-    rl.on('close', () => done(() => reject(new Error('the input ended before a redirect URL was pasted'))));
+    // An AuthError reaches the user as it is: the generic browser-step hint would suggest --headless again.
+    rl.on('close', () => done(() => reject(new AuthError('browser', 'the input ended before a redirect URL was pasted', 'run it at a terminal and paste the URL the browser ends up at, or pipe that URL in: echo URL | byhand login SERVER --headless'))));
   });
 }
