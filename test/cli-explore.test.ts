@@ -138,7 +138,8 @@ describe('call, read and prompt without a name list the choices', () => {
     assert.equal(call.code, 0, call.stderr);
     assert.match(call.stdout, /^tools \(2\):/);
     assert.doesNotMatch(call.stdout, /^resources/m);
-    assert.match(call.stderr, /name a TOOL to call it: byhand call SERVER TOOL/);
+    assert.match(call.stderr, /^byhand: to call a tool, name it: byhand call kitchen summarise_week \[key=value \.\.\.\]$/m);
+    assert.match(read.stderr, /^byhand: to read one, name it: byhand read kitchen kitchen:\/\/pantry$/m);
     assert.match(read.stdout, /^resources \(2\):[\s\S]*^resource templates: none$/m);
     assert.match(prompt.stdout, /^prompts \(1\):\n {2}plan_meals/);
   });

@@ -249,7 +249,7 @@ describe('call -- COMMAND… TOOL: exact with --tool, checked when guessed', () 
 
     const none = await byhand(['call', '--cwd', repoRoot, '--', ...stdioFixture, 'nosuch', 'text=hi']);
     assert.equal(none.code, 2);
-    assert.match(none.stderr, /if nosuch belongs to the command line, run: byhand call --cwd \S+ --tool TOOL text=hi -- node .* serve nosuch/);
+    assert.match(none.stderr, /if nosuch belongs to the command line, run \(with the tool you want\): byhand call --cwd \S+ --tool echo text=hi -- node .* serve nosuch/);
 
     // A program that does not exist is not helped by moving the split: only why it did not start is said.
     const started = await byhand(['call', '--timeout', '5000', '--', join(scratch, 'no-such-server'), 'mytool']);

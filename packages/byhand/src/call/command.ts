@@ -119,11 +119,16 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
 
 const KINDS_FOR: Record<Verb, Kind[]> = { call: ['tools'], read: ['resources', 'templates'], prompt: ['prompts'] };
 
-async function listChoices(client: Client, { verb, flags }: CallArgs, io: CommandIO): Promise<number> {
+async function listChoices(client: Client, { verb, flags, server }: CallArgs, io: CommandIO): Promise<number> {
   const listing = await fetchListing(client, KINDS_FOR[verb], metaOf(flags));
   io.stdout.write(flags.json ? `${JSON.stringify(listing, null, 2)}\n` : listingText(listing));
-  const what = { call: 'a TOOL to call it', read: 'a URI to read it', prompt: 'a NAME to get it' }[verb];
-  io.stderr.write(`byhand: name ${what}: byhand ${verb} SERVER ${verb === 'call' ? 'TOOL [key=value ...]' : verb === 'read' ? 'URI' : 'NAME [key=value ...]'}\n`);
+  // A command that runs as it is printed, with the first name listed.
+  const first = { call: listing.tools?.[0]?.name, read: listing.resources?.[0]?.uri, prompt: listing.prompts?.[0]?.name }[verb];
+  if (first === undefined) return 0;
+  const what = { call: 'to call a tool', read: 'to read one', prompt: 'to get one' }[verb];
+  const flag = { call: '--tool', read: '--uri', prompt: '--prompt' }[verb];
+  const command = server.word !== undefined ? `${shellWord(server.word)} ${shellWord(first)}` : `${flag} ${shellWord(first)} -- ${server.command!.map(shellWord).join(' ')}`;
+  io.stderr.write(`byhand: ${what}, name it: byhand ${verb} ${command}${verb === 'read' ? '' : ' [key=value ...]'}\n`);
   return 0;
 }
 

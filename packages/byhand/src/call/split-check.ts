@@ -17,7 +17,9 @@ export function splitAdvice(args: CallArgs, names: readonly string[]): string | 
     if (at === split || !names.includes(words[at])) continue;
     return `${said(args)}, and ${words[at]} is one of its ${KIND[args.verb]}s; run: ${exact(args, words[at], words.slice(at + 1), words.slice(0, at))}`;
   }
-  return `${said(args)}; if ${args.name} belongs to the command line, run: ${exact(args, KIND[args.verb].toUpperCase(), args.pairs, words.slice(0, split + 1))}`;
+  // Runnable as printed: one of the names this server has, for the one wanted.
+  const example = names[0] ?? KIND[args.verb].toUpperCase();
+  return `${said(args)}; if ${args.name} belongs to the command line, run (with the ${KIND[args.verb]} you want): ${exact(args, example, args.pairs, words.slice(0, split + 1))}`;
 }
 
 /** For a command that did not start or answer: how the words were split, should the name belong to it. */
