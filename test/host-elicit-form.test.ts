@@ -105,6 +105,21 @@ describe('elicitation form at the terminal', () => {
     }
   });
 
+  it('the answers file the error shows has each value in its JSON type', async () => {
+    const schema = form({
+      guests: { type: 'integer', minimum: 1 },
+      budget: { type: 'number' },
+      vegan: { type: 'boolean' },
+      size: { type: 'string', enum: ['S', 'M'] },
+      sides: { type: 'array', items: { type: 'string', enum: ['rice', 'salad'] } },
+      note: { type: 'string' },
+    });
+    const error = await answer(schema, null).then(() => undefined, (e: unknown) => e);
+    assert.ok(error instanceof NoAnswerError, String(error));
+    const example = JSON.parse(/a JSON object such as (\{.*?\}\}) \(/.exec(error.message)?.[1] ?? 'null') as unknown;
+    assert.deepEqual(example, { booking: { guests: 1, budget: 0, vegan: false, size: 'S', sides: ['rice'], note: '<text>' } });
+  });
+
   it('insists on a required field', async () => {
     const { result, shown } = await answer(form({ name: { type: 'string' } }, ['name']), ['', '  ', 'Grace']);
     assert.deepEqual(result, { action: 'accept', content: { name: 'Grace' } });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ElicitParams, ElicitResult, InputContext, JsonObject } from '@byhand/client';
 import { AnswersFileError, NoAnswerError } from './errors.js';
-import { check, expects, fieldsOf, type FieldValue } from './form-fields.js';
+import { check, expects, fieldsOf, type Field, type FieldValue } from './form-fields.js';
 import { MASK } from './secrets.js';
 
 /**
@@ -89,10 +89,25 @@ export function noAnswer(params: ElicitParams, key: string, from: string): NoAns
   const example =
     params.mode === 'url'
       ? { [key]: { $action: 'accept' } }
-      : { [key]: Object.fromEntries(fieldsOf(params.requestedSchema).map((field) => [field.name, `<${expects(field)}>`])) };
+      : { [key]: Object.fromEntries(fieldsOf(params.requestedSchema).map((field) => [field.name, exampleValue(field)])) };
   return new NoAnswerError(
     `the server asks for ${params.mode === 'url' ? 'consent to open a URL' : 'a form'} (${from}, input "${key}"), but stdin is not a terminal ` +
       `and has no answer for it; run where you can type, or pass --answers FILE, a JSON object such as ${JSON.stringify(example)} ` +
       '(field answers at the top level for any form, or under the input key; "$action": "decline" or "cancel" to refuse; see the README, "The answers file")',
   );
+}
+
+/**
+ * A value of the field's own JSON type, so the example is a file that works once its placeholders are edited: a
+ * number as a number, a choice as one of its values (the terminal's "pick by number" is no answer in a file).
+ */
+function exampleValue(field: Field): unknown {
+  switch (field.kind) {
+    case 'string': return field.default ?? `<${expects(field)}>`;
+    case 'number':
+    case 'integer': return field.default ?? field.minimum ?? Math.min(0, field.maximum ?? 0);
+    case 'boolean': return field.default ?? false;
+    case 'choice': return field.default ?? field.choices[0]?.value;
+    case 'choices': return field.default ?? field.choices.slice(0, Math.max(1, field.minItems ?? 1)).map((choice) => choice.value);
+  }
 }
