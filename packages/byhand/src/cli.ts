@@ -4,28 +4,86 @@
 import { readFileSync } from 'node:fs';
 import { didYouMean } from './shared/did-you-mean.js';
 import { processIO, type CommandIO } from './shared/io.js';
+import type { CommandSpec } from './shared/kit.js';
 
 interface Command {
   synopsis: string;
   about: string;
+  /** A command that talks to servers: a signal stops its work and closes what it opened (shared/signals.ts). */
+  stoppable?: true;
+  /** Its flags, for the completion script; loaded only for that. */
+  spec?: () => Promise<CommandSpec>;
   run(args: string[], io: CommandIO): Promise<number>;
 }
 
+/** The one list of commands: help, dispatch, signals and completion all read it. */
 const COMMANDS: Record<string, Command> = {
-  checkpoint: { synopsis: 'checkpoint [URL|NAME ...] [-- CMD]', about: 'probe servers: era, can it ask you to think, counts, timings', run: async (a, io) => (await import('./checkpoint/command.js')).checkpointCommand(a, io) },
-  list: { synopsis: 'list SERVER [tools|resources|templates|prompts]', about: 'what a server offers, with schemas', run: async (a, io) => (await import('./list/command.js')).listCommand(a, io) },
-  call: { synopsis: 'call SERVER TOOL [key=value ...]', about: 'call a tool, running the multi round-trip through the host', run: async (a, io) => (await import('./call/command.js')).callCommand('call', a, io) },
-  read: { synopsis: 'read SERVER URI', about: 'read a resource', run: async (a, io) => (await import('./call/command.js')).callCommand('read', a, io) },
-  prompt: { synopsis: 'prompt SERVER NAME [key=value ...]', about: 'get a prompt', run: async (a, io) => (await import('./call/command.js')).callCommand('prompt', a, io) },
-  complete: { synopsis: 'complete SERVER prompt|resource NAME ARG [VALUE]', about: "the values a server suggests for an argument", run: async (a, io) => (await import('./complete/command.js')).completeCommand(a, io) },
-  task: { synopsis: 'task SERVER get|cancel ID', about: "a detached task's status and result, or cancel it", run: async (a, io) => (await import('./task/command.js')).taskCommand(a, io) },
-  watch: { synopsis: 'watch SERVER [URI ...]', about: 'print resource updates and list changes until Ctrl-C', run: async (a, io) => (await import('./watch/command.js')).watchCommand(a, io) },
-  demo: { synopsis: 'demo', about: 'the finding, end to end, against the embedded Probe', run: async (a) => (await import('./call/demo.js')).demoCommand(a) },
-  login: { synopsis: 'login SERVER', about: 'OAuth login; the tokens are kept for the other commands', run: async (a) => (await import('./login/command.js')).loginCommand(a) },
-  trust: { synopsis: 'trust [DIR] | --revoke [DIR] | --list', about: "let a folder's own MCP config run (.mcp.json, .vscode/mcp.json)", run: async (a) => (await import('./trust/command.js')).trustCommand(a) },
-  doctor: { synopsis: 'doctor', about: 'which provider, model, configs and logins byhand would use, and why', run: async (a) => (await import('./doctor/command.js')).doctorCommand(a) },
+  checkpoint: {
+    synopsis: 'checkpoint [URL|NAME ...] [-- CMD]', about: 'probe servers: era, can it ask you to think, counts, timings', stoppable: true,
+    spec: async () => (await import('./checkpoint/command.js')).SPEC,
+    run: async (a, io) => (await import('./checkpoint/command.js')).checkpointCommand(a, io),
+  },
+  list: {
+    synopsis: 'list SERVER [tools|resources|templates|prompts]', about: 'what a server offers, with schemas', stoppable: true,
+    spec: async () => (await import('./list/command.js')).SPEC,
+    run: async (a, io) => (await import('./list/command.js')).listCommand(a, io),
+  },
+  call: {
+    synopsis: 'call SERVER TOOL [key=value ...]', about: 'call a tool, running the multi round-trip through the host', stoppable: true,
+    spec: async () => (await import('./call/args.js')).callSpec('call'),
+    run: async (a, io) => (await import('./call/command.js')).callCommand('call', a, io),
+  },
+  read: {
+    synopsis: 'read SERVER URI', about: 'read a resource', stoppable: true,
+    spec: async () => (await import('./call/args.js')).callSpec('read'),
+    run: async (a, io) => (await import('./call/command.js')).callCommand('read', a, io),
+  },
+  prompt: {
+    synopsis: 'prompt SERVER NAME [key=value ...]', about: 'get a prompt', stoppable: true,
+    spec: async () => (await import('./call/args.js')).callSpec('prompt'),
+    run: async (a, io) => (await import('./call/command.js')).callCommand('prompt', a, io),
+  },
+  complete: {
+    synopsis: 'complete SERVER prompt|resource NAME ARG [VALUE]', about: 'the values a server suggests for an argument', stoppable: true,
+    spec: async () => (await import('./complete/command.js')).SPEC,
+    run: async (a, io) => (await import('./complete/command.js')).completeCommand(a, io),
+  },
+  task: {
+    synopsis: 'task SERVER get|cancel ID', about: "a detached task's status and result, or cancel it", stoppable: true,
+    spec: async () => (await import('./task/command.js')).SPEC,
+    run: async (a, io) => (await import('./task/command.js')).taskCommand(a, io),
+  },
+  watch: {
+    synopsis: 'watch SERVER [URI ...]', about: 'print resource updates and list changes until Ctrl-C', stoppable: true,
+    spec: async () => (await import('./watch/command.js')).SPEC,
+    run: async (a, io) => (await import('./watch/command.js')).watchCommand(a, io),
+  },
+  demo: {
+    synopsis: 'demo', about: 'the finding, end to end, against the embedded Probe',
+    spec: async () => (await import('./call/demo.js')).SPEC,
+    run: async (a) => (await import('./call/demo.js')).demoCommand(a),
+  },
+  login: {
+    synopsis: 'login SERVER', about: 'OAuth login; the tokens are kept for the other commands',
+    spec: async () => (await import('./login/command.js')).SPEC,
+    run: async (a) => (await import('./login/command.js')).loginCommand(a),
+  },
+  trust: {
+    synopsis: 'trust [DIR] | --revoke [DIR] | --list', about: "let a folder's own MCP config run (.mcp.json, .vscode/mcp.json)",
+    spec: async () => (await import('./trust/command.js')).SPEC,
+    run: async (a) => (await import('./trust/command.js')).trustCommand(a),
+  },
+  doctor: {
+    synopsis: 'doctor', about: 'which provider, model, configs and logins byhand would use, and why',
+    spec: async () => (await import('./doctor/command.js')).SPEC,
+    run: async (a) => (await import('./doctor/command.js')).doctorCommand(a),
+  },
   completion: { synopsis: 'completion bash|zsh|fish', about: 'a shell completion script (eval "$(byhand completion bash)")', run: (a) => completion(a) },
-  serve: { synopsis: 'serve [--port N] [--host H] [--db FILE|URL] [--allow-host NAME]', about: 'serve the toolboxes on loopback', run: async (a) => (await import('./serve/command.js')).serveCommand(a) },
+  serve: {
+    synopsis: 'serve [--port N] [--host H] [--db FILE|URL] [--allow-host NAME]', about: 'serve the toolboxes on loopback',
+    spec: async () => (await import('./serve/command.js')).SPEC,
+    run: async (a) => (await import('./serve/command.js')).serveCommand(a),
+  },
 };
 
 const COMPLETION_HELP = `usage: byhand completion bash|zsh|fish
@@ -41,22 +99,7 @@ async function completion(args: string[]): Promise<number> {
     process.stdout.write(COMPLETION_HELP);
     return 0;
   }
-  const { callSpec } = await import('./call/args.js');
-  const specs = [
-    (await import('./checkpoint/command.js')).SPEC,
-    (await import('./list/command.js')).SPEC,
-    callSpec('call'),
-    callSpec('read'),
-    callSpec('prompt'),
-    (await import('./complete/command.js')).SPEC,
-    (await import('./task/command.js')).SPEC,
-    (await import('./watch/command.js')).SPEC,
-    (await import('./call/demo.js')).SPEC,
-    (await import('./login/command.js')).SPEC,
-    (await import('./trust/command.js')).SPEC,
-    (await import('./doctor/command.js')).SPEC,
-    (await import('./serve/command.js')).SPEC,
-  ];
+  const specs = await Promise.all(Object.values(COMMANDS).flatMap((command) => (command.spec ? [command.spec()] : [])));
   const { completionScript } = await import('./shared/shell-completion.js');
   try {
     process.stdout.write(completionScript(args[0] ?? '', specs, Object.keys(COMMANDS)));
@@ -89,9 +132,6 @@ function version(): string {
   return pkg.version;
 }
 
-/** The commands that talk to servers: a signal stops their work and closes what they opened (shared/signals.ts). */
-const STOPPABLE = new Set(['checkpoint', 'list', 'call', 'read', 'prompt', 'complete', 'task', 'watch']);
-
 async function stoppable(command: Command, args: string[]): Promise<number> {
   const { trapSignals } = await import('./shared/signals.js');
   const trap = trapSignals();
@@ -106,7 +146,7 @@ async function stoppable(command: Command, args: string[]): Promise<number> {
 export async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
   if (command !== undefined && Object.hasOwn(COMMANDS, command)) {
-    return STOPPABLE.has(command) ? stoppable(COMMANDS[command], rest) : COMMANDS[command].run(rest, processIO());
+    return COMMANDS[command].stoppable ? stoppable(COMMANDS[command], rest) : COMMANDS[command].run(rest, processIO());
   }
   switch (command) {
     case undefined:
