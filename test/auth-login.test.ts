@@ -11,7 +11,7 @@ import { PassThrough } from 'node:stream';
 import { after, test } from './support/node-test.js';
 import { AuthError, createOAuth } from '../packages/client/src/auth/index.js';
 import { credentialsFile, fileStore } from '../packages/client/src/auth/file-store.js';
-import { connect, forgetEras } from '../packages/client/src/index.js';
+import { connect, VerdictCache } from '../packages/client/src/index.js';
 import { loginCommand, type LoginIO } from '../packages/byhand/src/login/command.js';
 import { clickThrough, startMockAs, startMockRs, type MockAs } from './auth-mock.js';
 
@@ -63,8 +63,7 @@ test('login through the loopback listener; the stored token then serves a non-in
     const redirect = JSON.parse(readFileSync(file, 'utf8')).clients[as.issuer].redirect_uris[0];
     assert.match(redirect, /^http:\/\/127\.0\.0\.1:\d+\/callback$/, 'the redirect URI is the loopback listener');
 
-    forgetEras();
-    const client = await connect(rs.url, { auth: createOAuth({ store: fileStore(file) }) });
+    const client = await connect(rs.url, { auth: createOAuth({ store: fileStore(file) }), verdicts: new VerdictCache() });
     assert.ok((await client.listTools()).length > 0);
     await client.close();
 
@@ -77,8 +76,7 @@ test('login through the loopback listener; the stored token then serves a non-in
 
     const out = io(dir);
     assert.equal(await loginCommand([rs.url, '--logout'], out.io), 0);
-    forgetEras();
-    await assert.rejects(connect(rs.url, { auth: createOAuth({ store: fileStore(file), loginHint: () => 'run `byhand login x`' }) }), (e: unknown) => e instanceof AuthError && e.reason === 'login-required' && /byhand login/.test(e.hint));
+    await assert.rejects(connect(rs.url, { auth: createOAuth({ store: fileStore(file), loginHint: () => 'run `byhand login x`' }), verdicts: new VerdictCache() }), (e: unknown) => e instanceof AuthError && e.reason === 'login-required' && /byhand login/.test(e.hint));
   } finally {
     await rs.close();
   }

@@ -14,7 +14,7 @@ import {
   type CredentialStore, type OAuthOptions,
 } from '../packages/client/src/auth/index.js';
 import { fileStore } from '../packages/client/src/auth/file-store.js';
-import { connect, forgetEras, McpError, type TraceEntry } from '../packages/client/src/index.js';
+import { connect, McpError, VerdictCache, type TraceEntry } from '../packages/client/src/index.js';
 import { clickThrough, startMockAs, startMockRs, type Clock, type MockAs } from './auth-mock.js';
 
 const REDIRECT = 'http://127.0.0.1:49152/callback';
@@ -39,8 +39,7 @@ function provider(extra: Partial<OAuthOptions> & { store?: CredentialStore } = {
 }
 
 async function session(url: string, auth: ReturnType<typeof createOAuth>) {
-  forgetEras();
-  const client = await connect(url, { auth, onTrace: (entry: TraceEntry) => visible.push(JSON.stringify(entry)) });
+  const client = await connect(url, { auth, verdicts: new VerdictCache(), onTrace: (entry: TraceEntry) => visible.push(JSON.stringify(entry)) });
   try {
     return (await client.listTools()).map((t) => t.name);
   } finally {

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from './support/node-test.js';
 import { fixtureHandler, serve, type Served } from './fixtures/sdk-server.js';
 import { clickThrough, startMockAs, startMockRs } from './auth-mock.js';
-import { connect, forgetEras } from '../packages/client/src/index.js';
+import { connect, VerdictCache } from '../packages/client/src/index.js';
 import { createOAuth } from '../packages/client/src/auth/index.js';
 import { credentialsFile, fileStore } from '../packages/client/src/auth/file-store.js';
 
@@ -183,9 +183,8 @@ test('a server behind OAuth: "needs login" with the command to run, then probed 
     assert.equal(json.error.code, 'auth');
 
     // What `byhand login` does, with the browser step clicked through.
-    forgetEras();
     const auth = createOAuth({ store: fileStore(credentialsFile({ BYHAND_CONFIG_DIR: configDir })), authorize: clickThrough, redirectUri: 'http://127.0.0.1:1/callback' });
-    await (await connect(rs.url, { auth })).close();
+    await (await connect(rs.url, { auth, verdicts: new VerdictCache() })).close();
 
     const after = await byhand(['checkpoint', '--config', file, '--trace'], { BYHAND_CONFIG_DIR: configDir });
     assert.equal(after.code, 0, after.stdout);

@@ -7,7 +7,7 @@ import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, re
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from './support/node-test.js';
-import { LimitError, connect, forgetEras } from '../packages/client/src/index.js';
+import { LimitError, connect } from '../packages/client/src/index.js';
 import { AuthError, createOAuth, memoryStore, type CredentialDocument } from '../packages/client/src/auth/index.js';
 import { fileStore } from '../packages/client/src/auth/file-store.js';
 import { json, listen } from './fixtures/loopback.js';
@@ -36,7 +36,6 @@ const challenge = (metadata: string) => new Response('', { status: 401, headers:
 
 describe('bearer tokens and plain http', () => {
   test('a stored token is not sent to an http:// resource that is not loopback: a clear AuthError, nothing sent', { timeout: 10_000 }, async () => {
-    forgetEras();
     const url = 'http://mcp.example.test/mcp';
     const wire = scriptedFetch(() => Response.json({}));
     const auth = createOAuth({ store: memoryStore(storedToken(url)), fetch: wire.fetch });
@@ -48,7 +47,6 @@ describe('bearer tokens and plain http', () => {
   });
 
   test('loopback over plain http keeps working (local development), and https anywhere', { timeout: 10_000 }, async () => {
-    forgetEras();
     const server = await listen((request, res) => json(res, { jsonrpc: '2.0', id: request.json!.id, result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {} } }));
     try {
       const client = await connect(server.url, { auth: createOAuth({ store: memoryStore(storedToken(server.url)) }) });
@@ -67,7 +65,6 @@ describe('bearer tokens and plain http', () => {
   });
 
   test('Protected Resource Metadata is not fetched over plain http from a non-loopback server', { timeout: 10_000 }, async () => {
-    forgetEras();
     const url = 'http://mcp.example.test/mcp';
     const wire = scriptedFetch((target) => (target === url ? challenge('http://mcp.example.test/.well-known/oauth-protected-resource/mcp') : Response.json({ resource: url, authorization_servers: [ISSUER] })));
     await assert.rejects(
@@ -78,7 +75,6 @@ describe('bearer tokens and plain http', () => {
   });
 
   test('a loopback server whose challenge points at metadata on plain http elsewhere is refused before that host is asked', { timeout: 10_000 }, async () => {
-    forgetEras();
     const server = await listen((_request, res) => {
       res.writeHead(401, { 'www-authenticate': 'Bearer resource_metadata="http://evil.example.test/prm"' }).end();
     });
@@ -95,7 +91,6 @@ describe('bearer tokens and plain http', () => {
   });
 
   test('https metadata that redirects to plain http is not trusted', { timeout: 10_000 }, async () => {
-    forgetEras();
     const url = 'https://mcp.example.test/mcp';
     const wire = scriptedFetch((target) => {
       if (target === url) return challenge('https://mcp.example.test/.well-known/oauth-protected-resource/mcp');
@@ -113,7 +108,6 @@ describe('bearer tokens and plain http', () => {
 });
 
 test('metadata that never ends is cut off at 1 MiB, not read whole', { timeout: 10_000 }, async () => {
-  forgetEras();
   const server = await listen((_request, res) => {
     res.writeHead(401, { 'www-authenticate': 'Bearer resource_metadata="http://127.0.0.1:9/prm"' }).end();
   });

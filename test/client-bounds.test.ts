@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, beforeEach, describe, test } from './support/node-test.js';
+import { after, describe, test } from './support/node-test.js';
 import {
-  AbortedError, HttpStatusError, LimitError, ProtocolError, RedirectError, connect, forgetEras, isSecretName, redactHeaders, redactText, redactUrl,
+  AbortedError, HttpStatusError, LimitError, ProtocolError, RedirectError, connect, isSecretName, redactHeaders, redactText, redactUrl,
   type TraceEntry,
 } from '../packages/client/src/index.js';
 import { createOAuth, memoryStore } from '../packages/client/src/auth/index.js';
@@ -154,7 +154,6 @@ test('stdout lines: split across chunks, an oversized one held by its edges only
 describe('no redirects for MCP traffic', () => {
   // A port an earlier test's modern server had, now this one's, would find that server's verdict cached and
   // connect without a request (a CI failure: "Missing expected rejection"); each test probes afresh.
-  beforeEach(() => forgetEras());
   for (const transport of ['node', 'fetch'] as const) {
     test(`${transport}: a cross-origin 307 sends neither the API key nor the body to the other origin`, { timeout: 15_000 }, async () => {
       const elsewhere = await listen((_request, res) => json(res, { jsonrpc: '2.0', id: 1, result: {} }));
@@ -313,7 +312,6 @@ function isGone(pid: number): boolean {
 
 describe('the legacy era over HTTP', () => {
   test('an aborted call is announced with notifications/cancelled on the session', { timeout: 15_000 }, async () => {
-    forgetEras();
     const server = await listen(legacySession({ call: () => undefined /* never answers */ }));
     const client = await connect(server.url);
     try {
@@ -333,7 +331,6 @@ describe('the legacy era over HTTP', () => {
   });
 
   test('close() right after an abort lets notifications/cancelled arrive before the DELETE ends the session', { timeout: 15_000 }, async () => {
-    forgetEras();
     let cancelAnswered = false;
     let answeredBeforeDelete: boolean | undefined;
     const session = legacySession({ call: () => undefined /* never answers */ });
@@ -361,7 +358,6 @@ describe('the legacy era over HTTP', () => {
   });
 
   test('the standalone GET stream: headers that never come are given up after timeoutMs', { timeout: 15_000 }, async () => {
-    forgetEras();
     let closedAt: number | undefined;
     let openedAt: number | undefined;
     const server = await listen(legacySession({
@@ -383,7 +379,6 @@ describe('the legacy era over HTTP', () => {
   });
 
   test('the standalone GET stream: an answer the server never takes times out, and the next push is still answered', { timeout: 15_000 }, async () => {
-    forgetEras();
     let answers = 0;
     const server = await listen((request, res, req) => {
       if (request.method === 'POST' && request.json && 'result' in request.json) {
@@ -412,7 +407,6 @@ describe('the legacy era over HTTP', () => {
   });
 
   test('a GET that opens a stream and stays silent does not hold the diagnosis past its deadline', { timeout: 15_000 }, async () => {
-    forgetEras();
     const server = await listen((request, res) => {
       if (request.method === 'GET') return void res.writeHead(200, { 'content-type': 'text/event-stream' }).flushHeaders();
       res.writeHead(404).end('Not Found');
@@ -484,7 +478,6 @@ describe('secrets in output', () => {
   });
 
   test('byhand call output (narration, --trace, the error) shows no query key of the URL', { timeout: 30_000 }, async () => {
-    forgetEras();
     const server = await listen(modern((request, res) => {
       const { id, method } = request.json!;
       if (method === 'tools/list') return json(res, { jsonrpc: '2.0', id, result: { resultType: 'complete', tools: [{ name: 'echo', inputSchema: { type: 'object' } }] } });
@@ -509,7 +502,6 @@ describe('secrets in output', () => {
   });
 
   test('checkpoint output (plain, --json, --trace) shows no query key or header secret of a config', { timeout: 30_000 }, async () => {
-    forgetEras();
     const server = await listen((_request, res) => {
       res.writeHead(404, { 'set-cookie': 'id=SECRET-4' }).end('Not Found');
     });

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { describe, test } from './support/node-test.js';
-import { StreamClosedError, connect, forgetEras } from '../packages/client/src/index.js';
+import { StreamClosedError, connect } from '../packages/client/src/index.js';
 import { legacySession, listen, modern } from './fixtures/loopback.js';
 
 /** An event stream with one event that carries an id and `retry: 0`, then closed before the response. */
@@ -20,7 +20,6 @@ const RESULT = { content: [{ type: 'text', text: 'resumed' }] };
 
 describe('resuming an answer stream', () => {
   test('a 2025 session resumes with Last-Event-ID and its session id, and ends the session with DELETE', { timeout: 15_000 }, async () => {
-    forgetEras();
     let callId: number | string | undefined;
     const server = await listen(
       legacySession({
@@ -55,7 +54,6 @@ describe('resuming an answer stream', () => {
   });
 
   test('a modern answer that ends unanswered is lost and said so: no GET, no Last-Event-ID', { timeout: 15_000 }, async () => {
-    forgetEras();
     const server = await listen(modern((_request, res) => primedThenClosed(res)));
     try {
       const client = await connect(server.url, { timeoutMs: 5000 });

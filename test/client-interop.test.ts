@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from './support/node-test.js';
-import { connect, forgetEras, type ElicitResult, type Host, type InputContext } from '../packages/client/src/index.js';
+import { connect, type ElicitResult, type Host, type InputContext } from '../packages/client/src/index.js';
 import { fixtureHandler, serve, type Served } from './fixtures/sdk-server.js';
 import { textOf } from './servers-support.js';
 
@@ -31,7 +31,6 @@ for (const mode of ['dual', 'modern-only'] as const) {
   describe(`modern era against the SDK's createMcpHandler (${mode})`, () => {
     let served: Served;
     before(async () => {
-      forgetEras();
       served = await serve(fixtureHandler(mode));
     });
     after(() => served.close());
@@ -159,7 +158,6 @@ for (const mode of ['dual', 'modern-only'] as const) {
 describe('legacy era against a sessionful SDK server (legacy only)', () => {
   let served: Served;
   before(async () => {
-    forgetEras();
     served = await serve(fixtureHandler('legacy-session'));
   });
   after(() => served.close());
@@ -188,7 +186,6 @@ describe('legacy era against a sessionful SDK server (legacy only)', () => {
   });
 
   test('a pin to modern never falls back', async () => {
-    forgetEras();
     await assert.rejects(connect(served.url, { era: 'modern' }), (e: Error & { hint?: string }) => /did not answer as a modern server/.test(e.message) && /pinned/.test(e.hint!));
   });
 });
@@ -196,7 +193,6 @@ describe('legacy era against a sessionful SDK server (legacy only)', () => {
 describe('legacy era against a stateless SDK server', () => {
   let served: Served;
   before(async () => {
-    forgetEras();
     served = await serve(fixtureHandler('legacy-stateless'));
   });
   after(() => served.close());
@@ -214,7 +210,6 @@ describe('legacy era against a stateless SDK server', () => {
 
 describe('a dual-era server pinned to legacy', () => {
   test('era: legacy sends initialize first and gets the legacy shape', async () => {
-    forgetEras();
     const served = await serve(fixtureHandler('dual'));
     const client = await connect(served.url, { era: 'legacy' });
     assert.equal(client.era, 'legacy');

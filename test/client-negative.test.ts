@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from './support/node-test.js';
 import {
-  BodyError, HttpStatusError, InputLoopError, NetworkError, RoundLimitError, RpcError, StreamClosedError, TimeoutError, AbortedError, connect, forgetEras, type Host,
+  BodyError, HttpStatusError, InputLoopError, NetworkError, RoundLimitError, RpcError, StreamClosedError, TimeoutError, AbortedError, connect, type Host,
 } from '../packages/client/src/index.js';
 import { fixtureHandler, scriptedHandler, serve, type Served } from './fixtures/sdk-server.js';
 
@@ -31,7 +31,6 @@ const modernDiscover = (id: unknown) => Response.json({ jsonrpc: '2.0', id, resu
 describe('the MRTR traps, against the official SDK server', () => {
   let served: Served;
   before(async () => {
-    forgetEras();
     served = await serve(fixtureHandler('modern-only'));
   });
   after(() => served.close());
@@ -120,7 +119,6 @@ describe('bounded loops, against scripted servers', () => {
         return Response.json({ jsonrpc: '2.0', id, result: { resultType: 'input_required', inputRequests: { again: { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } } } } });
       }),
     );
-    forgetEras();
     const client = await connect(served.url, { host });
     await assert.rejects(client.callTool('loop'), InputLoopError);
     assert.equal(calls, 2, 'one answer, one re-ask, then stop');
@@ -137,7 +135,6 @@ describe('bounded loops, against scripted servers', () => {
         return Response.json({ jsonrpc: '2.0', id, result: { resultType: 'input_required', requestState: `step-${calls}` } });
       }),
     );
-    forgetEras();
     const client = await connect(served.url, { host, maxRounds: 4 });
     await assert.rejects(client.callTool('forever'), (e: RoundLimitError) => e instanceof RoundLimitError && /after 4 rounds/.test(e.message));
     assert.equal(calls, 5, 'the first request and four retries');
@@ -151,7 +148,6 @@ describe('bounded loops, against scripted servers', () => {
         method === 'server/discover' ? modernDiscover(id) : Response.json({ jsonrpc: '2.0', id, result: { resultType: 'input_required', requestState: 'x', tools: [] } }),
       ),
     );
-    forgetEras();
     const client = await connect(served.url, { host });
     await assert.rejects(client.listTools(), /tools\/list answered input_required, which only tools\/call, resources\/read and prompts\/get may/);
     await served.close();
@@ -173,7 +169,6 @@ describe('version negotiation edges', () => {
         return modernDiscover(id);
       }),
     );
-    forgetEras();
     const client = await connect(served.url);
     assert.equal(client.era, 'modern');
     assert.equal(client.verdict.retriedWith, '2026-07-28');
@@ -190,7 +185,6 @@ describe('version negotiation edges', () => {
         return Response.json({ jsonrpc: '2.0', id, result: { resultType: 'complete', content: [{ type: 'text', text: 'second time lucky' }] } });
       }),
     );
-    forgetEras();
     const client = await connect(served.url);
     assert.deepEqual((await client.callTool('x')).content, [{ type: 'text', text: 'second time lucky' }]);
     assert.equal(refused, 2, 'exactly one retry');
@@ -204,7 +198,6 @@ describe('version negotiation edges', () => {
         return Response.json({ jsonrpc: '2.0', id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2099-01-01'], requested: '2026-07-28' } } }, { status: 400 });
       }),
     );
-    forgetEras();
     await assert.rejects(connect(served.url), (e: RpcError) => e.code === -32022 && /speaks 2099-01-01/.test(e.hint));
     await served.close();
   });
@@ -217,7 +210,6 @@ describe('version negotiation edges', () => {
         return new Response(null, { status: 404 });
       }),
     );
-    forgetEras();
     const client = await connect(served.url);
     assert.equal(client.era, 'legacy');
     assert.equal(client.protocolVersion, '2025-06-18');
@@ -228,14 +220,12 @@ describe('version negotiation edges', () => {
 
   test('a 500 on the probe is an outage, never a legacy verdict', async () => {
     const served = await serve(scriptedHandler(() => new Response('boom', { status: 500 })));
-    forgetEras();
     await assert.rejects(connect(served.url), (e: HttpStatusError) => e instanceof HttpStatusError && e.status === 500 && /outage/.test(e.hint));
     await served.close();
   });
 
   test('a 401 says the server needs authorization', async () => {
     const served = await serve(scriptedHandler(() => new Response('', { status: 401, headers: { 'www-authenticate': 'Bearer resource_metadata="http://x/.well-known/oauth-protected-resource"' } })));
-    forgetEras();
     await assert.rejects(connect(served.url), (e: HttpStatusError) => e.status === 401 && /needs authorization/.test(e.hint) && /resource_metadata/.test(e.hint));
     await served.close();
   });
@@ -244,28 +234,24 @@ describe('version negotiation edges', () => {
 describe('garbage, silence and broken streams', () => {
   test('an HTML page is not an MCP server', async () => {
     const served = await serve(scriptedHandler(() => new Response('<html>hello</html>', { headers: { 'content-type': 'text/html' } })));
-    forgetEras();
     await assert.rejects(connect(served.url), (e: BodyError) => e instanceof BodyError && /not JSON/.test(e.message) && /not an MCP server/.test(e.hint));
     await served.close();
   });
 
   test('a JSON Content-Type with a body that is not JSON: said in plain words', { timeout: 30_000 }, async () => {
     const served = await serve(scriptedHandler(() => new Response('{"jsonrpc":', { headers: { 'content-type': 'application/json' } })));
-    forgetEras();
     await assert.rejects(connect(served.url), (e: BodyError) => e instanceof BodyError && /got an answer that is not JSON \(Content-Type application\/json\): \{"jsonrpc":/.test(e.message));
     await served.close();
   });
 
   test('JSON that is not JSON-RPC', async () => {
     const served = await serve(scriptedHandler(() => Response.json({ hello: 'world' })));
-    forgetEras();
     await assert.rejects(connect(served.url), (e: BodyError) => e instanceof BodyError && /not a JSON-RPC response/.test(e.message));
     await served.close();
   });
 
   test('a hanging server times out with the method named', async () => {
     const served = await serve(scriptedHandler(({ id, method }) => (method === 'server/discover' ? modernDiscover(id) : new Promise<Response>(() => undefined))));
-    forgetEras();
     const client = await connect(served.url, { timeoutMs: 300 });
     const started = Date.now();
     await assert.rejects(client.callTool('slow'), (e: TimeoutError) => e instanceof TimeoutError && /tools\/call got no answer within 300 ms/.test(e.message));
@@ -275,7 +261,6 @@ describe('garbage, silence and broken streams', () => {
 
   test('an AbortSignal cancels a call', async () => {
     const served = await serve(scriptedHandler(({ id, method }) => (method === 'server/discover' ? modernDiscover(id) : new Promise<Response>(() => undefined))));
-    forgetEras();
     const client = await connect(served.url);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
@@ -291,14 +276,12 @@ describe('garbage, silence and broken streams', () => {
           : new Response('event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\n\n', { headers: { 'content-type': 'text/event-stream' } }),
       ),
     );
-    forgetEras();
     const client = await connect(served.url);
     await assert.rejects(client.callTool('x'), (e: StreamClosedError) => e instanceof StreamClosedError && /closed the event stream before it answered tools\/call/.test(e.message));
     await served.close();
   });
 
   test('nothing listening', async () => {
-    forgetEras();
     await assert.rejects(connect('http://127.0.0.1:9/mcp'), (e: NetworkError) => e instanceof NetworkError && /cannot reach/.test(e.message));
   });
 });

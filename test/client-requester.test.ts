@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, test } from './support/node-test.js';
-import { AbortedError, StreamClosedError, TimeoutError, connect, forgetEras } from '../packages/client/src/index.js';
+import { AbortedError, StreamClosedError, TimeoutError, connect } from '../packages/client/src/index.js';
 import { Deadline } from '../packages/client/src/deadline.js';
 import { HttpTransport } from '../packages/client/src/http.js';
 import { DEFAULT_LIMITS } from '../packages/client/src/limits.js';
@@ -35,7 +35,6 @@ function stalledServer() {
 describe('requesters: the middle of a body', () => {
   for (const transport of ['node', 'fetch'] as const) {
     test(`${transport}: a body that stalls after its headers ends in a TimeoutError, and the connection is closed`, { timeout: 15_000 }, async () => {
-      forgetEras();
       const stalled = stalledServer();
       const server = await listen(stalled.handler);
       const client = await connect(server.url, { transport, timeoutMs: 400 });
@@ -49,7 +48,6 @@ describe('requesters: the middle of a body', () => {
     });
 
     test(`${transport}: a caller's abort in the middle of a body ends the call with an AbortedError`, { timeout: 15_000 }, async () => {
-      forgetEras();
       const stalled = stalledServer();
       const server = await listen(stalled.handler);
       const client = await connect(server.url, { transport });
@@ -67,7 +65,6 @@ describe('requesters: the middle of a body', () => {
     });
 
     test(`${transport}: a connection cut before the body ends is a StreamClosedError, not a hang`, { timeout: 15_000 }, async () => {
-      forgetEras();
       const server = await listen(modern((request, res) => {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
         res.write(`{"jsonrpc":"2.0","id":${request.json!.id},"result":`);
@@ -85,7 +82,6 @@ describe('requesters: the middle of a body', () => {
     });
 
     test(`${transport}: a body that drips in many chunks arrives whole${transport === 'node' ? ', and the connection is reused' : ''}`, { timeout: 15_000 }, async () => {
-      forgetEras();
       const ports = new Set<number | undefined>();
       const server = await listen(modern(async (request, res, req) => {
         ports.add(req.socket.remotePort);
@@ -115,7 +111,6 @@ describe('requesters: the middle of a body', () => {
 
 describe('node:http keep-alive', () => {
   test("an idle connection is dropped before the server's Keep-Alive hint runs out, not reused as the server closes it", { timeout: 15_000 }, async () => {
-    forgetEras();
     const ports: (number | undefined)[] = [];
     const server = await listen(modern((request, res, req) => {
       ports.push(req.socket.remotePort);
@@ -138,7 +133,6 @@ describe('node:http keep-alive', () => {
   });
 
   test('a quiet event stream outlives the idle timeout of kept-alive connections', { timeout: 20_000 }, async () => {
-    forgetEras();
     const server = await listen(modern((request, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.flushHeaders();

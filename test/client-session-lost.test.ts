@@ -6,7 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from './support/node-test.js';
-import { connect, forgetEras, McpError, type CallToolResult } from '../packages/client/src/index.js';
+import { connect, McpError, type CallToolResult } from '../packages/client/src/index.js';
 import { legacySessions, serve, type LegacySessions, type Served } from './fixtures/sdk-server.js';
 import { byhand } from './support/cli.js';
 
@@ -38,7 +38,6 @@ function posts(served: Served): { method: string; session: string | undefined }[
 
 describe('a lost session, through the library', () => {
   test('a 404 to a request with the session starts a new session, once, and sends the request again', { timeout: 30_000 }, async () => {
-    forgetEras();
     const sessions = legacySessions();
     const served = await serve(forgetsAtCall(sessions, 1));
     const client = await connect(served.url, { era: 'legacy' });
@@ -59,7 +58,6 @@ describe('a lost session, through the library', () => {
   });
 
   test('when the new session is refused too, the error says the server no longer knows it, with its message', { timeout: 30_000 }, async () => {
-    forgetEras();
     const sessions = legacySessions();
     const served = await serve(forgetsAtCall(sessions));
     const client = await connect(served.url, { era: 'legacy' });
@@ -81,7 +79,6 @@ describe('a lost session, through the library', () => {
   });
 
   test('two instances behind round-robin routing: connecting says the session is unknown, not "no MCP endpoint"', { timeout: 30_000 }, async () => {
-    forgetEras();
     const instances = [legacySessions(), legacySessions()];
     let next = 0;
     const served = await serve((request) => instances[next++ % 2].handler(request));

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from './support/node-test.js';
-import { connect, forgetEras, McpError, ProtocolError, RpcError } from '../packages/client/src/index.js';
+import { connect, McpError, ProtocolError, RpcError } from '../packages/client/src/index.js';
 import { FrontmatterError, frontmatterBlock, parseFrontmatter } from '../packages/client/src/frontmatter.js';
 import { getSkill, listSkills, loadSkill, SKILLS_EXTENSION, SkillVerificationError, type SkillEntry, type SkillsClient } from '../packages/client/src/skills.js';
 import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
@@ -157,7 +157,6 @@ after(() => server?.close());
 
 for (const era of ['modern', 'legacy'] as const) {
   describe(`byhand's client against the Everything toolbox's skills, ${era} era`, () => {
-    before(() => forgetEras());
 
     test('lists both skills, gets one, loads it and reads a supporting file, all verified', { timeout: 15_000 }, async () => {
       const client = await connect(server.urls.everything, { era });

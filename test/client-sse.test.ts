@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from './support/node-test.js';
-import { HttpStatusError, LimitError, ProtocolError, StreamClosedError, TimeoutError, connect, forgetEras } from '../packages/client/src/index.js';
+import { HttpStatusError, LimitError, ProtocolError, StreamClosedError, TimeoutError, connect } from '../packages/client/src/index.js';
 import { arrival, listen } from './fixtures/loopback.js';
 import { serveSse } from './fixtures/sse-server.js';
 
@@ -15,7 +15,6 @@ const host = {
 
 describe('HTTP+SSE against the v1 SDK', () => {
   test('found by the fallback: POST refused 405, then GET names the endpoint; list, call, read, prompt, sampling', { timeout: 30_000 }, async () => {
-    forgetEras();
     const server = await serveSse();
     const client = await connect(server.url, { host, timeoutMs: 5000 }).catch(async (error) => {
       await server.close();
@@ -43,7 +42,6 @@ describe('HTTP+SSE against the v1 SDK', () => {
   });
 
   test("asked for by name ({url, transport: 'sse'}): no Streamable probe, the legacy handshake at once", { timeout: 30_000 }, async () => {
-    forgetEras();
     const server = await serveSse();
     try {
       const client = await connect({ url: server.url, transport: 'sse' }, { timeoutMs: 5000 });
@@ -64,7 +62,6 @@ describe('HTTP+SSE against the v1 SDK', () => {
 
 describe('HTTP+SSE: where messages may go, and for how long', () => {
   test('an endpoint on another origin is refused, and nothing (no header, no message) reaches it', { timeout: 15_000 }, async () => {
-    forgetEras();
     const elsewhere = await listen((_request, res) => void res.writeHead(202).end());
     const server = await listen((request, res) => {
       if (request.method !== 'GET') return void res.writeHead(405).end();
@@ -85,7 +82,6 @@ describe('HTTP+SSE: where messages may go, and for how long', () => {
   });
 
   test('a GET whose first event is not `endpoint` keeps the POST error', { timeout: 15_000 }, async () => {
-    forgetEras();
     const server = await listen((request, res) => {
       if (request.method !== 'GET') return void res.writeHead(404).end('Not Found');
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -119,7 +115,6 @@ describe('HTTP+SSE: where messages may go, and for how long', () => {
   }
 
   test('a request never answered on the stream times out on its own deadline, and says so', { timeout: 15_000 }, async () => {
-    forgetEras();
     const server = await scripted(() => undefined);
     try {
       const client = await connect({ url: server.url, transport: 'sse' }, { timeoutMs: 400 });
@@ -136,7 +131,6 @@ describe('HTTP+SSE: where messages may go, and for how long', () => {
   });
 
   test('a stream the server ends fails the request in flight at once, and every later one', { timeout: 15_000 }, async () => {
-    forgetEras();
     const server = await scripted((_message, stream) => void stream.end());
     try {
       const client = await connect({ url: server.url, transport: 'sse' }, { timeoutMs: 10_000 });
@@ -154,7 +148,6 @@ describe('HTTP+SSE: where messages may go, and for how long', () => {
   });
 
   test('an event larger than limits.maxMessageBytes ends the stream with a LimitError, not unbounded memory', { timeout: 15_000 }, async () => {
-    forgetEras();
     const server = await scripted((message, stream) => void stream.write(`event: message\ndata: {"jsonrpc":"2.0","id":${message.id},"result":{"tools":[],"pad":"${'x'.repeat(64 * 1024)}"}}\n\n`));
     try {
       const client = await connect({ url: server.url, transport: 'sse' }, { timeoutMs: 5000, limits: { maxMessageBytes: 16 * 1024 } });

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, test } from './support/node-test.js';
 import { callCommand } from '../packages/byhand/src/call/command.js';
-import { forgetEras } from '../packages/client/src/index.js';
 import type { Served } from './fixtures/sdk-server.js';
 import { fakeModel, serveHostSafety, type FakeModel } from './fixtures/host-safety-server.js';
 import { collector } from './support/collector.js';
@@ -18,7 +17,6 @@ import { collector } from './support/collector.js';
 let server: Served;
 let model: FakeModel;
 before(async () => {
-  forgetEras();
   server = await serveHostSafety();
   model = await fakeModel();
 });

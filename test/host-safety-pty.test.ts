@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { after, before, describe, test } from './support/node-test.js';
 import { fileURLToPath } from 'node:url';
-import { forgetEras } from '../packages/client/src/index.js';
 import { fixtureHandler, serve, type Served } from './fixtures/sdk-server.js';
 import { fakeModel, serveHostSafety, type FakeModel } from './fixtures/host-safety-server.js';
 
@@ -65,7 +64,6 @@ async function onPtyCommand(command: string, steps: Step[]) {
 
 describe('byhand call on a pseudo-terminal', { skip: !haveScript && 'util-linux script is not installed' }, () => {
   before(async () => {
-    forgetEras();
     server = await serveHostSafety();
     model = await fakeModel();
   });
@@ -121,7 +119,6 @@ describe('byhand call on a pseudo-terminal', { skip: !haveScript && 'util-linux 
 describe('byhand call on a pseudo-terminal, 2025-era server', { skip: !haveScript && 'util-linux script is not installed' }, () => {
   let legacy: Served;
   before(async () => {
-    forgetEras();
     legacy = await serve(fixtureHandler('legacy-session'));
   });
   after(() => legacy.close());

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from './support/node-test.js';
-import { connect, forgetEras, type Host, type InputContext } from '../packages/client/src/index.js';
+import { connect, type Host, type InputContext } from '../packages/client/src/index.js';
 import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
 import { TOOLBOXES } from '../packages/servers/src/registry.js';
 import { textOf } from './servers-support.js';
@@ -35,7 +35,6 @@ function scriptedHost(): Host & { asked: { kind: string; ctx: InputContext }[] }
 
 for (const era of ['modern', 'legacy'] as const) {
   describe(`byhand's client, ${era} era`, () => {
-    before(() => forgetEras());
 
     for (const toolbox of TOOLBOXES.filter((t) => t.counts && t.name !== 'everything')) {
       test(`${toolbox.title}: the promised counts`, async () => {

@@ -1,7 +1,11 @@
-// node:test, with a timeout on every test that does not set its own: a test that forgets one fails instead of
-// hanging the run. Suites keep node's default (no limit of their own), since they only add up their tests' time.
+// node:test, with what every test needs and none should have to remember:
+// - a timeout on every test that does not set its own: a test that forgets one fails instead of hanging the run
+//   (suites keep node's default, no limit of their own, since they only add up their tests' time);
+// - its own era verdicts: the client's process-wide verdict cache starts empty for each test, so no test finds
+//   an era probed by an earlier one on a reused port (a test that needs more than one cache passes `verdicts`).
 
 import { test as nodeTest, type TestContext, type TestOptions } from 'node:test';
+import { forgetEras } from '../../packages/client/src/index.js';
 
 export { after, afterEach, before, beforeEach, describe } from 'node:test';
 
@@ -12,8 +16,11 @@ type TestFn = (t: TestContext) => void | Promise<void>;
 export function test(name: string, fn: TestFn): Promise<void>;
 export function test(name: string, options: TestOptions, fn: TestFn): Promise<void>;
 export function test(name: string, optionsOrFn: TestOptions | TestFn, maybeFn?: TestFn): Promise<void> {
-  if (typeof optionsOrFn === 'function') return nodeTest(name, { timeout: DEFAULT_TIMEOUT_MS }, optionsOrFn);
-  return nodeTest(name, { timeout: DEFAULT_TIMEOUT_MS, ...optionsOrFn }, maybeFn);
+  const [options, fn] = typeof optionsOrFn === 'function' ? [{}, optionsOrFn] : [optionsOrFn, maybeFn];
+  return nodeTest(name, { timeout: DEFAULT_TIMEOUT_MS, ...options }, fn && ((t) => {
+    forgetEras();
+    return fn(t);
+  }));
 }
 
 export const it = test;
