@@ -10,7 +10,7 @@ import { test } from './support/node-test.js';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { EMBEDDED_NAMES } from '../packages/byhand/src/shared/embedded.js';
-import { TOOLBOXES } from '../packages/servers/src/registry.js';
+import { TOOLBOXES } from '../packages/servers/src/toolboxes/registry.js';
 import { fixtureHandler, serve } from './fixtures/sdk-server.js';
 
 const run = promisify(execFile);

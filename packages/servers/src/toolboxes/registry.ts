@@ -1,11 +1,11 @@
 // The toolboxes byhand ships, as data: what `byhand serve` mounts and what `byhand checkpoint` can probe.
 
-import { COOKIE_JAR_INFO, cookieJarSpec, type CookieJarOptions } from './cookie-jar.js';
-import { EVERYTHING_INFO, everythingSpec } from './everything.js';
-import { KITCHEN_INFO, kitchenSpec } from './kitchen.js';
-import { PROBE_INFO, probeSpec } from './probe.js';
-import { defaultStateKey, stateKeyFromSecret, type StateKeySource } from './state.js';
-import { mountToolbox, type EdgeOptions, type LegacyMode, type ToolboxHandler, type ToolboxInfo, type ToolboxSpec } from './toolbox.js';
+import { COOKIE_JAR_INFO, cookieJarSpec, type CookieJarOptions } from './cookie-jar/cookie-jar.js';
+import { EVERYTHING_INFO, everythingSpec } from './everything/everything.js';
+import { KITCHEN_INFO, kitchenSpec } from './kitchen/kitchen.js';
+import { PROBE_INFO, probeSpec } from './probe/probe.js';
+import { defaultStateKey, stateKeyFromSecret, type StateKeySource } from '../edge/state.js';
+import { mountToolbox, type EdgeOptions, type LegacyMode, type ToolboxHandler, type ToolboxInfo, type ToolboxSpec } from '../edge/toolbox.js';
 
 export type ToolboxName = 'kitchen' | 'cookie-jar' | 'probe' | 'everything';
 

@@ -19,10 +19,10 @@ import {
 import { z } from 'zod';
 import { everythingSkills } from './everything-skills.js';
 import { registerTaskFixtures } from './everything-tasks.js';
-import { elicitOutcome, samplingText, text } from './mrtr.js';
-import { sharedSchema } from './schemas.js';
-import { TASKS_EXTENSION, TaskStore } from './tasks.js';
-import type { BuildContext, ToolboxSpec } from './toolbox.js';
+import { elicitOutcome, samplingText, text } from '../../edge/mrtr.js';
+import { sharedSchema } from '../../edge/schemas.js';
+import { TASKS_EXTENSION, TaskStore } from '../../edge/tasks.js';
+import type { BuildContext, ToolboxSpec } from '../../edge/toolbox.js';
 
 export const EVERYTHING_INFO = {
   name: 'everything',

@@ -3,9 +3,9 @@
 
 import { inputRequired, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { boundedTokens, elicitOutcome, samplingText, text } from './mrtr.js';
-import { sharedSchema } from './schemas.js';
-import type { BuildContext, ToolboxSpec } from './toolbox.js';
+import { boundedTokens, elicitOutcome, samplingText, text } from '../../edge/mrtr.js';
+import { sharedSchema } from '../../edge/schemas.js';
+import type { BuildContext, ToolboxSpec } from '../../edge/toolbox.js';
 
 export const KITCHEN_INFO = {
   name: 'kitchen',

@@ -2,9 +2,9 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createToolbox, TOOLBOXES, type ToolboxName, type ToolboxOptions } from './registry.js';
-import type { StorageFailureReport } from './jar/guarded-store.js';
-import { openJarStorage } from './jar/open.js';
+import { createToolbox, TOOLBOXES, type ToolboxName, type ToolboxOptions } from '../toolboxes/registry.js';
+import type { StorageFailureReport } from '../toolboxes/cookie-jar/jar/guarded-store.js';
+import { openJarStorage } from '../toolboxes/cookie-jar/jar/open.js';
 import { defaultStateKey } from './state.js';
 import { LOOPBACK_HOSTS, type LegacyMode, type ToolboxHandler } from './toolbox.js';
 import { toWebRequest, UnconvertibleRequestError, writeWebResponse } from './node-adapter.js';

@@ -7,9 +7,9 @@ import { z } from 'zod';
 import { guardedStorage, type StorageFailureReport } from './jar/guarded-store.js';
 import { memoryStore } from './jar/memory-store.js';
 import { JarFullError, MAX_NOTE_LENGTH, MAX_PAGE, MAX_TTL_SECONDS, type JarStorage, type Note } from './jar/storage.js';
-import { elicitOutcome, text } from './mrtr.js';
-import { sharedSchema } from './schemas.js';
-import type { BuildContext, ToolboxSpec } from './toolbox.js';
+import { elicitOutcome, text } from '../../edge/mrtr.js';
+import { sharedSchema } from '../../edge/schemas.js';
+import type { BuildContext, ToolboxSpec } from '../../edge/toolbox.js';
 
 export const COOKIE_JAR_INFO = {
   name: 'cookie-jar',

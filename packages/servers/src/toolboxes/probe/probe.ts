@@ -5,9 +5,9 @@
 
 import { inputRequired, SdkError, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { boundedTokens, samplingText, text } from './mrtr.js';
-import { sharedSchema } from './schemas.js';
-import type { BuildContext, ToolboxSpec } from './toolbox.js';
+import { boundedTokens, samplingText, text } from '../../edge/mrtr.js';
+import { sharedSchema } from '../../edge/schemas.js';
+import type { BuildContext, ToolboxSpec } from '../../edge/toolbox.js';
 
 export const PROBE_INFO = {
   name: 'probe',
