@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { describe, test } from './support/node-test.js';
-import { createKitchen } from '../packages/servers/src/toolboxes/registry.js';
+import { createKitchen } from '../packages/servers/src/toolboxes/create.js';
 import { createEventStore } from '../packages/servers/src/edge/sessions.js';
 import { startServer } from '../packages/servers/src/edge/serve.js';
 import { initializeParams, modernRpc } from './servers-support.js';

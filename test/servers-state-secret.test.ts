@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from './support/node-test.js';
-import { createKitchen } from '../packages/servers/src/toolboxes/registry.js';
+import { createKitchen } from '../packages/servers/src/toolboxes/create.js';
 import { startServer } from '../packages/servers/src/edge/serve.js';
 import { stateKeyFromSecret } from '../packages/servers/src/edge/state.js';
 import { startServe } from './support/instances.js';

@@ -2,7 +2,8 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createToolbox, TOOLBOXES, type ToolboxName, type ToolboxOptions } from '../toolboxes/registry.js';
+import { createToolbox, type ToolboxOptions } from '../toolboxes/create.js';
+import { TOOLBOXES, type ToolboxName } from '../toolboxes/registry.js';
 import type { StorageFailureReport } from '../toolboxes/cookie-jar/jar/guarded-store.js';
 import { openJarStorage } from '../toolboxes/cookie-jar/jar/open.js';
 import { defaultStateKey } from './state.js';
@@ -110,7 +111,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
       ...(options.legacy?.[entry.name] !== undefined ? { legacy: options.legacy[entry.name] } : {}),
       ...(options.sessionIdleMs !== undefined ? { sessionIdleMs: options.sessionIdleMs } : {}),
-      ...(entry.name === 'cookie-jar' ? { jar: openJarStorage(options.dbPath, options.now !== undefined ? { now: options.now } : {}) } : {}),
+      ...(entry.stored === true ? { jar: openJarStorage(options.dbPath, options.now !== undefined ? { now: options.now } : {}) } : {}),
       ...(options.onStorageFailure !== undefined ? { onStorageFailure: options.onStorageFailure } : {}),
       ...(options.now !== undefined ? { now: options.now } : {}),
       ...(options.onerror !== undefined ? { onerror: options.onerror } : {}),

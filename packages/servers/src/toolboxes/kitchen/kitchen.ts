@@ -7,15 +7,6 @@ import { boundedTokens, elicitOutcome, samplingText, text } from '../../edge/mrt
 import { sharedSchema } from '../../edge/schemas.js';
 import type { BuildContext, ToolboxSpec } from '../../edge/toolbox.js';
 
-export const KITCHEN_INFO = {
-  name: 'kitchen',
-  title: 'The Kitchen',
-  description: 'asks you to think',
-  path: '/api/kitchen',
-  legacy: 'sessionful',
-  legacyReason: 'both tools need the host (sampling) or the user (elicitation); 2025 clients can only be asked over a session',
-} as const;
-
 export interface PantryItem {
   item: string;
   quantity: string;
@@ -238,7 +229,6 @@ function registerKitchen(server: McpServer, ctx: BuildContext, data: KitchenData
 
 export function kitchenSpec(data: KitchenData = DEFAULT_KITCHEN): ToolboxSpec {
   return {
-    info: KITCHEN_INFO,
     instructions: 'The Kitchen knows the pantry and the week; it asks you (elicitation) and your model (sampling) to decide.',
     register: (server, ctx) => registerKitchen(server, ctx, data),
   };
