@@ -21,11 +21,31 @@ export interface ToolboxDefinition extends ToolboxInfo {
 }
 
 const BUILT_IN = [
-  { name: 'kitchen', title: 'The Kitchen', description: 'asks you to think', path: '/api/kitchen', legacy: 'sessionful', legacyReason: 'both tools need the host (sampling) or the user (elicitation); 2025 clients can only be asked over a session', counts: { tools: 2, resources: 2, prompts: 1 }, checkpoint: true, build: async () => (await import('./kitchen/kitchen.js')).kitchenSpec() },
-  { name: 'cookie-jar', title: 'The Cookie Jar', description: 'forgetful', path: '/api/cookie-jar', legacy: 'sessionful', legacyReason: 'forget asks the user to confirm; a 2025 client can only be asked over a session', counts: { tools: 3, resources: 1, prompts: 1 }, checkpoint: true, stored: true, build: async (options) => (await import('./cookie-jar/cookie-jar.js')).cookieJarSpec(options) },
-  { name: 'probe', title: 'The Probe', description: 'shows which way of asking the host works in which era', path: '/api/probe', legacy: 'stateless', legacyReason: 'per-request legacy serving on purpose: it is what a serverless deployment gets, and what the probe demonstrates', counts: { tools: 2, resources: 0, prompts: 0 }, checkpoint: true, build: async () => (await import('./probe/probe.js')).probeSpec() },
+  {
+    name: 'kitchen', title: 'The Kitchen', description: 'asks you to think', path: '/api/kitchen',
+    legacy: 'sessionful', legacyReason: 'both tools need the host (sampling) or the user (elicitation); 2025 clients can only be asked over a session',
+    counts: { tools: 2, resources: 2, prompts: 1 }, checkpoint: true,
+    build: async () => (await import('./kitchen/kitchen.js')).kitchenSpec(),
+  },
+  {
+    name: 'cookie-jar', title: 'The Cookie Jar', description: 'forgetful', path: '/api/cookie-jar',
+    legacy: 'sessionful', legacyReason: 'forget asks the user to confirm; a 2025 client can only be asked over a session',
+    counts: { tools: 3, resources: 1, prompts: 1 }, checkpoint: true, stored: true,
+    build: async (options) => (await import('./cookie-jar/cookie-jar.js')).cookieJarSpec(options),
+  },
+  {
+    name: 'probe', title: 'The Probe', description: 'shows which way of asking the host works in which era', path: '/api/probe',
+    legacy: 'stateless', legacyReason: 'per-request legacy serving on purpose: it is what a serverless deployment gets, and what the probe demonstrates',
+    counts: { tools: 2, resources: 0, prompts: 0 }, checkpoint: true,
+    build: async () => (await import('./probe/probe.js')).probeSpec(),
+  },
   // The fixture set follows the conformance suites and changes with them; no count is promised, and a checkpoint skips it.
-  { name: 'everything', title: 'The Everything toolbox', description: 'conformance fixtures for both eras', path: '/api/everything', legacy: 'sessionful', legacyReason: "the 2025 suite's sampling, elicitation and multi-stream scenarios need sessions", counts: undefined, checkpoint: false, build: async () => (await import('./everything/everything.js')).everythingSpec() },
+  {
+    name: 'everything', title: 'The Everything toolbox', description: 'conformance fixtures for both eras', path: '/api/everything',
+    legacy: 'sessionful', legacyReason: "the 2025 suite's sampling, elicitation and multi-stream scenarios need sessions",
+    counts: undefined, checkpoint: false,
+    build: async () => (await import('./everything/everything.js')).everythingSpec(),
+  },
 ] as const satisfies readonly ToolboxDefinition[];
 
 /** A built-in toolbox's name, or one added with registerToolbox. */
