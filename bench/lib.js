@@ -17,7 +17,7 @@ export const dist = (pkg, ...parts) => join(ROOT, 'packages', pkg, 'dist', ...pa
 export const BYHAND_CLIENT = dist('client', 'node', 'index.js');
 /** The same client as the unbundled dist/ of about twenty ES modules (what Deno, Bun and browsers' bundlers start from). */
 export const BYHAND_CLIENT_MODULES = dist('client', 'index.js');
-export const BYHAND_SERVE = dist('servers', 'serve.js');
+export const BYHAND_SERVE = dist('servers', 'edge', 'serve.js');
 /** The SDK client's ESM entry, resolved the way an application importing it resolves it. */
 export const SDK_CLIENT = fileURLToPath(import.meta.resolve('@modelcontextprotocol/client'));
 

@@ -17,12 +17,12 @@ if (!process.send) throw new Error('server-child.js runs as a child of the bench
 const send = process.send.bind(process);
 
 async function startByhandEdge() {
-  const { mountToolbox } = /** @type {typeof import('../packages/servers/src/toolbox.ts')} */ (await import(fileUrl(dist('servers', 'toolbox.js'))));
-  const { toWebRequest, writeWebResponse } = /** @type {typeof import('../packages/servers/src/node-adapter.ts')} */ (await import(fileUrl(dist('servers', 'node-adapter.js'))));
-  const { defaultStateKey } = /** @type {typeof import('../packages/servers/src/state.ts')} */ (await import(fileUrl(dist('servers', 'state.js'))));
+  const { mountToolbox } = /** @type {typeof import('../packages/servers/src/edge/toolbox.ts')} */ (await import(fileUrl(dist('servers', 'edge', 'toolbox.js'))));
+  const { toWebRequest, writeWebResponse } = /** @type {typeof import('../packages/servers/src/edge/node-adapter.ts')} */ (await import(fileUrl(dist('servers', 'edge', 'node-adapter.js'))));
+  const { defaultStateKey } = /** @type {typeof import('../packages/servers/src/edge/state.ts')} */ (await import(fileUrl(dist('servers', 'edge', 'state.js'))));
   /** @type {import('@byhand/servers').ToolboxInfo} */
   const info = { name: 'bench', title: 'Bench', description: 'the reference tools behind byhand\'s edge', path: '/mcp', legacy: 'stateless', legacyReason: 'bench' };
-  const toolbox = mountToolbox({ info, register: (server) => registerReferenceTools(server) }, { stateKey: defaultStateKey() });
+  const toolbox = mountToolbox(info, Promise.resolve({ register: (server) => registerReferenceTools(server) }), { stateKey: defaultStateKey() });
   let origin = 'http://127.0.0.1';
   const http = createServer((req, res) => {
     toolbox

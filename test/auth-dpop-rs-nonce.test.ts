@@ -10,7 +10,7 @@ import { connect } from '../packages/client/src/index.js';
 import { createOAuth, memoryStore, serverKey } from '../packages/client/src/auth/index.js';
 import { jwkThumbprint } from '../packages/client/src/auth/jwt.js';
 import { createKitchen } from '../packages/servers/src/index.js';
-import { writeWebResponse } from '../packages/servers/src/node-adapter.js';
+import { writeWebResponse } from '../packages/servers/src/edge/node-adapter.js';
 
 const AS = 'https://as.example';
 

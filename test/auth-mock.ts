@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { createHash, randomBytes } from 'node:crypto';
 import { createKitchen } from '../packages/servers/src/index.js';
-import { writeWebResponse } from '../packages/servers/src/node-adapter.js';
+import { writeWebResponse } from '../packages/servers/src/edge/node-adapter.js';
 
 export interface Clock {
   now: number;

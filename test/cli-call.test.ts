@@ -12,7 +12,7 @@ import { callCommand } from '../packages/byhand/src/call/command.js';
 import { coerceToolArguments } from '../packages/byhand/src/call/coerce.js';
 import { demoCommand, LEGACY_REFUSAL } from '../packages/byhand/src/call/demo.js';
 import type { Tool } from '../packages/client/src/index.js';
-import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
+import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 import { byhand } from './support/cli.js';
 import { collector } from './support/collector.js';
 

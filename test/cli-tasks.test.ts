@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from './support/node-test.js';
 import { byhand } from './support/cli.js';
 import { connect, TimeoutError } from '../packages/client/src/index.js';
-import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
+import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 
 let server: RunningServer;
 let url: string;

@@ -13,7 +13,7 @@ import { Writable } from 'node:stream';
 import { after, test } from './support/node-test.js';
 import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { connect } from '../packages/client/src/index.js';
-import { startServer } from '../packages/servers/src/serve.js';
+import { startServer } from '../packages/servers/src/edge/serve.js';
 import { serve } from './fixtures/sdk-server.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));

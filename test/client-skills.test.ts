@@ -8,7 +8,7 @@ import { after, before, describe, test } from './support/node-test.js';
 import { connect, McpError, ProtocolError, RpcError } from '../packages/client/src/index.js';
 import { FrontmatterError, frontmatterBlock, parseFrontmatter } from '../packages/client/src/frontmatter.js';
 import { getSkill, listSkills, loadSkill, SKILLS_EXTENSION, SkillVerificationError, type SkillEntry, type SkillsClient } from '../packages/client/src/skills.js';
-import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
+import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 
 const digest = (text: string) => `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 const SKILL_MD = '---\nname: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\nmetadata:\n  version: "2.1.0"\n---\n\nBody.\n';
@@ -148,7 +148,7 @@ describe('the frontmatter reader', () => {
   });
 });
 
-// The Everything toolbox serves two fixture skills (packages/servers/src/everything-skills.ts), one per skills/list page.
+// The Everything toolbox serves two fixture skills (packages/servers/src/toolboxes/everything/everything-skills.ts), one per skills/list page.
 let server: RunningServer;
 before(async () => {
   server = await startServer({ port: 0, host: '127.0.0.1', toolboxes: ['everything'] });

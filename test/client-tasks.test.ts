@@ -8,7 +8,7 @@ import { after, before, describe, test } from './support/node-test.js';
 import { AbortedError, connect, McpError, RpcError, type Task } from '../packages/client/src/index.js';
 import { sleep } from '../packages/client/src/sleep.js';
 import type { Host } from '../packages/client/src/types.js';
-import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
+import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 
 let server: RunningServer;
 let url: string;

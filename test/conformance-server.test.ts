@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from './support/node-test.js';
-import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
+import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 import { outOfScope, SERVER_OUT_OF_SCOPE } from './conformance/scope.js';
 import { collect, conformance, node22, passed, repoRoot, requirementSet, suite2026, suiteLegacy, summarise, tagged, writeReport, type ScenarioResult } from './conformance/suite.js';
 

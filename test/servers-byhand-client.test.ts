@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from './support/node-test.js';
 import { connect, type Host, type InputContext } from '../packages/client/src/index.js';
-import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
-import { TOOLBOXES } from '../packages/servers/src/registry.js';
+import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
+import { TOOLBOXES } from '../packages/servers/src/toolboxes/registry.js';
 import { textOf } from './servers-support.js';
 
 let server: RunningServer;

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from './support/node-test.js';
-import { memoryStore } from '../packages/servers/src/jar/memory-store.js';
-import { createCookieJar } from '../packages/servers/src/registry.js';
-import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
+import { memoryStore } from '../packages/servers/src/toolboxes/cookie-jar/jar/memory-store.js';
+import { createCookieJar } from '../packages/servers/src/toolboxes/create.js';
+import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 import { connectHost, modernRpc, textOf } from './servers-support.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -143,8 +143,8 @@ describe('The Cookie Jar on disk', () => {
     const dbPath = join(scratch, 'concurrent.db');
     const writers = 4;
     const each = 40;
-    const registry = new URL('../packages/servers/src/registry.ts', import.meta.url).href;
-    const sqlite = new URL('../packages/servers/src/jar/sqlite-store.ts', import.meta.url).href;
+    const registry = new URL('../packages/servers/src/toolboxes/create.ts', import.meta.url).href;
+    const sqlite = new URL('../packages/servers/src/toolboxes/cookie-jar/jar/sqlite-store.ts', import.meta.url).href;
     const script = join(scratch, 'writer.mts');
     // Each child is a whole Cookie Jar toolbox (its own SQLite connection) driven through its fetch handler.
     writeFileSync(

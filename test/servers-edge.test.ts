@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from './support/node-test.js';
 import { serveCommand } from '../packages/byhand/src/serve/command.js';
-import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
-import { TOOLBOXES } from '../packages/servers/src/registry.js';
+import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
+import { TOOLBOXES } from '../packages/servers/src/toolboxes/registry.js';
 import { initializeParams, legacyRpc, modernRpc } from './servers-support.js';
 
 let server: RunningServer;

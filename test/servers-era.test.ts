@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from './support/node-test.js';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
-import { surelyModern } from '../packages/servers/src/era.ts';
+import { surelyModern } from '../packages/servers/src/edge/era.js';
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',

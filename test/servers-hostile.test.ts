@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { describe, test } from './support/node-test.js';
-import { createKitchen } from '../packages/servers/src/registry.js';
-import { createEventStore } from '../packages/servers/src/sessions.js';
-import { startServer } from '../packages/servers/src/serve.js';
+import { createKitchen } from '../packages/servers/src/toolboxes/create.js';
+import { createEventStore } from '../packages/servers/src/edge/sessions.js';
+import { startServer } from '../packages/servers/src/edge/serve.js';
 import { initializeParams, modernRpc } from './servers-support.js';
 import { startServe } from './support/instances.js';
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { describe, test } from './support/node-test.js';
-import { startServer } from '../packages/servers/src/serve.js';
+import { startServer } from '../packages/servers/src/edge/serve.js';
 import { modernRpc } from './servers-support.js';
 
 const portOf = (url: string) => Number(new URL(url).port);

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from './support/node-test.js';
 import { connect } from '../packages/client/src/index.js';
-import { startServer } from '../packages/servers/src/serve.js';
+import { startServer } from '../packages/servers/src/edge/serve.js';
 import { initializeParams, legacyRpc, modernRpc, textOf } from './servers-support.js';
 import { startPostgres, type TestPostgres } from './support/postgres.js';
 import { roundRobin, startServe, type RoundRobin, type ServeProcess } from './support/instances.js';

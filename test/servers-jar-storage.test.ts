@@ -7,10 +7,10 @@ import { createServer, connect as tcpConnect, type AddressInfo, type Socket } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from './support/node-test.js';
-import { memoryStore } from '../packages/servers/src/jar/memory-store.js';
-import { postgresStore } from '../packages/servers/src/jar/postgres-store.js';
-import { sqliteStore } from '../packages/servers/src/jar/sqlite-store.js';
-import { JarFullError, type JarStorage, type StorageOptions } from '../packages/servers/src/jar/storage.js';
+import { memoryStore } from '../packages/servers/src/toolboxes/cookie-jar/jar/memory-store.js';
+import { postgresStore } from '../packages/servers/src/toolboxes/cookie-jar/jar/postgres-store.js';
+import { sqliteStore } from '../packages/servers/src/toolboxes/cookie-jar/jar/sqlite-store.js';
+import { JarFullError, type JarStorage, type StorageOptions } from '../packages/servers/src/toolboxes/cookie-jar/jar/storage.js';
 import { startServe } from './support/instances.js';
 import { startPostgres, type TestPostgres } from './support/postgres.js';
 import { modernRpc } from './servers-support.js';

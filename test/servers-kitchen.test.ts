@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from './support/node-test.js';
-import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
-import { MAX_SAMPLING_TOKENS } from '../packages/servers/src/mrtr.js';
+import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
+import { MAX_SAMPLING_TOKENS } from '../packages/servers/src/edge/mrtr.js';
 import { connectHost, modernRpc, textOf } from './servers-support.js';
 
 let server: RunningServer;

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from './support/node-test.js';
 import { McpServer } from '@modelcontextprotocol/server';
-import { keepingOnlyTool, recordingTools } from '../packages/servers/src/narrow.ts';
-import { startServer, type RunningServer } from '../packages/servers/src/serve.ts';
+import { keepingOnlyTool, recordingTools } from '../packages/servers/src/edge/narrow.js';
+import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 import { modernRpc } from './servers-support.ts';
 
 function registerThree(server: McpServer): void {

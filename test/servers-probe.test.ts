@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from './support/node-test.js';
-import { startServer, type RunningServer } from '../packages/servers/src/serve.js';
+import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 import { connectHost, initializeParams, legacyRpc, modernRpc, textOf } from './servers-support.js';
 
 const LEGACY_REFUSAL = 'per-request legacy serving cannot receive server-to-client requests';

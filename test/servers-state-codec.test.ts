@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, test } from './support/node-test.js';
-import { createStateCodec, hmacWith } from '../packages/servers/src/state-codec.ts';
+import { createStateCodec, hmacWith } from '../packages/servers/src/edge/state-codec.js';
 
 const KEY = new Uint8Array(32).fill(7);
 const OTHER_KEY = new Uint8Array(32).fill(8);

@@ -3,9 +3,9 @@
 
 import assert from 'node:assert/strict';
 import { test } from './support/node-test.js';
-import { createKitchen } from '../packages/servers/src/registry.js';
-import { startServer } from '../packages/servers/src/serve.js';
-import { stateKeyFromSecret } from '../packages/servers/src/state.js';
+import { createKitchen } from '../packages/servers/src/toolboxes/create.js';
+import { startServer } from '../packages/servers/src/edge/serve.js';
+import { stateKeyFromSecret } from '../packages/servers/src/edge/state.js';
 import { startServe } from './support/instances.js';
 
 test('a secret under 32 bytes is refused with the reason and a way to make one', { timeout: 10_000 }, async () => {

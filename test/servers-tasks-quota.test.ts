@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { test } from './support/node-test.js';
-import { startServer } from '../packages/servers/src/serve.js';
-import { DEFAULT_MAX_TASKS_PER_CLIENT, TaskStore } from '../packages/servers/src/tasks.js';
+import { startServer } from '../packages/servers/src/edge/serve.js';
+import { DEFAULT_MAX_TASKS_PER_CLIENT, TaskStore } from '../packages/servers/src/edge/tasks.js';
 import { ENVELOPE, MODERN, parseAnswer, type WireAnswer } from './servers-support.js';
 
 const WITH_TASKS = {

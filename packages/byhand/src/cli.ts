@@ -2,6 +2,7 @@
 // pay for the model provider SDK and `byhand call` does not pay for the servers it does not start.
 
 import { readFileSync } from 'node:fs';
+import { toolboxNames } from '@byhand/servers/registry';
 import { didYouMean } from './shared/did-you-mean.js';
 import { processIO, type CommandIO } from './shared/io.js';
 import type { CommandSpec } from './shared/kit.js';
@@ -120,7 +121,7 @@ function usage(exitCodes: string): string {
     ...Object.values(COMMANDS).map((c) => `  byhand ${c.synopsis.padEnd(width)}  ${c.about}`),
     '',
     'SERVER is a name in your MCP config (found in the project or your home folder, or --config FILE),',
-    'a bundled toolbox (kitchen, cookie-jar, probe, everything), an http(s) URL, or a command line after --.',
+    `a bundled toolbox (${toolboxNames()}), an http(s) URL, or a command line after --.`,
     '`byhand COMMAND --help` shows every option with its default. -v, --version prints the version.',
     '',
     exitCodes,

@@ -2,7 +2,7 @@
 // the extension may get a task handle (`resultType: "task"`) instead of a tools/call result. It then polls tasks/get
 // at the server's pollIntervalMs until the task ends; a task in `input_required` carries its inputRequests, which the
 // host fulfils and tasks/update delivers; aborting the call sends tasks/cancel. Wire shapes: the conformance suite's
-// tasks-* scenarios (tools/conformance, conformance-2026 dist/index.js) and packages/servers/src/tasks.ts.
+// tasks-* scenarios (tools/conformance, conformance-2026 dist/index.js) and packages/servers/src/edge/tasks.ts.
 
 import { AbortedError, McpError, ProtocolError, RoundLimitError, TimeoutError } from './errors.js';
 import { fulfil } from './fulfil.js';

@@ -5,6 +5,7 @@
 
 import { booleanFlag, listFlag, parseCommand, stringFlag, type CommandSpec } from '../shared/kit.js';
 import type { JsonObject } from '@byhand/client';
+import { toolboxNames } from '@byhand/servers/registry';
 import { META_FLAG, requestMeta } from '../shared/request-meta.js';
 import type { ServerWord } from '../shared/resolve-server.js';
 import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags, type ConnectFlags, type SourceFlags } from '../shared/server-flags.js';
@@ -65,7 +66,7 @@ export function callSpec(verb: Verb): CommandSpec {
       out: { type: 'string', arg: 'DIR', help: 'save images, audio and blobs in DIR instead of summarising them' },
       ...(verb === 'call' ? { detach: { type: 'boolean' as const, help: 'a tool that runs as a task (the tasks extension): print its id and return; `byhand task` reads or cancels it' } } : {}),
     },
-    notes: `SERVER is a name in the config (see --config), a bundled toolbox (kitchen, cookie-jar, probe, everything;
+    notes: `SERVER is a name in the config (see --config), a bundled toolbox (${toolboxNames()};
 started in this process), an http(s) URL, or a command line after -- (a stdio server). After --, the
 last words are the ${WHAT[verb]}${verb === 'read' ? '' : ' and its key=value arguments'} (a guess, checked once the server answers);
 --${NAME_FLAG[verb]} ${WHAT[verb]}, or the ${WHAT[verb]} before the --, is exact: byhand ${verb} ${WHAT[verb]} -- node server.js.

@@ -3,6 +3,7 @@
 // discovered, else the bundled toolboxes; a notice always says which.
 
 import type { TraceEntry } from '@byhand/client';
+import { toolboxNames } from '@byhand/servers/registry';
 import { credentialsFile, fileStore } from '@byhand/client/auth/file-store';
 import type { ServerEntry } from '../shared/config.js';
 import { didYouMean } from '../shared/did-you-mean.js';
@@ -38,13 +39,15 @@ export const SPEC: CommandSpec = {
     concurrency: { type: 'string', arg: 'N', help: 'servers probed at once, for each kind', default: `${DEFAULT_BOUNDS.http} over HTTP, ${DEFAULT_BOUNDS.stdio} over stdio` },
     details: { type: 'boolean', help: "show each server's capabilities and instructions" },
   },
-  notes: `With no URL, NAME or command line: the servers of --config FILE, else of the configs found (see
---config), else the bundled toolboxes (kitchen, cookie-jar, probe).
+  get notes() {
+    return `With no URL, NAME or command line: the servers of --config FILE, else of the configs found (see
+--config), else the bundled toolboxes (${toolboxNames((t) => t.checkpoint)}).
 
 Exit 0 when every server is ok; when some failed, the code they failed with if they agree (3 auth,
 4 unreachable, 2 a broken config entry), else 1.
 
-${EXIT_CODES_TEXT}`,
+${EXIT_CODES_TEXT}`;
+  },
 };
 
 export async function checkpointCommand(args: string[], io: CommandIO = processIO()): Promise<number> {

@@ -1,5 +1,6 @@
 // `byhand serve`: the toolboxes on loopback, with flags parsed by the CLI's kit like every command.
 
+import { toolboxNames } from '@byhand/servers/registry';
 import { fail } from '../shared/fail.js';
 import { processIO } from '../shared/io.js';
 import { helpText, listFlag, parseCommand, stringFlag, usageLines, type CommandSpec } from '../shared/kit.js';
@@ -8,7 +9,9 @@ import { UsageError } from '../shared/usage-error.js';
 export const SPEC: CommandSpec = {
   name: 'serve',
   synopsis: ['byhand serve [--port N] [--host H] [--db FILE|postgres://…] [--allow-host NAME]...'],
-  about: 'Serves the toolboxes (kitchen, cookie-jar, probe, everything), each dual-era on one URL, until Ctrl-C.',
+  get about() {
+    return `Serves the toolboxes (${toolboxNames()}), each dual-era on one URL, until Ctrl-C.`;
+  },
   flags: {
     port: { type: 'string', arg: 'N', help: 'port to listen on (0 picks a free one)', default: '3000' },
     host: { type: 'string', arg: 'H', help: 'address to bind (0.0.0.0 or :: exposes the toolboxes to the network)', default: '127.0.0.1' },

@@ -6,7 +6,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, loadConfig, type ServerEntry } from './config.js';
-import { EMBEDDED_NAMES } from './embedded.js';
+import { embeddedNames } from './embedded.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -107,7 +107,7 @@ export function discoverConfigs(cwd: string, env: Env, inputs: Readonly<Record<s
       }
       seen.set(entry.name, file.path);
       found.entries.push(entry);
-      if ((EMBEDDED_NAMES as readonly string[]).includes(entry.name)) {
+      if (embeddedNames().includes(entry.name)) {
         const shadows = `${entry.name} in ${file.path} shadows the bundled toolbox ${entry.name} (--embedded reaches the toolbox)`;
         found.notices.push(shadows);
         found.about.set(entry.name, [...(found.about.get(entry.name) ?? []), shadows]);

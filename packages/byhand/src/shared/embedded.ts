@@ -4,17 +4,17 @@
 // The toolboxes, and the server SDK, zod and the storage under them, load only when one is started:
 // `byhand call https://…` must not pay for servers it does not run (test/cli-imports.test.ts).
 
-import type { ToolboxName } from '@byhand/servers/node';
+// The registry itself is only data (its toolboxes load when served), so reading the names here costs nothing.
+import { TOOLBOXES, type ToolboxName } from '@byhand/servers/registry';
 import type { ServerEntry } from './config.js';
-
-const EMBEDDED: ToolboxName[] = ['kitchen', 'cookie-jar', 'probe'];
 
 export interface Embedded {
   entries: ServerEntry[];
   close(): Promise<void>;
 }
 
-export async function startEmbedded(names: ToolboxName[] = EMBEDDED): Promise<Embedded> {
+/** By default the toolboxes the registry marks for a checkpoint. */
+export async function startEmbedded(names: ToolboxName[] = TOOLBOXES.filter((t) => t.checkpoint).map((t) => t.name)): Promise<Embedded> {
   const { startServer, TOOLBOXES } = await import('@byhand/servers/node');
   const server = await startServer({ port: 0, toolboxes: names });
   const entries = TOOLBOXES.filter((t) => names.includes(t.name)).map((t) => {
@@ -24,5 +24,7 @@ export async function startEmbedded(names: ToolboxName[] = EMBEDDED): Promise<Em
   return { entries, close: () => server.close() };
 }
 
-/** The toolbox names `byhand call SERVER` accepts without a config: the registry's (a test holds the two equal). */
-export const EMBEDDED_NAMES: readonly ToolboxName[] = ['kitchen', 'cookie-jar', 'probe', 'everything'];
+/** The toolbox names `byhand call SERVER` accepts without a config: every name in the registry. */
+export function embeddedNames(): string[] {
+  return TOOLBOXES.map((t) => t.name);
+}

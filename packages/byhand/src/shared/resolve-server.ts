@@ -4,11 +4,10 @@
 // once the folder is trusted, so a cloned folder cannot take a bundled name over.
 
 import { isSecretName, type Target } from '@byhand/client';
-import type { ToolboxName } from '@byhand/servers/node';
 import { ConfigError, loadConfig, type ServerEntry } from './config.js';
 import { didYouMean } from './did-you-mean.js';
 import { discoverConfigs, type Discovered } from './discover.js';
-import { EMBEDDED_NAMES, startEmbedded } from './embedded.js';
+import { embeddedNames, startEmbedded } from './embedded.js';
 import { askInputs } from './inputs.js';
 import type { CommandIO } from './io.js';
 import { notice, shellQuote } from './output.js';
@@ -54,16 +53,16 @@ export async function resolveServer(spec: ServerWord, flags: SourceFlags, io: Pi
     configNames = entries.map((e) => e.name);
     where = from;
   }
-  if (isToolboxName(word)) {
+  if (embeddedNames().includes(word)) {
     const embedded = await startEmbedded([word]);
     const entry = embedded.entries[0];
     return { target: entry.connect!, describe: redactWords(`${word}, bundled, started in this process at ${entry.target}`), close: () => embedded.close() };
   }
   if (flags.transport === 'stdio') return adHocCommand([word], flags);
   if (flags.transport === 'http' || flags.transport === 'sse') return adHocUrl(`http://${word}`, flags);
-  const known = [...configNames, ...EMBEDDED_NAMES];
+  const known = [...configNames, ...embeddedNames()];
   const listed = configNames.length > 0 ? `, a name in ${where} (${configNames.join(', ')})` : where ? `; ${where} names no servers` : ', or a name from --config FILE';
-  throw new UsageError(`unknown server ${JSON.stringify(word)}${didYouMean(word, known)}: give an http(s) URL, a command line after --, a bundled toolbox (${EMBEDDED_NAMES.join(', ')})${listed}`);
+  throw new UsageError(`unknown server ${JSON.stringify(word)}${didYouMean(word, known)}: give an http(s) URL, a command line after --, a bundled toolbox (${embeddedNames().join(', ')})${listed}`);
 }
 
 /**
@@ -171,8 +170,4 @@ export function targetText(target: Target): string {
   if (target instanceof URL) return target.href;
   if ('url' in target) return target.url;
   return [target.command, ...(target.args ?? [])].map(shellQuote).join(' ');
-}
-
-function isToolboxName(name: string): name is ToolboxName {
-  return (EMBEDDED_NAMES as readonly string[]).includes(name);
 }

@@ -1,12 +1,19 @@
 // The flags of every command that reaches a server, defined once: where the server comes from
 // (config, discovery, the bundled toolboxes, an ad-hoc URL or command line) and how to talk to it.
 
+import { toolboxNames } from '@byhand/servers/registry';
 import { choiceFlag, booleanFlag, listFlag, msFlag, stringFlag, type Flag, type Values } from './kit.js';
 import { UsageError } from './usage-error.js';
 
 export const SOURCE_FLAGS: Record<string, Flag> = {
   config: { type: 'string', arg: 'FILE', help: 'servers from this mcpServers / VS Code mcp.json file (JSONC)', default: 'discovered: ./.mcp.json, ./.vscode/mcp.json, ./.cursor/mcp.json, then your Claude Desktop, Claude Code, Cursor, Windsurf and VS Code configs' },
-  embedded: { type: 'boolean', help: 'use the bundled toolboxes (kitchen, cookie-jar, probe, everything), not a config' },
+  // A getter: help is read when shown, so a toolbox registered after this module loaded is named too.
+  embedded: {
+    type: 'boolean',
+    get help() {
+      return `use the bundled toolboxes (${toolboxNames()}), not a config`;
+    },
+  },
   trust: { type: 'boolean', help: "run this folder's own MCP config (.mcp.json, .vscode/mcp.json, .cursor/mcp.json) for this command, without remembering it (`byhand trust` remembers)" },
   input: { type: 'string', arg: 'ID=VALUE', multiple: true, help: "a value for a VS Code ${input:ID} (otherwise asked at the terminal)" },
   header: { type: 'string', arg: 'K:V', multiple: true, help: 'an HTTP header for the server' },

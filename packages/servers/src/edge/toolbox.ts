@@ -52,8 +52,8 @@ export interface BuildContext {
   client: string | undefined;
 }
 
+/** What a toolbox's code builds: the registry (toolboxes/registry.ts) says who it is. */
 export interface ToolboxSpec {
-  info: ToolboxInfo;
   instructions?: string;
   capabilities?: McpServerOptions['capabilities'];
   /** Per-operation cache hints for the cacheable 2026-07-28 results. */
@@ -143,8 +143,15 @@ function tooLarge(limit: number): Response {
   );
 }
 
-export function mountToolbox(spec: ToolboxSpec, options: EdgeOptions): ToolboxHandler {
-  const info = spec.info;
+/** `loading` is the toolbox's code, loaded on first use: the registry names a toolbox without loading it. */
+export function mountToolbox(info: ToolboxInfo, loading: Promise<ToolboxSpec>, options: EdgeOptions): ToolboxHandler {
+  // Read only once `loaded` has settled: fetch awaits it before anything builds a server.
+  let spec: ToolboxSpec = { register: () => {} };
+  const loaded = loading.then((built) => {
+    spec = built;
+  });
+  // A toolbox that fails to load says so on each request and at ready(); the rejection is never left unhandled.
+  loaded.catch(() => {});
   const legacyMode = options.legacy ?? info.legacy;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const allowed = [...new Set([...LOOPBACK_HOSTS, ...(options.allowedHosts ?? [])])];
@@ -209,6 +216,7 @@ export function mountToolbox(spec: ToolboxSpec, options: EdgeOptions): ToolboxHa
   const stateless = legacyStatelessFallback(factory, onerror, { maxRequestBodySize: maxBodyBytes });
 
   async function fetch(incoming: Request): Promise<Response> {
+    await loaded;
     // DNS-rebinding protection: a page on a foreign origin must not reach a loopback server through a rebound name.
     const refused = hostHeaderValidationResponse(incoming, allowed) ?? originValidationResponse(incoming, allowed);
     if (refused !== undefined) return refused;
@@ -253,10 +261,14 @@ export function mountToolbox(spec: ToolboxSpec, options: EdgeOptions): ToolboxHa
     info,
     legacy: legacyMode,
     fetch,
-    ready: async () => spec.ready?.(),
+    ready: async () => {
+      await loaded;
+      await spec.ready?.();
+    },
     async close() {
       await modern.close();
       await sessions?.close();
+      await loaded.catch(() => {});
       await spec.dispose?.();
     },
   };

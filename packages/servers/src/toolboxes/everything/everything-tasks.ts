@@ -5,11 +5,11 @@
 
 import { acceptedContent, inputRequired, type InputRequest, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { elicitOutcome, text } from './mrtr.js';
-import { sharedSchema } from './schemas.js';
-import { gateTaskOnlyTools, registerTaskMethods, runAsTask } from './task-methods.js';
-import { TaskProtocolError, type TaskStore } from './tasks.js';
-import type { BuildContext } from './toolbox.js';
+import { elicitOutcome, text } from '../../edge/mrtr.js';
+import { sharedSchema } from '../../edge/schemas.js';
+import { gateTaskOnlyTools, registerTaskMethods, runAsTask } from '../../edge/task-methods.js';
+import { TaskProtocolError, type TaskStore } from '../../edge/tasks.js';
+import type { BuildContext } from '../../edge/toolbox.js';
 
 /** Longest slow_compute sleep, so no caller can hold a task (or a request) for long. */
 const MAX_SECONDS = 300;

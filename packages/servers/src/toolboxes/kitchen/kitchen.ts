@@ -3,18 +3,9 @@
 
 import { inputRequired, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { boundedTokens, elicitOutcome, samplingText, text } from './mrtr.js';
-import { sharedSchema } from './schemas.js';
-import type { BuildContext, ToolboxSpec } from './toolbox.js';
-
-export const KITCHEN_INFO = {
-  name: 'kitchen',
-  title: 'The Kitchen',
-  description: 'asks you to think',
-  path: '/api/kitchen',
-  legacy: 'sessionful',
-  legacyReason: 'both tools need the host (sampling) or the user (elicitation); 2025 clients can only be asked over a session',
-} as const;
+import { boundedTokens, elicitOutcome, samplingText, text } from '../../edge/mrtr.js';
+import { sharedSchema } from '../../edge/schemas.js';
+import type { BuildContext, ToolboxSpec } from '../../edge/toolbox.js';
 
 export interface PantryItem {
   item: string;
@@ -238,7 +229,6 @@ function registerKitchen(server: McpServer, ctx: BuildContext, data: KitchenData
 
 export function kitchenSpec(data: KitchenData = DEFAULT_KITCHEN): ToolboxSpec {
   return {
-    info: KITCHEN_INFO,
     instructions: 'The Kitchen knows the pantry and the week; it asks you (elicitation) and your model (sampling) to decide.',
     register: (server, ctx) => registerKitchen(server, ctx, data),
   };

@@ -6,7 +6,7 @@
 
 import type { McpServer } from '@modelcontextprotocol/server';
 import { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
-import { memorySkillSource, type SkillFilesByPath } from './skills.js';
+import { memorySkillSource, type SkillFilesByPath } from '../../edge/skills.js';
 
 export const EVERYTHING_SKILLS: SkillFilesByPath = {
   'byhand/release-notes': {

@@ -5,18 +5,9 @@
 
 import { inputRequired, SdkError, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { boundedTokens, samplingText, text } from './mrtr.js';
-import { sharedSchema } from './schemas.js';
-import type { BuildContext, ToolboxSpec } from './toolbox.js';
-
-export const PROBE_INFO = {
-  name: 'probe',
-  title: 'The Probe',
-  description: 'shows which way of asking the host works in which era',
-  path: '/api/probe',
-  legacy: 'stateless',
-  legacyReason: 'per-request legacy serving on purpose: it is what a serverless deployment gets, and what the probe demonstrates',
-} as const;
+import { boundedTokens, samplingText, text } from '../../edge/mrtr.js';
+import { sharedSchema } from '../../edge/schemas.js';
+import type { BuildContext, ToolboxSpec } from '../../edge/toolbox.js';
 
 /** How long the naive push may wait for an answer that can only come over a 2025 session. */
 export const NAIVE_PUSH_TIMEOUT_MS = 5_000;
@@ -80,7 +71,6 @@ function registerProbe(server: McpServer, ctx: BuildContext): void {
 
 export function probeSpec(): ToolboxSpec {
   return {
-    info: PROBE_INFO,
     instructions: 'Call probe_sampling and probe_sampling_naive in each era and compare.',
     register: registerProbe,
   };

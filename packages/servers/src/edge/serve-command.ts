@@ -1,7 +1,7 @@
 // What `byhand serve` does once the CLI's kit has parsed its flags: the banner (which says where the toolboxes really
 // are, and warns when they are reachable beyond this machine), and shutting down on SIGINT/SIGTERM.
 
-import { TOOLBOXES } from './registry.js';
+import { TOOLBOXES } from '../toolboxes/registry.js';
 import { startServer, type RunningServer } from './serve.js';
 
 export interface ServeFlags {

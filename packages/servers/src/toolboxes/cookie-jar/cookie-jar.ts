@@ -7,18 +7,9 @@ import { z } from 'zod';
 import { guardedStorage, type StorageFailureReport } from './jar/guarded-store.js';
 import { memoryStore } from './jar/memory-store.js';
 import { JarFullError, MAX_NOTE_LENGTH, MAX_PAGE, MAX_TTL_SECONDS, type JarStorage, type Note } from './jar/storage.js';
-import { elicitOutcome, text } from './mrtr.js';
-import { sharedSchema } from './schemas.js';
-import type { BuildContext, ToolboxSpec } from './toolbox.js';
-
-export const COOKIE_JAR_INFO = {
-  name: 'cookie-jar',
-  title: 'The Cookie Jar',
-  description: 'forgetful',
-  path: '/api/cookie-jar',
-  legacy: 'sessionful',
-  legacyReason: 'forget asks the user to confirm; a 2025 client can only be asked over a session',
-} as const;
+import { elicitOutcome, text } from '../../edge/mrtr.js';
+import { sharedSchema } from '../../edge/schemas.js';
+import type { BuildContext, ToolboxSpec } from '../../edge/toolbox.js';
 
 export const JAR_URI = 'jar://notes';
 /** Notes per list page and per prompt: a model gets a page, never the whole jar. */
@@ -184,7 +175,6 @@ const logStorageFailure: StorageFailureReport = (id, error) => console.error(`Th
 export function cookieJarSpec(options: CookieJarOptions = {}): ToolboxSpec {
   const store = guardedStorage(options.jar ?? memoryStore(options.now !== undefined ? { now: options.now } : {}), options.onStorageFailure ?? logStorageFailure);
   return {
-    info: COOKIE_JAR_INFO,
     instructions: 'A jar of short notes. Each note forgets itself after its TTL; forget_note forgets one early, after you confirm.',
     register: (server, ctx) => registerJar(server, ctx, store),
     ready: () => store.ready(),

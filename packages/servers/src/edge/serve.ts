@@ -2,9 +2,10 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createToolbox, TOOLBOXES, type ToolboxName, type ToolboxOptions } from './registry.js';
-import type { StorageFailureReport } from './jar/guarded-store.js';
-import { openJarStorage } from './jar/open.js';
+import { createToolbox, type ToolboxOptions } from '../toolboxes/create.js';
+import { TOOLBOXES, type ToolboxName } from '../toolboxes/registry.js';
+import type { StorageFailureReport } from '../toolboxes/cookie-jar/jar/guarded-store.js';
+import { openJarStorage } from '../toolboxes/cookie-jar/jar/open.js';
 import { defaultStateKey } from './state.js';
 import { LOOPBACK_HOSTS, type LegacyMode, type ToolboxHandler } from './toolbox.js';
 import { toWebRequest, UnconvertibleRequestError, writeWebResponse } from './node-adapter.js';
@@ -110,7 +111,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
       ...(options.legacy?.[entry.name] !== undefined ? { legacy: options.legacy[entry.name] } : {}),
       ...(options.sessionIdleMs !== undefined ? { sessionIdleMs: options.sessionIdleMs } : {}),
-      ...(entry.name === 'cookie-jar' ? { jar: openJarStorage(options.dbPath, options.now !== undefined ? { now: options.now } : {}) } : {}),
+      ...(entry.stored === true ? { jar: openJarStorage(options.dbPath, options.now !== undefined ? { now: options.now } : {}) } : {}),
       ...(options.onStorageFailure !== undefined ? { onStorageFailure: options.onStorageFailure } : {}),
       ...(options.now !== undefined ? { now: options.now } : {}),
       ...(options.onerror !== undefined ? { onerror: options.onerror } : {}),

@@ -19,19 +19,10 @@ import {
 import { z } from 'zod';
 import { everythingSkills } from './everything-skills.js';
 import { registerTaskFixtures } from './everything-tasks.js';
-import { elicitOutcome, samplingText, text } from './mrtr.js';
-import { sharedSchema } from './schemas.js';
-import { TASKS_EXTENSION, TaskStore } from './tasks.js';
-import type { BuildContext, ToolboxSpec } from './toolbox.js';
-
-export const EVERYTHING_INFO = {
-  name: 'everything',
-  title: 'The Everything toolbox',
-  description: 'conformance fixtures for both eras',
-  path: '/api/everything',
-  legacy: 'sessionful',
-  legacyReason: "the 2025 suite's sampling, elicitation and multi-stream scenarios need sessions",
-} as const;
+import { elicitOutcome, samplingText, text } from '../../edge/mrtr.js';
+import { sharedSchema } from '../../edge/schemas.js';
+import { TASKS_EXTENSION, TaskStore } from '../../edge/tasks.js';
+import type { BuildContext, ToolboxSpec } from '../../edge/toolbox.js';
 
 const IMAGE = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 const AUDIO = 'UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=';
@@ -541,7 +532,6 @@ export function everythingSpec(): ToolboxSpec {
   const tasks = new TaskStore();
   const skills = everythingSkills();
   return {
-    info: EVERYTHING_INFO,
     instructions: 'Conformance fixtures. Not a useful toolbox.',
     capabilities: {
       tools: { listChanged: true },
