@@ -129,7 +129,7 @@ test('a 401 from a server with no OAuth metadata at all: the 2025-03-26 defaults
     const { auth, authorizations } = provider();
     const error = await refusal(session(`http://127.0.0.1:${port}/mcp`, auth));
     assert.match(error.message, /dynamic client registration at http:\/\/127\.0\.0\.1:\d+\/register failed \(HTTP 404\)/);
-    assert.match(error.hint, /publishes no OAuth metadata.*--header "Authorization: Bearer …"/);
+    assert.match(error.hint, /publishes no OAuth metadata.*in an Authorization header, `headers`/);
     assert.equal(authorizations(), 0, 'no browser is opened for a server that cannot register byhand');
     assert.ok(paths.includes('GET /.well-known/oauth-authorization-server'), paths.join(', '));
   } finally {
@@ -210,7 +210,7 @@ test("a token for one server is never sent to another; a server that refuses a t
     const stored = createOAuth({ store: planted, onEvent: (t) => visible.push(t) });
     const error = await refusal(session(b.url, stored));
     assert.equal(error.reason, 'login-required');
-    assert.match(error.hint, /byhand login/);
+    assert.match(error.hint, /^log in to http:\/\/127\.0\.0\.1:\d+\/mcp first: give an `authorize` function/);
     assert.ok(b.seen.includes(tokenA), 'the forged entry was tried once');
     const interactive = provider({ store: planted });
     assert.ok((await session(b.url, interactive.auth)).length > 0);

@@ -113,7 +113,7 @@ describe('roots', () => {
 
   it('refuses a --root that is not a directory', () => {
     writeFileSync(join(dir, 'file.txt'), 'x');
-    assert.throws(() => createHost({ sampling: false, cwd: dir, roots: ['missing'] }), (e: Error) => e instanceof RootError && /--root missing/.test(e.message));
+    assert.throws(() => createHost({ sampling: false, cwd: dir, roots: ['missing'] }), (e: Error) => e instanceof RootError && /`roots` missing/.test(e.message));
     assert.throws(() => createHost({ sampling: false, cwd: dir, roots: ['file.txt'] }), RootError);
   });
 });

@@ -133,7 +133,7 @@ describe('elicitation form at the terminal', () => {
     const noAnswer = (error: unknown) =>
       error instanceof NoAnswerError &&
       /stdin is not a terminal and has no answer for it/.test(error.message) &&
-      /--answers FILE, a JSON object such as \{"booking":\{"a":"<text>","b":"<text>"\}\}/.test(error.message);
+      /`answersFile`, a JSON object such as \{"booking":\{"a":"<text>","b":"<text>"\}\}/.test(error.message);
     await assert.rejects(answer(schema, ['x']), noAnswer, 'end of piped input mid-form is no answer, not a cancel');
     await assert.rejects(answer(schema, null), noAnswer);
   });

@@ -129,7 +129,7 @@ describe('sampling policy', () => {
 
   it('refuses without a terminal unless --yes, and says to pass --yes', async () => {
     const { host, log } = setup({ interactive: false });
-    await assert.rejects(host.sample!(request(), ctx()), refusal('needs-yes', /stdin is not a terminal; pass --yes/));
+    await assert.rejects(host.sample!(request(), ctx()), refusal('needs-yes', /stdin is not a terminal; pass `yes`/));
     assert.ok(!log.includes('run'));
     assert.ok(!log.some((l) => l.startsWith('approve')));
 

@@ -74,7 +74,7 @@ describe('re-asks against an SDK server', () => {
     const run = await call(['pick_username', '--answers', answers]);
     assert.equal(run.code, 1);
     assert.match(run.stderr, /asked again for 'username' with the same request \(2 times in a row\) and got the same answer as last time/);
-    assert.match(run.stderr, /it says: "Choose a username \(some are taken\)"\), answer differently \(in the --answers file/);
+    assert.match(run.stderr, /it says: "Choose a username \(some are taken\)"\), answer differently \(in the --answers FILE, if one was used/);
     assert.equal(server.requests.slice(seen).filter((r) => r.body.includes('"admin"')).length, 1, 'the rejected answer was sent once, not again');
   });
 

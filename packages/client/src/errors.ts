@@ -1,22 +1,41 @@
 // One class per failure, each with a hint a person can act on. Every failure byhand reports is an
-// McpError: `code` is the JSON-RPC code when the server sent one, otherwise a short transport word.
+// McpError: `code` is the machine-readable reason (the JSON-RPC code when the server sent one, otherwise a short
+// word), `kind` what sort of failure it is, for a caller deciding what to do. Hints speak the library's terms: an
+// option a caller can change is named in backticks (`timeoutMs`), so an application can put its own name for it
+// (the CLI puts its flag).
 
 import { redactText, redactUrl } from './redact.js';
 import type { JsonRpcError } from './types.js';
 
 export type FailureCode = number | 'http' | 'body' | 'closed' | 'timeout' | 'aborted' | 'network' | 'spawn' | 'protocol' | 'loop' | 'rounds' | 'host' | 'auth' | 'limit' | 'redirect' | 'session';
 
+/** What sort of failure: who can fix it, and whether trying again may help. */
+export type ErrorKind = 'auth' | 'unreachable' | 'timeout' | 'cancelled' | 'limit' | 'protocol' | 'server' | 'host';
+
+const KIND_OF: Record<Exclude<FailureCode, number>, ErrorKind> = {
+  http: 'server', body: 'protocol', closed: 'server', timeout: 'timeout', aborted: 'cancelled', network: 'unreachable', spawn: 'unreachable',
+  protocol: 'protocol', loop: 'protocol', rounds: 'limit', host: 'host', auth: 'auth', limit: 'limit', redirect: 'protocol', session: 'server',
+};
+
+/** The kind of a code: a JSON-RPC error of the protocol's own range is the exchange's fault, any other the server's. */
+function kindOf(code: FailureCode): ErrorKind {
+  if (typeof code !== 'number') return KIND_OF[code];
+  return (code <= -32600 && code >= -32700) || (code <= -32020 && code >= -32022) ? 'protocol' : 'server';
+}
+
 export class McpError extends Error {
   readonly code: FailureCode;
+  readonly kind: ErrorKind;
   readonly data: unknown;
   readonly hint: string;
 
-  constructor(code: FailureCode, message: string, hint: string, data?: unknown, options?: { cause?: unknown }) {
+  constructor(code: FailureCode, message: string, hint: string, data?: unknown, options?: { cause?: unknown; kind?: ErrorKind }) {
     // Every report, trace and CLI line shows these two: a URL in them (the server's, one a server
     // named) is redacted here, once, by the rule in redact.ts.
-    super(redactText(message), options);
+    super(redactText(message), options && 'cause' in options ? { cause: options.cause } : undefined);
     this.name = 'McpError';
     this.code = code;
+    this.kind = options?.kind ?? kindOf(code);
     this.hint = redactText(hint);
     this.data = data;
   }
@@ -43,7 +62,8 @@ export class HttpStatusError extends McpError {
   readonly body: string;
   readonly headers: Headers;
   constructor(status: number, body: string, headers: Headers, url: string) {
-    super('http', `HTTP ${status} from ${redactUrl(url)}${body ? `: ${redactText(truncate(body, 200))}` : ''}`, hintForStatus(status, headers), undefined);
+    const kind = status === 401 || status === 403 ? 'auth' : status >= 500 ? 'server' : 'protocol';
+    super('http', `HTTP ${status} from ${redactUrl(url)}${body ? `: ${redactText(truncate(body, 200))}` : ''}`, hintForStatus(status, headers), undefined, { kind });
     this.name = 'HttpStatusError';
     this.status = status;
     this.body = body;
@@ -67,7 +87,7 @@ export class StreamClosedError extends McpError {
 
 export class TimeoutError extends McpError {
   constructor(method: string, ms: number) {
-    super('timeout', `${method} got no answer within ${ms} ms`, 'the server is slow or hung: raise the timeout (timeoutMs) or check the server');
+    super('timeout', `${method} got no answer within ${ms} ms`, 'the server is slow or hung: raise the timeout (`timeoutMs`) or check the server');
     this.name = 'TimeoutError';
   }
 }
@@ -90,7 +110,7 @@ export class NetworkError extends McpError {
 /** The server sent more than the client reads: a body, an event or a line past its limit. */
 export class LimitError extends McpError {
   constructor(what: string, limit: number) {
-    super('limit', `${what} is larger than ${limit} bytes, so the client stopped reading it`, 'a server should not send that much in one message; if it is expected, raise limits.maxMessageBytes');
+    super('limit', `${what} is larger than ${limit} bytes, so the client stopped reading it`, 'a server should not send that much in one message; if it is expected, raise `limits.maxMessageBytes`');
     this.name = 'LimitError';
   }
 }
@@ -146,7 +166,7 @@ export class InputLoopError extends McpError {
     const rejected =
       finding.sampling || finding.message === undefined
         ? ''
-        : `if the server did not accept the answer (it says: ${JSON.stringify(finding.message)}), answer differently (in the --answers file, if one was used); otherwise `;
+        : `if the server did not accept the answer (it says: ${JSON.stringify(finding.message)}), answer differently (in the \`answersFile\`, if one was used); otherwise `;
     super('loop', `${method} ${name}: ${what} (round ${round})`, rejected + reader, { keys, round, ...finding });
     this.name = 'InputLoopError';
   }
@@ -154,7 +174,7 @@ export class InputLoopError extends McpError {
 
 export class RoundLimitError extends McpError {
   constructor(method: string, name: string, rounds: number) {
-    super('rounds', `${method} ${name} still asked for input after ${rounds} rounds`, 'raise maxRounds if the server legitimately needs more, or check that it makes progress between rounds', { rounds });
+    super('rounds', `${method} ${name} still asked for input after ${rounds} rounds`, 'raise `maxRounds` if the server legitimately needs more, or check that it makes progress between rounds', { rounds });
     this.name = 'RoundLimitError';
   }
 }
@@ -192,7 +212,7 @@ function hintForRpcError(error: JsonRpcError, ctx: RequestContext): string {
       return `the server has no method ${ctx.method}: it may speak the other era, or not offer this feature (its capabilities say which it offers)`;
     case -32602:
       return ctx.name
-        ? `the server rejected the parameters: check that '${ctx.name}' exists (list it first) and that the arguments match its schema`
+        ? `the server rejected the parameters: check that '${ctx.name}' exists (\`listTools\` and its kin list them) and that the arguments match its schema`
         : 'the server rejected the parameters of the request';
     case -32603:
       return 'the server failed while handling the request: its own logs say why';

@@ -92,7 +92,7 @@ export function noAnswer(params: ElicitParams, key: string, from: string): NoAns
       : { [key]: Object.fromEntries(fieldsOf(params.requestedSchema).map((field) => [field.name, exampleValue(field)])) };
   return new NoAnswerError(
     `the server asks for ${params.mode === 'url' ? 'consent to open a URL' : 'a form'} (${from}, input "${key}"), but stdin is not a terminal ` +
-      `and has no answer for it; run where you can type, or pass --answers FILE, a JSON object such as ${JSON.stringify(example)} ` +
+      `and has no answer for it; run where you can type, or pass \`answersFile\`, a JSON object such as ${JSON.stringify(example)} ` +
       '(field answers at the top level for any form, or under the input key; "$action": "decline" or "cancel" to refuse; see the README, "The answers file")',
   );
 }

@@ -10,7 +10,7 @@ export function resolveRoots(dirs: readonly string[], cwd: string): ListRootsRes
   return {
     roots: paths.map((path, i) => {
       if (!statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
-        throw new RootError(`--root ${dirs[i] ?? path}: ${path} is not a directory`);
+        throw new RootError(`\`roots\` ${dirs[i] ?? path}: ${path} is not a directory`);
       }
       return { uri: pathToFileURL(path).href, name: basename(path) || path };
     }),

@@ -82,7 +82,7 @@ export function createSampler({ provider, policy, show, confirm, emit }: Sampler
         if (provider.spends && !policy.yes) {
           if (!policy.interactive) {
             show(description);
-            refuse('needs-yes', `this model call (${call.model} via ${provider.name}) needs your approval, but stdin is not a terminal; pass --yes to allow model calls without asking`);
+            refuse('needs-yes', `this model call (${call.model} via ${provider.name}) needs your approval, but stdin is not a terminal; pass \`yes\` to allow model calls without asking`);
           }
           if (!(await confirm(description, `Send this to ${call.model} via ${provider.name}?`, ctx))) {
             refuse('declined', 'you declined the model call');

@@ -5,7 +5,7 @@ import { basename } from 'node:path';
 import { connect, McpError, redactText, type Client, type HttpAuth, type Trace } from '@byhand/client';
 import { createLookingHost } from '@byhand/host';
 import type { ServerEntry } from '../shared/config.js';
-import { EXIT, exitCodeFor, exitCodeForFailure, type ExitCode } from '../shared/exit-codes.js';
+import { EXIT, exitCodeFor, type ExitCode } from '../shared/exit-codes.js';
 import { redactWords } from '../shared/redact-words.js';
 
 export type Reach = 'modern' | 'session' | 'per-request';
@@ -51,7 +51,7 @@ export async function probeServer(entry: ServerEntry, options: ProbeOptions): Pr
   const base = { name: redactWords(entry.label ?? entry.name), target: redactWords(entry.target) };
   const elapsed = () => Math.round(performance.now() - started);
   if (entry.error || !entry.connect) {
-    return { ...base, ok: false, error: { code: 'config', message: redactText(entry.error ?? 'no target'), hint: 'fix the entry in the config file' }, exitCode: exitCodeForFailure('config'), elapsedMs: elapsed() };
+    return { ...base, ok: false, error: { code: 'config', message: redactText(entry.error ?? 'no target'), hint: 'fix the entry in the config file' }, exitCode: EXIT.usage, elapsedMs: elapsed() };
   }
   if (options.signal?.aborted) {
     const { code, message, hint } = interrupted(options.signal);

@@ -3,7 +3,7 @@
 // Inspector CLI has a table of its own (0 ok, 1 usage, 2 no app, 3 auth, 4 unreachable, 5 tool
 // error); byhand keeps 2 for usage, as its commands always have, and shares 3, 4 and 5.
 
-import { HttpStatusError, McpError } from '@byhand/client';
+import { McpError, type ErrorKind } from '@byhand/client';
 import { UsageError } from './usage-error.js';
 
 export const EXIT = {
@@ -34,22 +34,24 @@ export const EXIT_CODES_TEXT = `exit codes: 0 ok, 1 failed (a protocol or server
 reported an error (isError) or the task failed; 130 interrupted (Ctrl-C), 143 SIGTERM, 129 SIGHUP,
 each after the request in flight is cancelled and the server closed.`;
 
-const UNREACHABLE = new Set<unknown>(['network', 'spawn', 'timeout']);
-
 /** The code for an error that stopped a command. */
 export function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof UsageError) return EXIT.usage;
   if (!(error instanceof McpError)) return EXIT.failed;
-  return exitCodeForFailure(error.code, error instanceof HttpStatusError ? error.status : undefined);
+  return EXIT_FOR_KIND[error.kind];
 }
 
-/** The same, from what a report kept of an error (the checkpoint's): its code, and its HTTP status when it had one. */
-export function exitCodeForFailure(code: string | number, status?: number): ExitCode {
-  if (code === 'auth' || status === 401 || status === 403) return EXIT.auth;
-  if (UNREACHABLE.has(code)) return EXIT.unreachable;
-  if (code === 'usage' || code === 'config') return EXIT.usage;
-  return EXIT.failed;
-}
+/** The one mapping from the library's kinds of failure to exit codes. */
+const EXIT_FOR_KIND: Record<ErrorKind, ExitCode> = {
+  auth: EXIT.auth,
+  unreachable: EXIT.unreachable,
+  timeout: EXIT.unreachable,
+  cancelled: EXIT.failed,
+  limit: EXIT.failed,
+  protocol: EXIT.failed,
+  server: EXIT.failed,
+  host: EXIT.failed,
+};
 
 /** Several servers (checkpoint): 0 when all were fine, the one code they failed with when they agree, else 1. */
 export function combinedExitCode(codes: readonly ExitCode[]): ExitCode {

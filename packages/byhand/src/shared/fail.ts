@@ -27,13 +27,24 @@ export interface Failure {
   hint?: string;
 }
 
-/** Library hints speak of options; a person at the shell has flags. */
-export function cliHint(hint: string): string {
-  return hint
-    .replace(/raise the timeout \(timeoutMs\)/g, 'raise --timeout (milliseconds)')
-    .replace(/\(timeoutMs\)/g, '(--timeout MS)')
-    .replace(/raise the timeout\b(?! \()/g, 'raise --timeout (milliseconds)')
-    .replace(/\(list it first\)/g, '(see `byhand list SERVER`)');
+/**
+ * The library's messages and hints name an option a caller can change in backticks (`timeoutMs`); a person at the
+ * shell has a flag or a command for it. The one table: an option with no entry keeps its library name.
+ */
+const FLAG_FOR_OPTION: Record<string, string> = {
+  timeoutMs: '--timeout MS',
+  answersFile: '--answers FILE',
+  roots: '--root',
+  yes: '--yes',
+  clientId: '--client-id',
+  clientSecret: '--client-secret',
+  headers: '--header',
+  authorize: '`byhand login --headless`',
+  listTools: '`byhand list SERVER`',
+};
+
+export function cliText(text: string): string {
+  return text.replace(/`([A-Za-z.]+)`/g, (whole, option: string) => FLAG_FOR_OPTION[option] ?? whole);
 }
 
 /** Printable and redacted by the one rule (client redact.ts): "what" names the server as typed, URL query keys included. */
@@ -43,9 +54,9 @@ export function describeFailure(error: unknown, what: string): Failure {
   // "what" may be a command line (`call -- node server.js --token …`): its secret words go too. Messages are prose,
   // where `key=value` is a phrase, not a secret.
   const named = printable(redactWords(what));
-  if (error instanceof McpError) return { what: named, code: error.code, message: safe(error.message), hint: safe(cliHint(error.hint)) };
+  if (error instanceof McpError) return { what: named, code: error.code, message: safe(cliText(error.message)), hint: safe(cliText(error.hint)) };
   if (error instanceof UsageError) return { what: named, code: 'usage', message: safe(error.message) };
-  return { what: named, code: 'error', message: safe(error instanceof Error ? error.message : String(error)) };
+  return { what: named, code: 'error', message: safe(cliText(error instanceof Error ? error.message : String(error))) };
 }
 
 /** Writes the failure and returns the exit code. */

@@ -37,7 +37,7 @@ export function fileStore(file: string = credentialsFile()): CredentialStore {
     try {
       return normalizeDocument(JSON.parse(text));
     } catch {
-      throw new AuthError('login-required', `the credentials file ${file} is not valid JSON`, 'remove it and run `byhand login` again');
+      throw new AuthError('login-required', `the credentials file ${file} is not valid JSON`, 'remove it and log in again');
     }
   };
   const write = (doc: CredentialDocument): void => {

@@ -88,7 +88,7 @@ export interface OAuthOptions {
   offlineAccess?: boolean;
   store?: CredentialStore;
   fetch?: typeof fetch;
-  /** The hint when a login is needed and `authorize` is absent; default "run `byhand login <server URL>`". */
+  /** The hint when a login is needed and `authorize` is absent, in the caller's terms (the CLI names `byhand login`). */
   loginHint?: (serverUrl: string) => string;
   /** What the provider is doing, in plain words, never with a secret in it. */
   onEvent?: (text: string) => void;
@@ -366,7 +366,7 @@ class OAuth implements OAuthProvider {
     } catch (error) {
       if (error instanceof AuthError) throw error;
       if (signal.aborted) throw error;
-      throw new AuthError('browser', `the browser step did not finish: ${(error as Error).message}`, 'open the authorization URL again and complete the login, or run `byhand login` with --headless', { cause: error });
+      throw new AuthError('browser', `the browser step did not finish: ${(error as Error).message}`, 'open the authorization URL again and complete the login; where no browser can run, let `authorize` print the URL and read back where the browser ended up', { cause: error });
     }
     const code = this.readRedirect(redirect, state, issuer, as.authorization_response_iss_parameter_supported === true, [pkce.verifier]);
     const tokens = await this.tokenRequest(as, client, found.resource, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: pkce.verifier }, scope, signal, [code, pkce.verifier], found.dpop ? this.dpop : undefined);
@@ -411,7 +411,7 @@ class OAuth implements OAuthProvider {
     const stored = (await this.store.read()).clients[issuer];
     if (stored && (!stored.redirect_uris || stored.redirect_uris.includes(o.redirectUri!))) return stored;
     if (!as.registration_endpoint) {
-      throw new AuthError('registration', `the authorization server ${issuer} offers no way for byhand to register (no client metadata document support, no registration endpoint)`, 'register byhand with it yourself and pass the client id (and secret) with --client-id / --client-secret');
+      throw new AuthError('registration', `the authorization server ${issuer} offers no way for byhand to register (no client metadata document support, no registration endpoint)`, 'register byhand with it yourself and pass the client id and secret as `clientId` and `clientSecret`');
     }
     return this.register(issuer, as, signal);
   }
@@ -439,8 +439,8 @@ class OAuth implements OAuthProvider {
         'registration',
         `dynamic client registration at ${endpoint} failed (HTTP ${response.status}${why ? `: ${why}` : ''})`,
         missing
-          ? 'there is no registration endpoint there: if the server publishes no OAuth metadata, it may expect a token obtained elsewhere (send it with --header "Authorization: Bearer …"), or register a client yourself and pass --client-id'
-          : 'the authorization server refused to register byhand (it may reject the loopback redirect URI or application_type "native"); register a client yourself and pass --client-id',
+          ? 'there is no registration endpoint there: if the server publishes no OAuth metadata, it may expect a token obtained elsewhere (send it in an Authorization header, `headers`), or register a client yourself and pass `clientId`'
+          : 'the authorization server refused to register byhand (it may reject the loopback redirect URI or application_type "native"); register a client yourself and pass `clientId`',
       );
     }
     const answered = typeof json.token_endpoint_auth_method === 'string' ? json.token_endpoint_auth_method : undefined;
@@ -617,7 +617,7 @@ class OAuth implements OAuthProvider {
   }
 
   private hintFor(serverUrl: string): string {
-    return this.options.loginHint?.(serverUrl) ?? `run \`byhand login ${serverUrl || '<server>'}\``;
+    return this.options.loginHint?.(serverUrl) ?? `log in to ${serverUrl || 'the server'} first: give an \`authorize\` function, or a \`store\` that holds a token`;
   }
 
   private locked<T>(work: () => Promise<T>): Promise<T> {
