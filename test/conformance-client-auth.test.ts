@@ -93,7 +93,7 @@ test('workload identity: an expired or wrong-audience JWT ends in the server\'s 
     assert.deepEqual(ids.get(check), ['FAILURE'], `${jwt}: the mock should have seen that assertion once`);
     assert.equal(ids.get('wif-no-retry'), undefined, `${jwt}: the client retried`);
     assert.equal(ids.get('wif-grant-fallback'), undefined, `${jwt}: the client switched grants`);
-    assert.match(printed, /^byhand-conformance: auth .*refused the JWT bearer grant \(HTTP 400: invalid_grant/m);
+    assert.match(printed, /^byhand-conformance: auth: .*refused the JWT bearer grant \(HTTP 400: invalid_grant/m);
     assert.doesNotMatch(printed, SECRETS);
   }
 });

@@ -28,16 +28,16 @@ const printed = new Map<string, string>();
 // The scenarios where the client must refuse (auth, and a tampered skill), and the words its one-line error must
 // carry, so a crash for another reason cannot pass for a refusal.
 const REFUSALS: Record<string, RegExp> = {
-  'auth/resource-mismatch': /^byhand-conformance: auth .*another resource/m,
-  'auth/scope-retry-limit': /^byhand-conformance: auth .*insufficient_scope/m,
-  'auth/iss-supported-missing': /^byhand-conformance: auth .*carries no iss/m,
-  'auth/iss-wrong-issuer': /^byhand-conformance: auth .*names issuer "https:\/\/evil\.example\.com"/m,
-  'auth/iss-unexpected': /^byhand-conformance: auth .*names issuer "https:\/\/evil\.example\.com"/m,
-  'auth/iss-normalized': /^byhand-conformance: auth .*names issuer "http:\/\/localhost:\d+\/"/m,
-  'auth/metadata-issuer-mismatch': /^byhand-conformance: auth .*claims issuer "https:\/\/attacker\.example\.com"/m,
-  'sep-2640-client-verify-digest': /^byhand-conformance: protocol refused skill:\/\/pdf-processing\/SKILL\.md: its SHA-256 is/m,
-  'sep-2640-client-verify-size': /^byhand-conformance: protocol refused skill:\/\/pdf-processing\/SKILL\.md: it is \d+ bytes/m,
-  'sep-2640-client-verify-frontmatter': /^byhand-conformance: protocol refused skill:\/\/pdf-processing\/SKILL\.md: its frontmatter field "description"/m,
+  'auth/resource-mismatch': /^byhand-conformance: auth: .*another resource/m,
+  'auth/scope-retry-limit': /^byhand-conformance: auth: .*insufficient_scope/m,
+  'auth/iss-supported-missing': /^byhand-conformance: auth: .*carries no iss/m,
+  'auth/iss-wrong-issuer': /^byhand-conformance: auth: .*names issuer "https:\/\/evil\.example\.com"/m,
+  'auth/iss-unexpected': /^byhand-conformance: auth: .*names issuer "https:\/\/evil\.example\.com"/m,
+  'auth/iss-normalized': /^byhand-conformance: auth: .*names issuer "http:\/\/localhost:\d+\/"/m,
+  'auth/metadata-issuer-mismatch': /^byhand-conformance: auth: .*claims issuer "https:\/\/attacker\.example\.com"/m,
+  'sep-2640-client-verify-digest': /^byhand-conformance: protocol: refused skill:\/\/pdf-processing\/SKILL\.md: its SHA-256 is/m,
+  'sep-2640-client-verify-size': /^byhand-conformance: protocol: refused skill:\/\/pdf-processing\/SKILL\.md: it is \d+ bytes/m,
+  'sep-2640-client-verify-frontmatter': /^byhand-conformance: protocol: refused skill:\/\/pdf-processing\/SKILL\.md: its frontmatter field "description"/m,
 };
 // Every token, code and secret the mock authorization servers hand out: none may ever be printed.
 const SECRETS = /test-token|test-auth-code|pre-registered-secret|test-client-secret|test-secret-|as1-client-secret|as2-client-secret/;
