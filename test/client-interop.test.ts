@@ -35,8 +35,9 @@ for (const mode of ['dual', 'modern-only'] as const) {
     });
     after(() => served.close());
 
-    test('negotiates modern with server/discover and lists everything', async () => {
+    test('negotiates modern with server/discover and lists everything', async (t) => {
       const client = await connect(served.url, { host: recordingHost() });
+      t.after(() => client.close());
       assert.equal(client.era, 'modern');
       assert.equal(client.protocolVersion, '2026-07-28');
       assert.equal(client.serverInfo?.name, 'sdk-fixture');
@@ -50,12 +51,12 @@ for (const mode of ['dual', 'modern-only'] as const) {
       assert.deepEqual(Object.keys(discover.json.params._meta).sort(), [
         'io.modelcontextprotocol/clientCapabilities', 'io.modelcontextprotocol/clientInfo', 'io.modelcontextprotocol/protocolVersion',
       ]);
-      await client.close();
     });
 
-    test('a two-round sampling tool: bare result and requestState at the top of params, new id', async () => {
+    test('a two-round sampling tool: bare result and requestState at the top of params, new id', async (t) => {
       const host = recordingHost();
       const client = await connect(served.url, { host });
+      t.after(() => client.close());
       const before = posts(served, 'tools/call').length;
       const result = await client.callTool('think', { topic: 'soup' });
       assert.deepEqual(result.content, [{ type: 'text', text: 'model said: bread (state topic=soup)' }]);
@@ -68,22 +69,21 @@ for (const mode of ['dual', 'modern-only'] as const) {
       assert.equal(second.headers['mcp-name'], 'think');
       assert.equal(host.calls[0].ctx.era, 'modern');
       assert.equal(host.calls[0].ctx.key, 'answer');
-      await client.close();
     });
 
-    test('elicitation: the schema default is applied to an accepted answer', async () => {
+    test('elicitation: the schema default is applied to an accepted answer', async (t) => {
       const client = await connect(served.url, { host: recordingHost() });
+      t.after(() => client.close());
       assert.deepEqual((await client.callTool('ask_name')).content, [{ type: 'text', text: 'hello Ada (curious)' }]);
-      await client.close();
     });
 
-    test('a declined elicitation is sent back as the bare decline', async () => {
+    test('a declined elicitation is sent back as the bare decline', async (t) => {
       const client = await connect(served.url, { host: { elicit: async () => ({ action: 'decline' }) } });
+      t.after(() => client.close());
       assert.deepEqual((await client.callTool('ask_name')).content, [{ type: 'text', text: 'user chose decline' }]);
-      await client.close();
     });
 
-    test('two inputs in one round are fulfilled concurrently', async () => {
+    test('two inputs in one round are fulfilled concurrently', async (t) => {
       let rootsAsked!: () => void;
       const rootsSeen = new Promise<void>((resolve) => (rootsAsked = resolve));
       const client = await connect(served.url, {
@@ -94,12 +94,13 @@ for (const mode of ['dual', 'modern-only'] as const) {
         },
         timeoutMs: 5000,
       });
+      t.after(() => client.close());
       assert.deepEqual((await client.callTool('two_inputs')).content, [{ type: 'text', text: 'Ada works in file:///work' }]);
-      await client.close();
     });
 
-    test('a three-round tool: answers are per round, state carries the rest', async () => {
+    test('a three-round tool: answers are per round, state carries the rest', async (t) => {
       const client = await connect(served.url, { host: recordingHost() });
+      t.after(() => client.close());
       const before = posts(served, 'tools/call').length;
       assert.deepEqual((await client.callTool('three_rounds')).content, [{ type: 'text', text: 'name=Ada; poem=bread' }]);
       const rounds = posts(served, 'tools/call').slice(before);
@@ -109,48 +110,47 @@ for (const mode of ['dual', 'modern-only'] as const) {
       assert.deepEqual(Object.keys(rounds[2].json.params.inputResponses), ['step2']);
       assert.equal(rounds[2].json.params.requestState, 'name=Ada');
       assert.equal(new Set(rounds.map((r) => r.json.id)).size, 3);
-      await client.close();
     });
 
-    test('a requestState-only answer is retried at once with the state alone', async () => {
+    test('a requestState-only answer is retried at once with the state alone', async (t) => {
       const client = await connect(served.url, { host: recordingHost() });
+      t.after(() => client.close());
       const before = posts(served, 'tools/call').length;
       assert.deepEqual((await client.callTool('state_only')).content, [{ type: 'text', text: 'came back with later' }]);
       const retry = posts(served, 'tools/call').slice(before)[1];
       assert.equal(retry.json.params.requestState, 'later');
       assert.equal(retry.json.params.inputResponses, undefined);
-      await client.close();
     });
 
-    test('a resource and a prompt that ask for input', async () => {
+    test('a resource and a prompt that ask for input', async (t) => {
       const client = await connect(served.url, { host: recordingHost() });
+      t.after(() => client.close());
       assert.equal((await client.readResource('fixture://secret')).contents[0].text, 'the secret is bread');
       const prompt = await client.getPrompt('muse', { subject: 'rye' });
       assert.deepEqual(prompt.messages[0].content, { type: 'text', text: 'Write about rye: bread' });
       const reads = posts(served, 'resources/read');
       assert.equal(reads.at(-1)!.headers['mcp-name'], 'fixture://secret');
       assert.equal(posts(served, 'prompts/get').at(-1)!.headers['mcp-name'], 'muse');
-      await client.close();
     });
 
-    test('x-mcp-header arguments are mirrored as Mcp-Param-* headers', async () => {
+    test('x-mcp-header arguments are mirrored as Mcp-Param-* headers', async (t) => {
       const client = await connect(served.url, { host: recordingHost() });
+      t.after(() => client.close());
       await client.listTools();
       assert.deepEqual((await client.callTool('regional', { region: 'Zürich', query: 'q' })).content, [{ type: 'text', text: 'q in Zürich' }]);
       assert.equal(posts(served, 'tools/call').at(-1)!.headers['mcp-param-region'], `=?base64?${Buffer.from('Zürich').toString('base64')}?=`);
-      await client.close();
     });
 
-    test('the verdict is cached per endpoint: a second client sends no probe', async () => {
+    test('the verdict is cached per endpoint: a second client sends no probe', async (t) => {
       const first = await connect(served.url);
       await first.close();
       const probes = posts(served, 'server/discover').length;
       const second = await connect(served.url);
+      t.after(() => second.close());
       assert.equal(second.verdict.how, 'cached');
       assert.equal(second.era, 'modern');
       assert.equal(posts(served, 'server/discover').length, probes);
       await second.listTools();
-      await second.close();
     });
   });
 }
@@ -197,27 +197,27 @@ describe('legacy era against a stateless SDK server', () => {
   });
   after(() => served.close());
 
-  test('sampling is refused with the SDK\'s own explanation', async () => {
+  test('sampling is refused with the SDK\'s own explanation', async (t) => {
     const client = await connect(served.url, { host: recordingHost() });
+    t.after(() => client.close());
     assert.equal(client.era, 'legacy');
     assert.equal(client.sessionId, undefined);
     const result = await client.callTool('think', { topic: 'rye' });
     assert.equal(result.isError, true);
     assert.match(textOf(result), /per-request legacy serving cannot receive server-to-client requests/);
-    await client.close();
   });
 });
 
 describe('a dual-era server pinned to legacy', () => {
-  test('era: legacy sends initialize first and gets the legacy shape', async () => {
+  test('era: legacy sends initialize first and gets the legacy shape', async (t) => {
     const served = await serve(fixtureHandler('dual'));
+    t.after(() => served.close());
     const client = await connect(served.url, { era: 'legacy' });
     assert.equal(client.era, 'legacy');
     assert.equal(JSON.parse(served.requests[0].body).method, 'initialize');
     assert.equal(served.requests[0].headers['mcp-protocol-version'], undefined);
     assert.equal((await client.listTools()).length, 7);
     await client.close();
-    await served.close();
   });
 });
 
@@ -225,24 +225,24 @@ describe('stdio', () => {
   const fixture = fileURLToPath(new URL('./fixtures/sdk-stdio-server.ts', import.meta.url));
   const command = (mode: string) => ({ command: process.execPath, args: ['--conditions=byhand-source', '--import', 'tsx', fixture, mode] });
 
-  test('the SDK\'s serveStdio is found modern by the server/discover probe', async () => {
+  test('the SDK\'s serveStdio is found modern by the server/discover probe', async (t) => {
     const client = await connect(command('serve'), { host: recordingHost() });
+    t.after(() => client.close());
     assert.equal(client.era, 'modern');
     assert.equal((await client.listTools()).length, 7);
     assert.deepEqual((await client.callTool('think', { topic: 'oats' })).content[0], { type: 'text', text: 'model said: bread (state topic=oats)' });
     assert.match(client.stderr, /fixture stdio server \(serve\) started/);
-    await client.close();
   });
 
-  test('a legacy-only stdio server falls back to initialize and can push sampling', async () => {
+  test('a legacy-only stdio server falls back to initialize and can push sampling', async (t) => {
     const host = recordingHost();
     const client = await connect(command('legacy'), { host });
+    t.after(() => client.close());
     assert.equal(client.era, 'legacy');
     assert.equal(client.verdict.era, 'legacy');
     assert.equal(client.verdict.how, 'probe');
     assert.match(textOf(await client.callTool('think', { topic: 'oats' })), /^model said: bread/);
     assert.equal(host.calls[0].ctx.era, 'legacy');
-    await client.close();
   });
 
   test('a server that dies says why, with its stderr', async () => {

@@ -35,7 +35,7 @@ describe('the MRTR traps, against the official SDK server', () => {
   });
   after(() => served.close());
 
-  test('responses wrapped as {kind, result}: the server asks again and the detector names the cause', async () => {
+  test('responses wrapped as {kind, result}: the server asks again and the detector names the cause', async (t) => {
     const client = await connect(served.url, {
       host,
       fetch: rewritingFetch((body) => {
@@ -43,6 +43,7 @@ describe('the MRTR traps, against the official SDK server', () => {
         if (responses) for (const key of Object.keys(responses)) responses[key] = { kind: 'sampling', result: responses[key] };
       }),
     });
+    t.after(() => client.close());
     await assert.rejects(client.callTool('think', { topic: 'rye' }), (e: InputLoopError) => {
       assert.ok(e instanceof InputLoopError);
       assert.match(e.message, /asked again for 'answer'/);
@@ -50,10 +51,9 @@ describe('the MRTR traps, against the official SDK server', () => {
       assert.match(e.hint, /_meta/);
       return true;
     });
-    await client.close();
   });
 
-  test('responses put in _meta: the server asks again and the detector fires', async () => {
+  test('responses put in _meta: the server asks again and the detector fires', async (t) => {
     const client = await connect(served.url, {
       host,
       fetch: rewritingFetch((body) => {
@@ -63,12 +63,13 @@ describe('the MRTR traps, against the official SDK server', () => {
         delete body.params.requestState;
       }),
     });
+    t.after(() => client.close());
     await assert.rejects(client.callTool('think', { topic: 'rye' }), InputLoopError);
-    await client.close();
   });
 
-  test('sampling not declared: -32021 on HTTP 400, and the hint names the capability', async () => {
+  test('sampling not declared: -32021 on HTTP 400, and the hint names the capability', async (t) => {
     const client = await connect(served.url, { host: { elicit: host.elicit } });
+    t.after(() => client.close());
     await assert.rejects(client.callTool('think', { topic: 'rye' }), (e: RpcError) => {
       assert.equal(e.code, -32021);
       assert.equal(e.status, 400);
@@ -77,10 +78,9 @@ describe('the MRTR traps, against the official SDK server', () => {
       assert.match(e.hint, /sample/);
       return true;
     });
-    await client.close();
   });
 
-  test('a missing Mcp-Name header: -32020, and the hint says which header and which field', async () => {
+  test('a missing Mcp-Name header: -32020, and the hint says which header and which field', async (t) => {
     const client = await connect(served.url, {
       fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
         const headers = { ...(init?.headers as Record<string, string>) };
@@ -88,13 +88,13 @@ describe('the MRTR traps, against the official SDK server', () => {
         return fetch(input, { ...init, headers });
       }),
     });
+    t.after(() => client.close());
     await assert.rejects(client.callTool('echo', { text: 'x' }), (e: RpcError) => {
       assert.equal(e.code, -32020);
       assert.equal(e.status, 400);
       assert.match(e.hint, /Mcp-Name header \(\(missing\)\); byhand sent 'echo', so something in between changed it must equal params.name or params.uri \(echo\)/);
       return true;
     });
-    await client.close();
   });
 
   test('a version header that disagrees with _meta: -32020 naming MCP-Protocol-Version', async () => {
@@ -110,7 +110,7 @@ describe('the MRTR traps, against the official SDK server', () => {
 });
 
 describe('bounded loops, against scripted servers', () => {
-  test('a server that asks again for an answered key stops at once', async () => {
+  test('a server that asks again for an answered key stops at once', async (t) => {
     let calls = 0;
     const served = await serve(
       scriptedHandler(({ id, method }) => {
@@ -119,14 +119,14 @@ describe('bounded loops, against scripted servers', () => {
         return Response.json({ jsonrpc: '2.0', id, result: { resultType: 'input_required', inputRequests: { again: { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } } } } });
       }),
     );
+    t.after(() => served.close());
     const client = await connect(served.url, { host });
     await assert.rejects(client.callTool('loop'), InputLoopError);
     assert.equal(calls, 2, 'one answer, one re-ask, then stop');
     await client.close();
-    await served.close();
   });
 
-  test('a server that always wants something new hits the round cap', async () => {
+  test('a server that always wants something new hits the round cap', async (t) => {
     let calls = 0;
     const served = await serve(
       scriptedHandler(({ id, method }) => {
@@ -135,27 +135,27 @@ describe('bounded loops, against scripted servers', () => {
         return Response.json({ jsonrpc: '2.0', id, result: { resultType: 'input_required', requestState: `step-${calls}` } });
       }),
     );
+    t.after(() => served.close());
     const client = await connect(served.url, { host, maxRounds: 4 });
     await assert.rejects(client.callTool('forever'), (e: RoundLimitError) => e instanceof RoundLimitError && /after 4 rounds/.test(e.message));
     assert.equal(calls, 5, 'the first request and four retries');
     await client.close();
-    await served.close();
   });
 
-  test('input_required on a method that may not return it is a protocol error', async () => {
+  test('input_required on a method that may not return it is a protocol error', async (t) => {
     const served = await serve(
       scriptedHandler(({ id, method }) =>
         method === 'server/discover' ? modernDiscover(id) : Response.json({ jsonrpc: '2.0', id, result: { resultType: 'input_required', requestState: 'x', tools: [] } }),
       ),
     );
+    t.after(() => served.close());
     const client = await connect(served.url, { host });
     await assert.rejects(client.listTools(), /tools\/list answered input_required, which only tools\/call, resources\/read and prompts\/get may/);
-    await served.close();
   });
 });
 
 describe('version negotiation edges', () => {
-  test('-32022 proves the server modern: one retry with a version it supports, no fallback', async () => {
+  test('-32022 proves the server modern: one retry with a version it supports, no fallback', async (t) => {
     let first = true;
     const served = await serve(
       scriptedHandler(({ id, method, params }, request) => {
@@ -169,14 +169,14 @@ describe('version negotiation edges', () => {
         return modernDiscover(id);
       }),
     );
+    t.after(() => served.close());
     const client = await connect(served.url);
     assert.equal(client.era, 'modern');
     assert.equal(client.verdict.retriedWith, '2026-07-28');
     await client.close();
-    await served.close();
   });
 
-  test('-32022 on a later request: one retry with a version it names, then the answer', async () => {
+  test('-32022 on a later request: one retry with a version it names, then the answer', async (t) => {
     let refused = 0;
     const served = await serve(
       scriptedHandler(({ id, method }) => {
@@ -185,24 +185,24 @@ describe('version negotiation edges', () => {
         return Response.json({ jsonrpc: '2.0', id, result: { resultType: 'complete', content: [{ type: 'text', text: 'second time lucky' }] } });
       }),
     );
+    t.after(() => served.close());
     const client = await connect(served.url);
     assert.deepEqual((await client.callTool('x')).content, [{ type: 'text', text: 'second time lucky' }]);
     assert.equal(refused, 2, 'exactly one retry');
-    await served.close();
   });
 
-  test('-32022 naming only versions byhand does not speak: a diagnosis, not a fallback', async () => {
+  test('-32022 naming only versions byhand does not speak: a diagnosis, not a fallback', async (t) => {
     const served = await serve(
       scriptedHandler(({ id, method }) => {
         if (method === 'initialize') throw new Error('must not fall back');
         return Response.json({ jsonrpc: '2.0', id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2099-01-01'], requested: '2026-07-28' } } }, { status: 400 });
       }),
     );
+    t.after(() => served.close());
     await assert.rejects(connect(served.url), (e: RpcError) => e.code === -32022 && /speaks 2099-01-01/.test(e.hint));
-    await served.close();
   });
 
-  test('a 404 without a body falls back to initialize', async () => {
+  test('a 404 without a body falls back to initialize', async (t) => {
     const served = await serve(
       scriptedHandler(({ id, method }) => {
         if (method === 'initialize') return Response.json({ jsonrpc: '2.0', id, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'old', version: '1' } } });
@@ -210,65 +210,65 @@ describe('version negotiation edges', () => {
         return new Response(null, { status: 404 });
       }),
     );
+    t.after(() => served.close());
     const client = await connect(served.url);
     assert.equal(client.era, 'legacy');
     assert.equal(client.protocolVersion, '2025-06-18');
     assert.match(client.verdict.evidence, /HTTP 404/);
     await client.close();
-    await served.close();
   });
 
-  test('a 500 on the probe is an outage, never a legacy verdict', async () => {
+  test('a 500 on the probe is an outage, never a legacy verdict', async (t) => {
     const served = await serve(scriptedHandler(() => new Response('boom', { status: 500 })));
+    t.after(() => served.close());
     await assert.rejects(connect(served.url), (e: HttpStatusError) => e instanceof HttpStatusError && e.status === 500 && /outage/.test(e.hint));
-    await served.close();
   });
 
-  test('a 401 says the server needs authorization', async () => {
+  test('a 401 says the server needs authorization', async (t) => {
     const served = await serve(scriptedHandler(() => new Response('', { status: 401, headers: { 'www-authenticate': 'Bearer resource_metadata="http://x/.well-known/oauth-protected-resource"' } })));
+    t.after(() => served.close());
     await assert.rejects(connect(served.url), (e: HttpStatusError) => e.status === 401 && /needs authorization/.test(e.hint) && /resource_metadata/.test(e.hint));
-    await served.close();
   });
 });
 
 describe('garbage, silence and broken streams', () => {
-  test('an HTML page is not an MCP server', async () => {
+  test('an HTML page is not an MCP server', async (t) => {
     const served = await serve(scriptedHandler(() => new Response('<html>hello</html>', { headers: { 'content-type': 'text/html' } })));
+    t.after(() => served.close());
     await assert.rejects(connect(served.url), (e: BodyError) => e instanceof BodyError && /not JSON/.test(e.message) && /not an MCP server/.test(e.hint));
-    await served.close();
   });
 
-  test('a JSON Content-Type with a body that is not JSON: said in plain words', { timeout: 30_000 }, async () => {
+  test('a JSON Content-Type with a body that is not JSON: said in plain words', { timeout: 30_000 }, async (t) => {
     const served = await serve(scriptedHandler(() => new Response('{"jsonrpc":', { headers: { 'content-type': 'application/json' } })));
+    t.after(() => served.close());
     await assert.rejects(connect(served.url), (e: BodyError) => e instanceof BodyError && /got an answer that is not JSON \(Content-Type application\/json\): \{"jsonrpc":/.test(e.message));
-    await served.close();
   });
 
-  test('JSON that is not JSON-RPC', async () => {
+  test('JSON that is not JSON-RPC', async (t) => {
     const served = await serve(scriptedHandler(() => Response.json({ hello: 'world' })));
+    t.after(() => served.close());
     await assert.rejects(connect(served.url), (e: BodyError) => e instanceof BodyError && /not a JSON-RPC response/.test(e.message));
-    await served.close();
   });
 
-  test('a hanging server times out with the method named', async () => {
+  test('a hanging server times out with the method named', async (t) => {
     const served = await serve(scriptedHandler(({ id, method }) => (method === 'server/discover' ? modernDiscover(id) : new Promise<Response>(() => undefined))));
+    t.after(() => served.close());
     const client = await connect(served.url, { timeoutMs: 300 });
     const started = Date.now();
     await assert.rejects(client.callTool('slow'), (e: TimeoutError) => e instanceof TimeoutError && /tools\/call got no answer within 300 ms/.test(e.message));
     assert.ok(Date.now() - started < 2000);
-    await served.close();
   });
 
-  test('an AbortSignal cancels a call', async () => {
+  test('an AbortSignal cancels a call', async (t) => {
     const served = await serve(scriptedHandler(({ id, method }) => (method === 'server/discover' ? modernDiscover(id) : new Promise<Response>(() => undefined))));
+    t.after(() => served.close());
     const client = await connect(served.url);
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     await assert.rejects(client.callTool('slow', {}, { signal: controller.signal }), AbortedError);
-    await served.close();
   });
 
-  test('an event stream that ends before the answer', async () => {
+  test('an event stream that ends before the answer', async (t) => {
     const served = await serve(
       scriptedHandler(({ id, method }) =>
         method === 'server/discover'
@@ -276,9 +276,9 @@ describe('garbage, silence and broken streams', () => {
           : new Response('event: message\ndata: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}\n\n', { headers: { 'content-type': 'text/event-stream' } }),
       ),
     );
+    t.after(() => served.close());
     const client = await connect(served.url);
     await assert.rejects(client.callTool('x'), (e: StreamClosedError) => e instanceof StreamClosedError && /closed the event stream before it answered tools\/call/.test(e.message));
-    await served.close();
   });
 
   test('nothing listening', async () => {

@@ -37,8 +37,9 @@ for (const era of ['modern', 'legacy'] as const) {
   describe(`byhand's client, ${era} era`, () => {
 
     for (const toolbox of TOOLBOXES.filter((t) => t.counts && t.name !== 'everything')) {
-      test(`${toolbox.title}: the promised counts`, async () => {
+      test(`${toolbox.title}: the promised counts`, async (t) => {
         const client = await connect(server.urls[toolbox.name], { era, host: scriptedHost() });
+        t.after(() => client.close());
         assert.equal(client.era, era);
         const counts = {
           tools: (await client.listTools()).length,
@@ -46,13 +47,13 @@ for (const era of ['modern', 'legacy'] as const) {
           prompts: 'prompts' in client.serverCapabilities ? (await client.listPrompts()).length : 0,
         };
         assert.deepEqual(counts, toolbox.counts);
-        await client.close();
       });
     }
 
-    test('the Kitchen: summarise_week samples, suggest_dinner elicits then samples', async () => {
+    test('the Kitchen: summarise_week samples, suggest_dinner elicits then samples', async (t) => {
       const host = scriptedHost();
       const client = await connect(server.urls.kitchen, { era, host });
+      t.after(() => client.close());
       const summary = await client.callTool('summarise_week', { depth: 'brief' });
       assert.equal(summary.isError, undefined, JSON.stringify(summary));
       assert.match(textOf(summary), /thought about summarise_week/);
@@ -60,11 +61,11 @@ for (const era of ['modern', 'legacy'] as const) {
       assert.equal(dinner.isError, undefined, JSON.stringify(dinner));
       assert.deepEqual(host.asked.map((a) => `${a.kind}:${a.ctx.era}`), [`sample:${era}`, `elicit:${era}`, `sample:${era}`]);
       assert.match(JSON.stringify(await client.readResource('kitchen://pantry')), /contents/);
-      await client.close();
     });
 
-    test('the Cookie Jar: put, list, and forget after the user confirms', async () => {
+    test('the Cookie Jar: put, list, and forget after the user confirms', async (t) => {
       const client = await connect(server.urls['cookie-jar'], { era, host: scriptedHost() });
+      t.after(() => client.close());
       const put = await client.callTool('put_note', { text: `remember the ${era} era`, ttl_seconds: 60 });
       assert.equal(put.isError, undefined, JSON.stringify(put));
       const listed = JSON.stringify(await client.callTool('list_notes', {}));
@@ -74,11 +75,11 @@ for (const era of ['modern', 'legacy'] as const) {
       const forgot = await client.callTool('forget_note', { id });
       assert.equal(forgot.isError, undefined, JSON.stringify(forgot));
       assert.doesNotMatch(JSON.stringify(await client.callTool('list_notes', {})), new RegExp(`remember the ${era} era`));
-      await client.close();
     });
 
-    test('the Probe: sampling works in the modern era, and is refused per request in the legacy one', async () => {
+    test('the Probe: sampling works in the modern era, and is refused per request in the legacy one', async (t) => {
       const client = await connect(server.urls.probe, { era, host: scriptedHost() });
+      t.after(() => client.close());
       const result = await client.callTool('probe_sampling', { topic: 'soup' });
       if (era === 'modern') {
         assert.equal(result.isError, undefined, JSON.stringify(result));
@@ -87,7 +88,6 @@ for (const era of ['modern', 'legacy'] as const) {
         assert.equal(result.isError, true);
         assert.match(textOf(result), /per-request legacy serving cannot receive server-to-client requests/);
       }
-      await client.close();
     });
   });
 }
