@@ -2,7 +2,7 @@
 // exit code from the one table, and whatever the command opened closed however it ends. A command is its spec
 // and a body; shared/server-command.ts builds the frame of the commands that open one server on this one.
 
-import { fail, type FailContext } from './fail.js';
+import { fail } from './fail.js';
 import type { CommandIO } from './io.js';
 import { helpText, parseCommand, usageLines, type CommandSpec, type Parsed } from './kit.js';
 
@@ -17,8 +17,6 @@ export interface CommandContext {
 export interface CommandOptions {
   /** Told of a failure before it is written: a command's extra note. */
   onFailure?: (error: unknown) => void;
-  /** Errors that are the caller's to fix (exit 2), beyond UsageError. */
-  isUsage?: FailContext['isUsage'];
 }
 
 export async function runCommand(
@@ -36,7 +34,7 @@ export async function runCommand(
     return await body({ parsed, failure, defer: (close) => void closes.push(close) });
   } catch (error) {
     options.onFailure?.(error);
-    return fail(error, io, { ...failure, usage: usageLines(spec), ...(options.isUsage ? { isUsage: options.isUsage } : {}) });
+    return fail(error, io, { ...failure, usage: usageLines(spec) });
   } finally {
     for (const close of closes.reverse()) await close();
   }
