@@ -2,13 +2,14 @@
 // descriptors, unbounded memory, a wrong or lost answer, a misleading banner).
 
 import assert from 'node:assert/strict';
-import { connect as tcpConnect, type Socket } from 'node:net';
+import { connect as tcpConnect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { describe, test } from './support/node-test.js';
 import { createKitchen } from '../packages/servers/src/toolboxes/create.js';
 import { createEventStore } from '../packages/servers/src/edge/sessions.js';
 import { startServer } from '../packages/servers/src/edge/serve.js';
 import { initializeParams, modernRpc } from './servers-support.js';
+import { byhand } from './support/cli.js';
 import { startServe } from './support/instances.js';
 
 /** Sends raw bytes and resolves with everything the server wrote before it closed (or `ms` passed). */
@@ -226,6 +227,19 @@ describe('serve on the network says so', { timeout: 60_000 }, () => {
       assert.doesNotMatch(serve.banner, /⚠/);
     } finally {
       await serve.stop();
+    }
+  });
+
+  test('a port in use stops serve in the one failure style, exit 1', async () => {
+    const taken = createNetServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = taken.address() as AddressInfo;
+      const run = await byhand('serve', '--port', String(port));
+      assert.equal(run.code, 1);
+      assert.match(run.stderr, new RegExp(`^✗ byhand serve on 127\\.0\\.0\\.1:${port}: .*EADDRINUSE`));
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
     }
   });
 });

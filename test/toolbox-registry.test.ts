@@ -10,7 +10,8 @@ import { main } from '../packages/byhand/src/cli.js';
 import { checkpointCommand } from '../packages/byhand/src/checkpoint/command.js';
 import { helpText } from '../packages/byhand/src/shared/kit.js';
 import { SPEC as SERVE_SPEC } from '../packages/byhand/src/serve/command.js';
-import { banner, startServer } from '../packages/servers/src/node.js';
+import { startServer } from '../packages/servers/src/node.js';
+import { banner } from '../packages/byhand/src/serve/banner.js';
 import { registerToolbox, TOOLBOXES } from '../packages/servers/src/toolboxes/registry.js';
 import { textOf } from './servers-support.js';
 
@@ -35,7 +36,7 @@ describe('a toolbox added with one registry line', { timeout: 60_000 }, () => {
     try {
       assert.equal(running.urls['echo-box'], `${running.url}/api/echo-box`);
       assert.equal(running.urls.kitchen, `${running.url}/api/kitchen`);
-      assert.match(banner(running, { port: 0, host: '127.0.0.1', dbPath: undefined, allowHosts: [] }), /The Echo Box +http:\/\/127\.0\.0\.1:\d+\/api\/echo-box {2}\(says it back; 2025 clients: stateless\)/);
+      assert.match(banner(running, { dbPath: undefined }), /The Echo Box +http:\/\/127\.0\.0\.1:\d+\/api\/echo-box {2}\(says it back; 2025 clients: stateless\)/);
       const client = await connect(running.urls['echo-box']);
       try {
         assert.equal(textOf(await client.callTool('shout', { text: 'hello' })), 'HELLO');

@@ -1,10 +1,9 @@
-// The toolboxes on Node: `byhand serve`'s node:http server and the adapter between node:http and the
+// The toolboxes on Node: the node:http server `byhand serve` runs and the adapter between node:http and the
 // web-standard handlers. Everything else in this package runs wherever web Request/Response exist.
 
 export * from './index.js';
 export { startServer, DEFAULT_SERVER_LIMITS } from './edge/serve.js';
 export type { StartServerOptions, RunningServer, ServerLimits } from './edge/serve.js';
-export { runServe, banner, type ServeFlags } from './edge/serve-command.js';
 export { toWebRequest, writeWebResponse, type FetchHandler } from './edge/node-adapter.js';
 export { openJarStorage } from './toolboxes/cookie-jar/jar/open.js';
 export { sqliteStore } from './toolboxes/cookie-jar/jar/sqlite-store.js';

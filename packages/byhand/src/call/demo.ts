@@ -3,13 +3,13 @@
 // the result instead, and the same question completes in two rounds. No network, no keys.
 
 import { startEmbedded } from '../shared/embedded.js';
-import { connect, McpError, type CallToolResult, type Client, type RoundEvent, type TraceEntry } from '@byhand/client';
+import { connect, type CallToolResult, type RoundEvent, type TraceEntry } from '@byhand/client';
 import { createHost, type ByhandHost } from '@byhand/host';
 import { lineWriter, processIO, type CommandIO } from '../shared/io.js';
 import { createNarrator, type Narrator } from './show-rounds.js';
 import { excerpt } from '../shared/show-wire.js';
-import { fail } from '../shared/fail.js';
-import { booleanFlag, helpText, parseCommand, usageLines, type CommandSpec } from '../shared/kit.js';
+import { runCommand } from '../shared/command.js';
+import { booleanFlag, type CommandSpec } from '../shared/kit.js';
 import { UsageError } from '../shared/usage-error.js';
 
 /** The SDK's own words when a per-request 2025 server tries to ask the client something. */
@@ -27,20 +27,13 @@ byhand's offline provider (not a model) unless BYHAND_PROVIDER names another.`,
 const WIDTH = 88;
 
 export async function demoCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
-  let yes: boolean;
-  try {
-    const parsed = parseCommand(SPEC, args);
-    if (parsed.help) return void io.stdout.write(`${helpText(SPEC)}\n`), 0;
+  return runCommand(SPEC, args, io, async ({ parsed, defer }) => {
     if (parsed.positionals.length > 0 || parsed.rest !== undefined) throw new UsageError(`byhand demo: takes no arguments (got ${[...parsed.positionals, ...(parsed.rest ?? [])].join(' ')})`, true);
-    yes = booleanFlag(parsed.values, 'yes');
-  } catch (error) {
-    return fail(error, io, { what: 'byhand demo', json: false, usage: usageLines(SPEC) });
-  }
-  const say = lineWriter(io.stdout);
-  const embedded = await startEmbedded(['probe']);
-  const url = embedded.entries[0].target;
-  const clients: Client[] = [];
-  try {
+    const yes = booleanFlag(parsed.values, 'yes');
+    const say = lineWriter(io.stdout);
+    const embedded = await startEmbedded(['probe']);
+    defer(embedded.close);
+    const url = embedded.entries[0].target;
     // The demo promises no keys and no network: a key merely present in the shell does not count as asking for a model.
     const env = io.env.BYHAND_PROVIDER ? io.env : { BYHAND_PROVIDER: 'offline' };
     const story = new Story(say, new URL(url).pathname);
@@ -50,7 +43,7 @@ export async function demoCommand(args: string[], io: CommandIO = processIO()): 
     wrap(say, `The Probe is running in this process at ${url}. Like a serverless deployment, it serves 2025-era clients per request: no session, no connection held open between requests.`, '');
 
     const legacy = await story.quietly(() => connect(url, { era: 'legacy', host, onTrace: story.trace }));
-    clients.push(legacy);
+    defer(() => legacy.close().catch(() => undefined));
     say();
     say('(1) The naive call.');
     wrap(say, `A 2025-era client: initialize agreed ${legacy.protocolVersion} and the server issued ${legacy.sessionId ? `session ${legacy.sessionId}` : 'no Mcp-Session-Id'}. byhand declared sampling in initialize. Now it calls probe_sampling_naive, whose handler asks the host to think the 2025 way, with a sampling/createMessage request pushed from server to client:`);
@@ -64,7 +57,7 @@ export async function demoCommand(args: string[], io: CommandIO = processIO()): 
     wrap(say, 'Per-request serving forgot the initialize by the next request and holds no stream back to the client, so a request from server to client has nowhere to go.');
 
     const modern = await story.quietly(() => connect(url, { era: 'modern', host, onTrace: story.trace, onRound: story.onRound }));
-    clients.push(modern);
+    defer(() => modern.close().catch(() => undefined));
     say();
     say('(2) The modern envelope.');
     wrap(say, `The same client, 2026-07-28 style: server/discover found ${modern.protocolVersion}. Every request now carries its protocol version, client info and capabilities in _meta, so the server needs no session to know the client can sample. probe_sampling asks for the thought in its result instead of pushing a request:`);
@@ -78,13 +71,7 @@ export async function demoCommand(args: string[], io: CommandIO = processIO()): 
     say();
     wrap(say, 'The same question that had nowhere to go as a push completes as a result: no session, no held connection, no sticky routing; any instance behind any load balancer can answer round 2.', '');
     return 0;
-  } catch (error) {
-    io.stderr.write(`✗ ${error instanceof McpError ? error.explain() : error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
-  } finally {
-    for (const client of clients) await client.close().catch(() => undefined);
-    await embedded.close();
-  }
+  });
 }
 
 /** The wire excerpts and the step headings, interleaved in the order things happen. */

@@ -9,9 +9,9 @@ import type { ServerEntry } from '../shared/config.js';
 import { didYouMean } from '../shared/did-you-mean.js';
 import { discoverConfigs } from '../shared/discover.js';
 import { combinedExitCode, EXIT_CODES_TEXT } from '../shared/exit-codes.js';
-import { fail } from '../shared/fail.js';
+import { runCommand } from '../shared/command.js';
 import { processIO, type CommandIO } from '../shared/io.js';
-import { booleanFlag, helpText, listFlag, parseCommand, positiveFlag, usageLines, type CommandSpec } from '../shared/kit.js';
+import { booleanFlag, listFlag, positiveFlag, type CommandSpec } from '../shared/kit.js';
 import { notice } from '../shared/output.js';
 import { askInputs } from '../shared/inputs.js';
 import { trustProject } from '../shared/project-trust.js';
@@ -51,20 +51,15 @@ ${EXIT_CODES_TEXT}`;
 };
 
 export async function checkpointCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
-  let json = args.includes('--json');
-  let close = async () => undefined as void;
-  try {
-    const parsed = parseCommand(SPEC, args);
-    if (parsed.help) return void io.stdout.write(`${helpText(SPEC)}\n`), 0;
+  return runCommand(SPEC, args, io, async ({ parsed, failure, defer }) => {
     const flags = connectFlags(parsed.values, 10_000);
-    json = flags.json;
+    const json = (failure.json = flags.json);
     // --concurrency caps both pools; by default each kind gets what its resources allow (bounded.ts).
     const concurrency = parsed.values.concurrency === undefined ? undefined : positiveFlag(parsed.values, 'concurrency', 1);
     const bounds: Bounds = concurrency === undefined ? DEFAULT_BOUNDS : { http: concurrency, stdio: concurrency };
     const source = sourceFlags(parsed.values);
     const picked = listFlag(parsed.values, 'server');
-    const chosen = await chooseEntries(parsed.positionals, parsed.rest, picked, source, io);
-    close = chosen.close;
+    const chosen = await chooseEntries(parsed.positionals, parsed.rest, picked, source, io, defer);
     for (const line of chosen.notices) notice(io, line);
     const entries = await withInputs(chosen.entries, io);
     const style = styleFor(io.stdout, io.env);
@@ -89,11 +84,7 @@ export async function checkpointCommand(args: string[], io: CommandIO = processI
     if (progress) io.stderr.write('\r\x1b[2K');
     for (const report of reports) io.stdout.write(json ? `${JSON.stringify(toJson(report))}\n` : renderReport(report, style, booleanFlag(parsed.values, 'details')));
     return combinedExitCode(reports.map((r) => r.exitCode));
-  } catch (error) {
-    return fail(error, io, { what: 'byhand checkpoint', json, usage: usageLines(SPEC) });
-  } finally {
-    await close();
-  }
+  });
 }
 
 /** Each ${input:id} is asked once, however many entries use it, one question at a time. */
@@ -109,25 +100,23 @@ async function withInputs(entries: ServerEntry[], io: CommandIO): Promise<Server
 interface Chosen {
   entries: ServerEntry[];
   notices: string[];
-  close(): Promise<void>;
 }
 
-async function chooseEntries(words: string[], rest: string[] | undefined, picked: string[], source: SourceFlags, io: CommandIO): Promise<Chosen> {
-  const nothing = async () => undefined;
+/** What it starts (a named toolbox, the embedded ones) it hands to `defer`, to be closed however the command ends. */
+async function chooseEntries(words: string[], rest: string[] | undefined, picked: string[], source: SourceFlags, io: CommandIO, defer: (close: () => unknown) => void): Promise<Chosen> {
   if (words.length > 0 || rest !== undefined) {
     if (picked.length > 0) throw new UsageError('--server picks entries of a config; the servers named on the command line are probed as given', true);
-    const closers: (() => Promise<void>)[] = [];
     const entries: ServerEntry[] = [];
     for (const word of words) {
       const server = await resolveServer({ word }, source, io);
-      closers.push(() => server.close());
+      defer(() => server.close());
       entries.push({ name: word, target: targetText(server.target), connect: server.target });
     }
     if (rest !== undefined) {
       const server = adHocCommand(rest, source);
       entries.push({ name: rest.join(' '), target: rest.join(' '), connect: server.target });
     }
-    return { entries, notices: [], close: async () => void (await Promise.all(closers.map((c) => c()))) };
+    return { entries, notices: [] };
   }
   if (!source.embedded) {
     const notices: string[] = [];
@@ -151,16 +140,18 @@ async function chooseEntries(words: string[], rest: string[] | undefined, picked
         entries = entries.filter((e) => picked.includes(e.name));
       }
       for (const entry of entries.filter((e) => e.disabled)) notices.push(`skipped ${entry.name}: "disabled": true in ${entry.file}`);
-      return { entries: entries.filter((e) => !e.disabled), notices, close: nothing };
+      return { entries: entries.filter((e) => !e.disabled), notices };
     }
     notices.push(`no ${untrusted ? 'trusted ' : ''}MCP config found in this folder or your home folder; probing the bundled toolboxes instead (--embedded asks for them, --config FILE names a config)`);
     if (picked.length > 0) throw new UsageError('--server picks entries of a config, and no config was found (--config FILE names one)');
     // The toolboxes (and the SDK under them) load only when there is no config to probe.
     const embedded = await (await import('../shared/embedded.js')).startEmbedded();
-    return { entries: embedded.entries, notices, close: embedded.close };
+    defer(embedded.close);
+    return { entries: embedded.entries, notices };
   }
   const embedded = await (await import('../shared/embedded.js')).startEmbedded();
-  return { entries: embedded.entries, notices: ['probing the bundled toolboxes (--embedded)'], close: embedded.close };
+  defer(embedded.close);
+  return { entries: embedded.entries, notices: ['probing the bundled toolboxes (--embedded)'] };
 }
 
 function toJson(r: ProbeReport) {

@@ -7,9 +7,9 @@ import { credentialsFile } from '@byhand/client/auth/file-store';
 import { ProviderConfigError, selectProvider } from '@byhand/host';
 import { discoverConfigs, isProjectFile, type ConfigFile } from '../shared/discover.js';
 import { readProject, storedTrust } from '../shared/trust.js';
-import { fail } from '../shared/fail.js';
+import { runCommand } from '../shared/command.js';
 import { processIO, type CommandIO } from '../shared/io.js';
-import { booleanFlag, helpText, parseCommand, usageLines, type CommandSpec } from '../shared/kit.js';
+import { booleanFlag, type CommandSpec } from '../shared/kit.js';
 import { UsageError } from '../shared/usage-error.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -55,11 +55,8 @@ export function explainProvider(env: Env): Provider {
 }
 
 export async function doctorCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
-  let json = args.includes('--json');
-  try {
-    const parsed = parseCommand(SPEC, args);
-    if (parsed.help) return void io.stdout.write(`${helpText(SPEC)}\n`), 0;
-    json = booleanFlag(parsed.values, 'json');
+  return runCommand(SPEC, args, io, async ({ parsed, failure }) => {
+    const json = (failure.json = booleanFlag(parsed.values, 'json'));
     if (parsed.positionals.length > 0) throw new UsageError(`byhand doctor takes no arguments (got ${parsed.positionals.join(' ')})`, true);
     const provider = explainProvider(io.env);
     // Only what was answered before: doctor asks nothing and runs nothing.
@@ -97,7 +94,5 @@ export async function doctorCommand(args: string[], io: CommandIO = processIO())
     ];
     io.stdout.write(`${lines.join('\n')}\n`);
     return provider.error ? 1 : 0;
-  } catch (error) {
-    return fail(error, io, { what: 'byhand doctor', json, usage: usageLines(SPEC) });
-  }
+  });
 }

@@ -5,16 +5,16 @@
 import { createInterface } from 'node:readline';
 import { AuthError, createOAuth } from '@byhand/client/auth';
 import { credentialsFile, fileStore } from '@byhand/client/auth/file-store';
-import { connect, type Client } from '@byhand/client';
+import { connect } from '@byhand/client';
 import { didYouMean } from '../shared/did-you-mean.js';
-import { fail } from '../shared/fail.js';
+import { runCommand } from '../shared/command.js';
 import { lineWriter, processIO, type CommandIO } from '../shared/io.js';
-import { booleanFlag, helpText, msFlag, parseCommand, stringFlag, usageLines, type CommandSpec } from '../shared/kit.js';
+import { booleanFlag, msFlag, stringFlag, type CommandSpec, type Parsed } from '../shared/kit.js';
 import { configEntries, usable } from '../shared/resolve-server.js';
 import { SOURCE_FLAGS, sourceFlags, type SourceFlags } from '../shared/server-flags.js';
 import { UsageError } from '../shared/usage-error.js';
 import { openBrowser } from './browser.js';
-import { startLoopback, type Loopback } from './loopback.js';
+import { startLoopback } from './loopback.js';
 
 export const SPEC: CommandSpec = {
   name: 'login',
@@ -54,9 +54,7 @@ interface LoginArgs {
   logout: boolean;
 }
 
-function parseLoginArgs(args: string[]): LoginArgs | 'help' {
-  const parsed = parseCommand(SPEC, args);
-  if (parsed.help) return 'help';
+function loginArgs(parsed: Parsed): LoginArgs {
   const { values } = parsed;
   const words = [...parsed.positionals, ...(parsed.rest ?? [])];
   if (words.length === 0) throw new UsageError('byhand login: name the SERVER to log in to', true);
@@ -102,31 +100,19 @@ async function resolveHttpServer(args: LoginArgs, io: CommandIO): Promise<{ url:
 
 export async function loginCommand(args: string[], io: LoginIO = processIO()): Promise<number> {
   const say = lineWriter(io.stderr);
-  let parsed: LoginArgs;
-  let server: { url: string; headers: Record<string, string> };
-  try {
-    const result = parseLoginArgs(args);
-    if (result === 'help') {
-      io.stdout.write(`${helpText(SPEC)}\n`);
-      return 0;
-    }
-    parsed = result;
-    server = await resolveHttpServer(parsed, io);
-  } catch (error) {
-    return fail(error, io, { what: 'byhand login', json: false, usage: usageLines(SPEC) });
-  }
-
-  const store = fileStore(credentialsFile(io.env));
-  const name = parsed.server;
-  let loopback: Loopback | undefined;
-  let client: Client | undefined;
-  try {
+  return runCommand(SPEC, args, io, async ({ parsed: commandLine, failure, defer }) => {
+    const parsed = loginArgs(commandLine);
+    const server = await resolveHttpServer(parsed, io);
+    failure.what = `log in to ${server.url}`;
+    const store = fileStore(credentialsFile(io.env));
+    const name = parsed.server;
     if (parsed.logout) {
       await createOAuth({ store }).forget(server.url);
       say(`byhand: forgot the tokens for ${server.url} (in ${store.where})`);
       return 0;
     }
-    loopback = await startLoopback();
+    const loopback = await startLoopback();
+    defer(() => loopback.close());
     const redirectUri = loopback.redirectUri;
     let authorized = false;
     const clientSecret = parsed.clientSecret ?? io.env.BYHAND_CLIENT_SECRET;
@@ -140,7 +126,7 @@ export async function loginCommand(args: string[], io: LoginIO = processIO()): P
         say(parsed.headless ? 'byhand: open this URL in a browser, log in, then paste here the URL the browser ends up at:' : 'byhand: log in in the browser; if it did not open, open this URL:');
         say(url.href);
         const state = url.searchParams.get('state');
-        const arrivals = [loopback!.wait(state, waiting)];
+        const arrivals = [loopback.wait(state, waiting)];
         if (parsed.headless) arrivals.push(readPastedRedirect(io.stdin, redirectUri, waiting));
         for (const arrival of arrivals) arrival.catch(() => undefined);
         // Listening first, then the browser: a quick one must find the listener waiting.
@@ -166,7 +152,8 @@ export async function loginCommand(args: string[], io: LoginIO = processIO()): P
       onEvent: (text) => say(`byhand: ${text}`),
     });
     if (parsed.force) await provider.forget(server.url);
-    client = await connect({ url: server.url, headers: server.headers }, { auth: provider });
+    const client = await connect({ url: server.url, headers: server.headers }, { auth: provider });
+    defer(() => client.close().catch(() => undefined));
     // A cached era skips the probe: one real request makes sure the server has seen the token.
     await client.listTools().catch((error: unknown) => {
       if (error instanceof AuthError) throw error;
@@ -182,12 +169,7 @@ export async function loginCommand(args: string[], io: LoginIO = processIO()): P
       ? `✓ logged in to ${server.url} (authorization server ${status.issuer}${expiry}${refresh}); saved in ${store.where}`
       : `✓ already logged in to ${server.url} (authorization server ${status.issuer}${expiry}${refresh}); --force logs in again`);
     return 0;
-  } catch (error) {
-    return fail(error, io, { what: `log in to ${server.url}`, json: false });
-  } finally {
-    await client?.close().catch(() => undefined);
-    await loopback?.close();
-  }
+  });
 }
 
 /** One pasted line: the whole redirect URL, or just its query. Not echoed back. */

@@ -1,10 +1,12 @@
-// `byhand serve`: the toolboxes on loopback, with flags parsed by the CLI's kit like every command.
+// `byhand serve`: the toolboxes on loopback until Ctrl-C, on the one command frame; a failure to start (a port in use,
+// a database down) is reported like every command's.
 
 import { toolboxNames } from '@byhand/servers/registry';
-import { fail } from '../shared/fail.js';
-import { processIO } from '../shared/io.js';
-import { helpText, listFlag, parseCommand, stringFlag, usageLines, type CommandSpec } from '../shared/kit.js';
+import { runCommand } from '../shared/command.js';
+import { processIO, type CommandIO } from '../shared/io.js';
+import { listFlag, stringFlag, type CommandSpec } from '../shared/kit.js';
 import { UsageError } from '../shared/usage-error.js';
+import { banner } from './banner.js';
 
 export const SPEC: CommandSpec = {
   name: 'serve',
@@ -21,23 +23,45 @@ export const SPEC: CommandSpec = {
   notes: 'Environment: BYHAND_STATE_SECRET (32+ bytes) signs requestState; set the same one on every instance behind one URL.',
 };
 
-export async function serveCommand(args: string[]): Promise<number> {
-  const io = processIO();
-  let flags;
-  try {
-    const parsed = parseCommand(SPEC, args);
-    if (parsed.help) return void io.stdout.write(`${helpText(SPEC)}\n`), 0;
+export async function serveCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
+  return runCommand(SPEC, args, io, async ({ parsed, failure, defer }) => {
     if (parsed.positionals.length > 0) throw new UsageError(`byhand serve takes no arguments (got ${parsed.positionals.join(' ')})`, true);
     const port = stringFlag(parsed.values, 'port') ?? '3000';
     if (!/^\d+$/.test(port) || Number(port) > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not ${JSON.stringify(port)}`, true);
-    const db = stringFlag(parsed.values, 'db');
-    const allowHosts = listFlag(parsed.values, 'allow-host').map((name) => name.toLowerCase());
-    const bad = allowHosts.find((name) => !/^[a-z0-9.-]+$|^\[[0-9a-f:]+\]$/.test(name));
+    const host = stringFlag(parsed.values, 'host') ?? '127.0.0.1';
+    const dbPath = stringFlag(parsed.values, 'db');
+    const allowedHosts = listFlag(parsed.values, 'allow-host').map((name) => name.toLowerCase());
+    const bad = allowedHosts.find((name) => !/^[a-z0-9.-]+$|^\[[0-9a-f:]+\]$/.test(name));
     if (bad !== undefined) throw new UsageError(`--allow-host takes a host name without scheme or port, not ${JSON.stringify(bad)}`, true);
-    flags = { port: Number(port), host: stringFlag(parsed.values, 'host') ?? '127.0.0.1', dbPath: db, allowHosts };
-  } catch (error) {
-    return fail(error, io, { what: 'byhand serve', json: false, usage: usageLines(SPEC) });
-  }
-  // The toolboxes and the SDK under them load only now.
-  return (await import('@byhand/servers/node')).runServe(flags);
+    failure.what = `byhand serve on ${host}:${port}`;
+    // The toolboxes and the SDK under them load only now.
+    const { startServer } = await import('@byhand/servers/node');
+    const running = await startServer({
+      port: Number(port),
+      host,
+      allowedHosts,
+      ...(dbPath !== undefined ? { dbPath } : {}),
+      onStorageFailure: (id, error) => io.stderr.write(`byhand serve: storage failure ${id}: ${error.message}\n`),
+      onerror: (error) => {
+        if (io.env.BYHAND_DEBUG) io.stderr.write(`byhand serve: ${error.message}\n`);
+      },
+    });
+    defer(() => running.close());
+    io.stdout.write(banner(running, { dbPath }));
+    await stopSignal();
+    return 0;
+  });
+}
+
+/** Serves until SIGINT or SIGTERM. */
+function stopSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
 }

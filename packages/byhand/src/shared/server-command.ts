@@ -1,10 +1,10 @@
-// The frame of every command that opens one server and asks it something (list, complete, task, watch): the
-// flags parsed, --help, SERVER and the words after it, the server opened and named on stderr, one failure
-// style (fail.ts, JSON with --json), and the server closed however the command ends.
+// The frame of every command that opens one server and asks it something (list, complete, task, watch), on the
+// one command frame (command.ts): SERVER and the words after it, the server opened and named on stderr, and
+// closed however the command ends.
 
-import { fail } from './fail.js';
+import { runCommand } from './command.js';
 import type { CommandIO } from './io.js';
-import { helpText, parseCommand, usageLines, type CommandSpec, type Parsed } from './kit.js';
+import type { CommandSpec, Parsed } from './kit.js';
 import { eraLine, openServer, type OpenServer } from './open-server.js';
 import { notice } from './output.js';
 import { serverAndWords, type ServerWord } from './resolve-server.js';
@@ -28,26 +28,18 @@ export async function runServerCommand(
   /** Told of a failure before it is written, with the server if it was opened: a command's extra note. */
   onFailure?: (error: unknown, open: OpenServer | undefined) => void,
 ): Promise<number> {
-  let json = args.includes('--json');
-  let what = `byhand ${spec.name}`;
   let opened: OpenServer | undefined;
-  try {
-    const parsed = parseCommand(spec, args);
-    if (parsed.help) return void io.stdout.write(`${helpText(spec)}\n`), 0;
+  return runCommand(spec, args, io, async ({ parsed, failure, defer }) => {
     const flags = connectFlags(parsed.values);
-    json = flags.json;
+    failure.json = flags.json;
     const { server, words } = serverAndWords(spec.name, parsed);
     const open = async (subject: string, options?: Parameters<typeof openServer>[4]) => {
-      what = subject;
+      failure.what = subject;
       opened = await openServer(server, sourceFlags(parsed.values), flags, io, options);
+      defer(() => opened?.close());
       notice(io, `${opened.server.describe}; ${eraLine(opened.client, flags.era !== 'auto')}`);
       return opened;
     };
-    return await body({ parsed, flags, server, words, open });
-  } catch (error) {
-    onFailure?.(error, opened);
-    return fail(error, io, { what, json, usage: usageLines(spec) });
-  } finally {
-    await opened?.close();
-  }
+    return body({ parsed, flags, server, words, open });
+  }, onFailure ? { onFailure: (error) => onFailure(error, opened) } : {});
 }

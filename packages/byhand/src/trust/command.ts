@@ -4,9 +4,9 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { printable } from '@byhand/host';
-import { fail } from '../shared/fail.js';
+import { runCommand } from '../shared/command.js';
 import { processIO, type CommandIO } from '../shared/io.js';
-import { booleanFlag, helpText, parseCommand, usageLines, type CommandSpec } from '../shared/kit.js';
+import { booleanFlag, type CommandSpec } from '../shared/kit.js';
 import { notice } from '../shared/output.js';
 import { whatItRuns } from '../shared/project-trust.js';
 import { forgetTrust, readProject, readRecords, rememberTrust, trustFile } from '../shared/trust.js';
@@ -27,9 +27,7 @@ nothing and contacts nothing: at a terminal byhand asks, elsewhere it skips thos
 };
 
 export async function trustCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
-  try {
-    const parsed = parseCommand(SPEC, args);
-    if (parsed.help) return void io.stdout.write(`${helpText(SPEC)}\n`), 0;
+  return runCommand(SPEC, args, io, async ({ parsed }) => {
     const revoke = booleanFlag(parsed.values, 'revoke');
     const list = booleanFlag(parsed.values, 'list');
     if (parsed.positionals.length > 1 || parsed.rest !== undefined) throw new UsageError('byhand trust takes at most one folder', true);
@@ -52,9 +50,7 @@ export async function trustCommand(args: string[], io: CommandIO = processIO()):
     rememberTrust(project, true, io.env);
     notice(io, `trusted ${project.folder} as it is now (kept in ${trustFile(io.env)})`);
     return 0;
-  } catch (error) {
-    return fail(error, io, { what: 'byhand trust', json: false, usage: usageLines(SPEC) });
-  }
+  });
 }
 
 function listTrusted(io: CommandIO): number {
