@@ -26,8 +26,11 @@ export type HostEvent =
   | { type: 'sampling-refused'; ctx: InputContext; reason: SamplingRefusalReason; message: string }
   | { type: 'sampling-failed'; ctx: InputContext; error: Error }
   | { type: 'elicitation-request'; ctx: InputContext; params: ElicitParams }
-  /** The answer as it may be shown: secret fields are *** (the server gets the real values). */
-  | { type: 'elicitation-result'; ctx: InputContext; source: 'terminal' | 'answers-file'; result: ElicitResult }
+  /**
+   * The answer as it may be shown: secret fields are *** (the server gets the real values). Its source is
+   * 'piped' when the input is not a terminal: read from a pipe or file, not typed.
+   */
+  | { type: 'elicitation-result'; ctx: InputContext; source: 'terminal' | 'piped' | 'answers-file'; result: ElicitResult }
   | { type: 'roots-listed'; ctx: InputContext; result: ListRootsResult };
 
 export type HostEventListener = (event: HostEvent) => void;

@@ -104,7 +104,7 @@ export function createHost(options: CreateHostOptions = {}): ByhandHost {
         result = await questions.ask(() => prompt(params, term(), { from, key: ctx.key, again: ctx.again ?? 0, signal: ctx.signal }), ctx.signal);
       }
       secrets.remember(fields, result);
-      emit({ type: 'elicitation-result', ctx, source: answers ? 'answers-file' : 'terminal', result: Secrets.masked(fields, result) });
+      emit({ type: 'elicitation-result', ctx, source: answers ? 'answers-file' : term().interactive ? 'terminal' : 'piped', result: Secrets.masked(fields, result) });
       return result;
     },
 

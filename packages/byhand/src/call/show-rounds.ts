@@ -65,8 +65,8 @@ export function createNarrator(say: (line: string) => void, answersFile?: string
           say(`  the model call failed [${key}]: ${printable(event.error.message)}`);
           return;
         case 'elicitation-result': {
-          const from = event.source === 'answers-file' ? `from ${answersFile ?? 'the answers file'}` : 'at the terminal';
-          say(`  you answered [${key}] ${from}: ${answer(event.result)}`);
+          const from = { 'answers-file': `from ${answersFile ?? 'the answers file'}`, piped: 'from the pipe on stdin', terminal: 'at the terminal' }[event.source];
+          say(`  ${event.source === 'piped' ? 'the answer' : 'you answered'} [${key}] ${from}: ${answer(event.result)}`);
           return;
         }
         case 'roots-listed': {
