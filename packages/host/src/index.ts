@@ -110,7 +110,9 @@ export function createHost(options: CreateHostOptions = {}): ByhandHost {
 
     async roots(ctx) {
       const result = { roots: roots.roots.map((root) => ({ ...root })) };
-      emit({ type: 'roots-listed', ctx, result });
+      // A legacy server may ask for roots while a form waits for its answer: the server has them at
+      // once, the announcement waits for the form to close.
+      questions.between(() => emit({ type: 'roots-listed', ctx, result }));
       return result;
     },
   };
