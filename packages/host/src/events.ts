@@ -7,6 +7,7 @@ import type {
   ListRootsResult,
 } from '@byhand/client';
 import type { SamplingRefusalReason } from './errors.js';
+import type { TokenUsage } from './providers/provider.js';
 
 /**
  * One event per thing the server asked for and one per thing the host did about it, in order,
@@ -22,6 +23,8 @@ export type HostEvent =
       /** What was sent: the server's maxTokens after the cap. */
       maxTokens: number;
       result: CreateMessageResult;
+      /** The tokens the provider reports the call used, when it reports them. */
+      usage?: TokenUsage;
     }
   | { type: 'sampling-refused'; ctx: InputContext; reason: SamplingRefusalReason; message: string }
   | { type: 'sampling-failed'; ctx: InputContext; error: Error }

@@ -167,7 +167,7 @@ export function createLookingHost(options: { cwd?: string } = {}): Host {
 }
 
 export { selectProvider, type Env } from './providers/select-provider.js';
-export type { SamplingProvider, PreparedCall } from './providers/provider.js';
+export type { SamplingProvider, PreparedCall, TokenUsage } from './providers/provider.js';
 export type { HostEvent, HostEventListener } from './events.js';
 export type { Sampler, SamplingPolicy } from './sampling-policy.js';
 export * from './errors.js';
