@@ -246,6 +246,21 @@ test('an expired token is refreshed, without a browser, before it is sent; a ref
   }
 });
 
+test('a token with under 30 s to live is not sent, and the login asked for says why', async () => {
+  const clock: Clock = { now: Date.now() };
+  const as = await mockAs({ clock, ttl: 20, refreshTokens: false });
+  const rs = await startMockRs(as);
+  const store = memoryStore();
+  try {
+    await session(rs.url, provider({ store, now: () => clock.now }).auth).catch(() => undefined);
+    const error = await refusal(session(rs.url, createOAuth({ store, now: () => clock.now })));
+    assert.equal(error.reason, 'login-required');
+    assert.match(error.message, /: the stored token expires at \S+Z, under 30 s from now, which is too soon to send it/);
+  } finally {
+    await rs.close();
+  }
+});
+
 test('an expired token without a refresh token: stored-token mode says to log in; interactive mode authorizes again', async () => {
   const clock: Clock = { now: Date.now() };
   const as = await mockAs({ clock, ttl: 60, refreshTokens: false });
@@ -259,6 +274,8 @@ test('an expired token without a refresh token: stored-token mode says to log in
     const error = await refusal(session(rs.url, stored));
     assert.equal(error.reason, 'login-required');
     assert.equal(error.hint, 'run `byhand login kitchen`');
+    const expiredAt = (await store.read()).servers[rs.url].tokens[as.issuer].expires_at!;
+    assert.match(error.message, new RegExp(`no stored token is usable: the stored token expired at ${new Date(expiredAt).toISOString()}$`));
     const seenBefore = rs.seen.length;
     await session(rs.url, first.auth);
     assert.equal(first.authorizations(), 2);

@@ -97,7 +97,7 @@ describe('byhand call against the bundled Kitchen', () => {
     assert.match(stderr, /^→ POST \S+ \{"jsonrpc":"2\.0","id":\d+,"result":\{"action":"accept","content":\{"people":2\}\}\}$/m);
     assert.match(stderr, /legacy era, 2025-11-25, pinned by --era/);
     assert.match(stderr, /^the server asks you: "Who is eating\?.*\(a 2025-era request from server to client, during the call\)$/m);
-    assert.match(stderr, /you answered \[request #\d+\] at the terminal: accept \{"people":2\}/);
+    assert.match(stderr, /^ {2}the answer \[request #\d+\] from the pipe on stdin: accept \{"people":2\}$/m);
     assert.match(stderr, /^the server asks the host to think: "Suggest one dinner for 2 people\./m);
     assert.doesNotMatch(stderr, /^round/m, 'a legacy call has no rounds');
     assert.match(stdout, /not a language model/);

@@ -85,7 +85,9 @@ describe('byhand list', () => {
   test('list, checkpoint and call declare the same capabilities: the reference server offers them the same tools', { timeout: 60_000 }, async () => {
     const config = write(join(folder('capabilities'), 'mcp.json'), JSON.stringify({ mcpServers: { reference: { command: process.execPath, args: [everything, 'stdio'] } } }));
     const [list, checkpoint, call] = await Promise.all([['list', 'reference', 'tools'], ['checkpoint', 'reference'], ['call', 'reference']].map((args) => byhand([...args, '--json', '--config', config])));
-    for (const run of [list, checkpoint, call]) assert.equal(run.code, 0, run.stderr);
+    for (const run of [list, checkpoint]) assert.equal(run.code, 0, run.stderr);
+    // call without a tool lists them and asks for one (usage).
+    assert.equal(call.code, 2, call.stderr);
     const listed = (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort();
     // The tools the server offers only to a client that can sample, ask (form and URL) or list roots.
     for (const name of ['trigger-sampling-request', 'trigger-elicitation-request', 'trigger-url-elicitation', 'get-roots-list']) assert.ok(listed.includes(name), `list shows ${name}: ${listed.join(', ')}`);
@@ -106,7 +108,8 @@ describe('byhand list', () => {
       assert.equal(a.code, 0, a.stderr);
       assert.equal(b.code, 0, b.stderr);
       assert.match(a.stderr, /modern era, 2026-07-28/);
-      assert.match(b.stderr, /legacy era, 2025-11-25, after the modern probe failed/);
+      assert.match(b.stderr, /legacy era, 2025-11-25, found by trying the modern era first \(/);
+      assert.doesNotMatch(b.stderr, /failed/, 'the usual way to meet a legacy server is no failure');
       assert.equal(a.stdout, b.stdout);
       assert.match(a.stdout, /^ {2}echo\n {6}echoes its text\n {6}text: string, required$/m);
     });
@@ -133,15 +136,25 @@ describe('byhand list', () => {
 });
 
 describe('call, read and prompt without a name list the choices', () => {
-  test('call kitchen lists the tools; read lists resources and templates; prompt lists prompts', { timeout: 60_000 }, async () => {
+  test('call kitchen lists the tools; read lists resources and templates; prompt lists prompts; each exits 2 (a name is needed)', { timeout: 60_000 }, async () => {
     const [call, read, prompt] = await Promise.all([byhand(['call', 'kitchen']), byhand(['read', 'kitchen']), byhand(['prompt', 'kitchen'])]);
-    assert.equal(call.code, 0, call.stderr);
+    assert.deepEqual([call.code, read.code, prompt.code], [2, 2, 2], call.stderr);
     assert.match(call.stdout, /^tools \(2\):/);
     assert.doesNotMatch(call.stdout, /^resources/m);
     assert.match(call.stderr, /^byhand: to call a tool, name it: byhand call kitchen summarise_week \[key=value \.\.\.\]$/m);
     assert.match(read.stderr, /^byhand: to read one, name it: byhand read kitchen kitchen:\/\/pantry$/m);
     assert.match(read.stdout, /^resources \(2\):[\s\S]*^resource templates: none$/m);
     assert.match(prompt.stdout, /^prompts \(1\):\n {2}plan_meals/);
+  });
+
+  test('--json prints one JSON document a line, as checkpoint does: the listing and the result', { timeout: 60_000 }, async () => {
+    const [listing, called, listed] = await Promise.all([byhand(['call', 'kitchen', '--json']), byhand(['call', 'kitchen', 'summarise_week', '--json']), byhand(['list', 'kitchen', '--json'])]);
+    for (const { stdout, stderr } of [listing, called, listed]) {
+      const lines = stdout.trimEnd().split('\n');
+      assert.equal(lines.length, 1, stderr);
+      assert.equal(typeof JSON.parse(lines[0]), 'object');
+    }
+    assert.ok(Array.isArray(JSON.parse(listing.stdout).tools));
   });
 
   test('a misspelt tool points at the listing', { timeout: 60_000 }, async () => {

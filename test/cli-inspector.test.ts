@@ -52,7 +52,7 @@ describe('the deprecated HTTP+SSE transport, spoken by the binary', () => {
     try {
       const listed = await byhand(['list', server.url, 'tools']);
       assert.equal(listed.code, 0, listed.stderr);
-      assert.match(listed.stderr, /legacy era, [\d-]+, over the deprecated HTTP\+SSE transport, after the modern probe failed \(HTTP 405/);
+      assert.match(listed.stderr, /legacy era, [\d-]+, over the deprecated HTTP\+SSE transport, found by trying the modern era first \(HTTP 405/);
       assert.match(listed.stdout, /^tools \(3\):\n {2}echo\n/m);
       // Pinned to legacy by the user, the fallback to HTTP+SSE still says both.
       const pinned = await byhand(['list', '--era', 'legacy', server.url, 'tools']);

@@ -125,6 +125,32 @@ test('a call shows progress and the log level asked for while it runs (reference
   assert.doesNotMatch(call.stderr(), /tools list changed|its tools changed/, 'start-up announcements are not changes');
 });
 
+test('legacy: a call shows a list change once, however many times the server sends it', { timeout: 60_000 }, async () => {
+  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  const served = await serve(async (request: Request): Promise<Response> => {
+    const id = request.headers.get('mcp-session-id');
+    let transport = id ? sessions.get(id) : undefined;
+    if (!transport) {
+      transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (sid) => void sessions.set(sid, transport!) });
+      const server = new McpServer({ name: 'churning', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+      server.registerTool('churn', { description: 'says its tools changed, five times' }, async (ctx) => {
+        for (let i = 0; i < 5; i++) await ctx.mcpReq.notify({ method: 'notifications/tools/list_changed' });
+        return { content: [{ type: 'text', text: 'churned' }] };
+      });
+      await server.connect(transport);
+    }
+    return transport.handleRequest(request);
+  });
+  try {
+    const call = start(['call', served.url, 'churn']);
+    assert.equal(await call.exit, 0, call.stderr());
+    assert.equal(call.stdout(), 'churned\n');
+    assert.equal(call.stderr().match(/the server says its tools list changed/g)?.length, 1, call.stderr());
+  } finally {
+    await served.close();
+  }
+});
+
 test('--out DIR saves the image a tool returns', { timeout: 60_000 }, async () => {
   const out = join(scratch, 'out');
   const call = start(['call', 'get-tiny-image', '--out', out, '--', process.execPath, everything, 'stdio']);

@@ -98,6 +98,28 @@ describe('roots', () => {
     assert.deepEqual(events.map((e) => e.type), ['roots-listed']);
   });
 
+  it('roots asked while a form waits are given at once and told once the form is answered, not inside its prompt', { timeout: 10_000 }, async () => {
+    const events: HostEvent[] = [];
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (chunk: Buffer) => (shown += chunk.toString()));
+    // As byhand's narration does: events are told on the stream the form is drawn on.
+    const host = createHost({ sampling: false, cwd: dir, input, output, onEvent: (e) => {
+      events.push(e);
+      if (e.type === 'roots-listed') output.write('the host gave the roots\n');
+    } });
+    const form = host.elicit({ message: 'How many?', requestedSchema: { type: 'object', properties: { size: { type: 'integer' } }, required: ['size'] } }, ctx());
+    for (let i = 0; i < 50 && !shown.includes('size'); i++) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal((await host.roots(ctx('roots'))).roots.length, 1, 'the server has its roots while the form is open');
+    assert.deepEqual(events.map((e) => e.type), ['elicitation-request']);
+    input.write('3\n');
+    assert.deepEqual(await form, { action: 'accept', content: { size: 3 } });
+    for (let i = 0; i < 50 && events.length < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(events.map((e) => e.type), ['elicitation-request', 'elicitation-result', 'roots-listed']);
+    assert.match(shown, /\nthe host gave the roots\n$/, 'the announcement starts a line of its own');
+  });
+
   it('lists each --root, relative ones from the working directory', async () => {
     mkdirSync(join(dir, 'my project'), { recursive: true });
     mkdirSync(join(dir, 'docs'), { recursive: true });

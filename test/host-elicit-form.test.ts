@@ -164,7 +164,7 @@ describe('elicitation form at the terminal', () => {
   it('reports the request and the result as events', async () => {
     const { events } = await answer(form({ a: { type: 'string' } }), ['hi']);
     assert.deepEqual(events.map((e) => e.type), ['elicitation-request', 'elicitation-result']);
-    assert.deepEqual(events[1], { type: 'elicitation-result', ctx: events[1].ctx, source: 'terminal', result: { action: 'accept', content: { a: 'hi' } } });
+    assert.deepEqual(events[1], { type: 'elicitation-result', ctx: events[1].ctx, source: 'piped', result: { action: 'accept', content: { a: 'hi' } } });
   });
 
   it('prints server text with control characters made visible', async () => {

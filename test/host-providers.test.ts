@@ -131,6 +131,7 @@ describe('Anthropic provider (@anthropic-ai/sdk against a local stub)', () => {
       const call = await provider.prepare({ maxTokens: 50, messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }] }, signal);
       const result = await call.run(signal);
       assert.deepEqual(result, { role: 'assistant', content: { type: 'text', text: 'Hello, world.' }, model: DEFAULT_ANTHROPIC_MODEL, stopReason: expected });
+      assert.deepEqual(call.usage, { input: 10, output: 5 }, 'the tokens the API reports it used');
       assert.deepEqual(recorded.map((r) => r.path), ['/v1/messages'], 'no hints, so no model list');
       assert.deepEqual(recorded[0].body, { model: DEFAULT_ANTHROPIC_MODEL, max_tokens: 50, messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }] });
     });

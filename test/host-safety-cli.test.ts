@@ -48,6 +48,7 @@ describe('the model-call cap holds under concurrency', () => {
     assert.equal(run.modelCalls, 5);
     assert.match(run.stdout, /5 thoughts/);
     assert.match(run.stderr, /model call 5 of at most 5/);
+    assert.equal(run.stderr.match(/the host answered \[\w+\] with fake-model via openai-compatible \(maxTokens \d+; the provider reports 1,234 tokens in, 7 out\)$/gm)?.length, 5, run.stderr);
   });
 
   test('a multi-megabyte prompt is refused before any model call, with its full size', { timeout: 20_000 }, async () => {

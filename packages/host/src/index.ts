@@ -104,13 +104,15 @@ export function createHost(options: CreateHostOptions = {}): ByhandHost {
         result = await questions.ask(() => prompt(params, term(), { from, key: ctx.key, again: ctx.again ?? 0, signal: ctx.signal }), ctx.signal);
       }
       secrets.remember(fields, result);
-      emit({ type: 'elicitation-result', ctx, source: answers ? 'answers-file' : 'terminal', result: Secrets.masked(fields, result) });
+      emit({ type: 'elicitation-result', ctx, source: answers ? 'answers-file' : term().interactive ? 'terminal' : 'piped', result: Secrets.masked(fields, result) });
       return result;
     },
 
     async roots(ctx) {
       const result = { roots: roots.roots.map((root) => ({ ...root })) };
-      emit({ type: 'roots-listed', ctx, result });
+      // A legacy server may ask for roots while a form waits for its answer: the server has them at
+      // once, the announcement waits for the form to close.
+      questions.between(() => emit({ type: 'roots-listed', ctx, result }));
       return result;
     },
   };
@@ -165,7 +167,7 @@ export function createLookingHost(options: { cwd?: string } = {}): Host {
 }
 
 export { selectProvider, type Env } from './providers/select-provider.js';
-export type { SamplingProvider, PreparedCall } from './providers/provider.js';
+export type { SamplingProvider, PreparedCall, TokenUsage } from './providers/provider.js';
 export type { HostEvent, HostEventListener } from './events.js';
 export type { Sampler, SamplingPolicy } from './sampling-policy.js';
 export * from './errors.js';

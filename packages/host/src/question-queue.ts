@@ -9,6 +9,8 @@ import { InterruptedError } from './errors.js';
 export class QuestionQueue {
   #tail: Promise<unknown> = Promise.resolve();
   #interrupted: InterruptedError | undefined;
+  /** Questions queued or on screen. */
+  #open = 0;
 
   constructor(private readonly onInterrupt: (error: InterruptedError) => void = () => {}) {}
 
@@ -18,6 +20,7 @@ export class QuestionQueue {
 
   /** Runs `question` once every question queued before it is closed; a request given up meanwhile is skipped. */
   ask<T>(question: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    this.#open++;
     const turn = this.#tail.then(async () => {
       if (this.#interrupted) throw this.#interrupted;
       signal.throwIfAborted();
@@ -29,11 +32,25 @@ export class QuestionQueue {
           this.onInterrupt(error);
         }
         throw error;
+      } finally {
+        this.#open--;
       }
     });
     // The next question waits for the event loop to turn, so the outcome of this one (a "no" that
     // fails the request and gives up its siblings) has settled before anything else is shown.
     this.#tail = turn.catch(() => undefined).then(() => new Promise((resolve) => setImmediate(resolve)));
     return turn;
+  }
+
+  /**
+   * Runs `note` now when no question is open, else once the questions queued so far are closed: a line
+   * written while a prompt waits for its answer would land inside the prompt's line.
+   */
+  between(note: () => void): void {
+    if (this.#open === 0) {
+      note();
+      return;
+    }
+    void this.#tail.then(note);
   }
 }

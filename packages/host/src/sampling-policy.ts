@@ -93,7 +93,7 @@ export function createSampler({ provider, policy, show, confirm, emit }: Sampler
         // From here the call may be billed, failed or not: its slot stays taken.
         spent = true;
         const result = await call.run(ctx.signal);
-        emit({ type: 'sampling-result', ctx, provider: provider.name, model: call.model, maxTokens: capped.maxTokens, result });
+        emit({ type: 'sampling-result', ctx, provider: provider.name, model: call.model, maxTokens: capped.maxTokens, result, ...(call.usage ? { usage: call.usage } : {}) });
         return result;
       } finally {
         if (!spent) reserved -= 1;

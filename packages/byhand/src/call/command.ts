@@ -1,6 +1,7 @@
 // `byhand call | read | prompt`: one request to one server, its MRTR rounds told on stderr as they
-// happen, the final result on stdout. Without a name, the choices are listed instead. The exit code
-// is the one table's (shared/exit-codes.ts): 5 when the tool itself reported an error.
+// happen, the final result on stdout. Without a name, the choices are listed and the command exits 2
+// (usage: a name is needed). The exit code is the one table's (shared/exit-codes.ts): 5 when the tool
+// itself reported an error.
 
 import { McpError, type Client, type JsonObject, type JsonRpcNotification, type LoggingLevel, type Task } from '@byhand/client';
 import { AnswersFileError, createHost, ProviderConfigError, RootError, type InterruptedError } from '@byhand/host';
@@ -121,15 +122,16 @@ const KINDS_FOR: Record<Verb, Kind[]> = { call: ['tools'], read: ['resources', '
 
 async function listChoices(client: Client, { verb, flags, server }: CallArgs, io: CommandIO): Promise<number> {
   const listing = await fetchListing(client, KINDS_FOR[verb], metaOf(flags));
-  io.stdout.write(flags.json ? `${JSON.stringify(listing, null, 2)}\n` : listingText(listing));
-  // A command that runs as it is printed, with the first name listed.
+  io.stdout.write(flags.json ? `${JSON.stringify(listing)}\n` : listingText(listing));
+  // A command that runs as it is printed, with the first name listed. The listing helps, but the command
+  // asked for is not done: a script that forgot the name learns so from the exit code.
   const first = { call: listing.tools?.[0]?.name, read: listing.resources?.[0]?.uri, prompt: listing.prompts?.[0]?.name }[verb];
-  if (first === undefined) return 0;
+  if (first === undefined) return EXIT.usage;
   const what = { call: 'to call a tool', read: 'to read one', prompt: 'to get one' }[verb];
   const flag = { call: '--tool', read: '--uri', prompt: '--prompt' }[verb];
   const command = server.word !== undefined ? `${shellWord(server.word)} ${shellWord(first)}` : `${flag} ${shellWord(first)} -- ${server.command!.map(shellWord).join(' ')}`;
   io.stderr.write(`byhand: ${what}, name it: byhand ${verb} ${command}${verb === 'read' ? '' : ' [key=value ...]'}\n`);
-  return 0;
+  return EXIT.usage;
 }
 
 /** `call --detach`: the task's id on stdout (or the result, for a tool that does not run as one). */

@@ -22,6 +22,8 @@ export function createNotificationShow(stderr: OutputStream): NotificationShow {
   const tty = stderr.isTTY === true;
   let barShown = false;
   let begun = false;
+  // A list change says only that a list changed: once per list is all a command needs to say (watch tells each).
+  const changed = new Set<string>();
   const line = (text: string) => {
     if (barShown) stderr.write('\r\x1b[2K');
     barShown = false;
@@ -39,7 +41,8 @@ export function createNotificationShow(stderr: OutputStream): NotificationShow {
         case 'notifications/tools/list_changed':
         case 'notifications/prompts/list_changed':
         case 'notifications/resources/list_changed':
-          if (begun) line(`byhand: the server says its ${notification.method.split('/')[1]} list changed`);
+          if (begun && !changed.has(notification.method)) line(`byhand: the server says its ${notification.method.split('/')[1]} list changed`);
+          if (begun) changed.add(notification.method);
           return;
         case 'notifications/resources/updated':
           line(`byhand: updated ${String(p.uri)}`);

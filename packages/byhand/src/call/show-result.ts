@@ -20,7 +20,7 @@ export function printedResult(final: FinalResult): { final: FinalResult; notice?
 
 /** What goes on stdout; ends with a newline unless empty. */
 export function resultText(final: FinalResult, json: boolean): string {
-  if (json) return `${JSON.stringify(final.result, null, 2)}\n`;
+  if (json) return `${JSON.stringify(final.result)}\n`;
   const lines = final.verb === 'call' ? toolLines(final.result) : final.verb === 'read' ? resourceLines(final.result) : promptLines(final.result);
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }

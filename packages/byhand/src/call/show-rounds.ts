@@ -55,7 +55,7 @@ export function createNarrator(say: (line: string) => void, answersFile?: string
           say(
             event.provider === 'offline'
               ? `  the host answered [${key}] with byhand's offline provider, which is not a model: no model was called; the text is made from the request's own words`
-              : `  the host answered [${key}] with ${printable(event.model)} via ${event.provider} (maxTokens ${event.maxTokens})`,
+              : `  the host answered [${key}] with ${printable(event.model)} via ${event.provider} (maxTokens ${event.maxTokens}${event.usage ? `; the provider reports ${event.usage.input.toLocaleString('en')} tokens in, ${event.usage.output.toLocaleString('en')} out` : ''})`,
           );
           return;
         case 'sampling-refused':
@@ -65,8 +65,8 @@ export function createNarrator(say: (line: string) => void, answersFile?: string
           say(`  the model call failed [${key}]: ${printable(event.error.message)}`);
           return;
         case 'elicitation-result': {
-          const from = event.source === 'answers-file' ? `from ${answersFile ?? 'the answers file'}` : 'at the terminal';
-          say(`  you answered [${key}] ${from}: ${answer(event.result)}`);
+          const from = { 'answers-file': `from ${answersFile ?? 'the answers file'}`, piped: 'from the pipe on stdin', terminal: 'at the terminal' }[event.source];
+          say(`  ${event.source === 'piped' ? 'the answer' : 'you answered'} [${key}] ${from}: ${answer(event.result)}`);
           return;
         }
         case 'roots-listed': {

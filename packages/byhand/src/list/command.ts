@@ -30,7 +30,7 @@ export async function listCommand(args: string[], io: CommandIO = processIO()): 
     });
     const { client } = await open(`list what ${server.word ?? server.command!.join(' ')} offers`);
     const listing = await fetchListing(client, kinds.length > 0 ? kinds : KINDS, meta);
-    io.stdout.write(flags.json ? `${JSON.stringify(listing, null, 2)}\n` : listingText(listing));
+    io.stdout.write(flags.json ? `${JSON.stringify(listing)}\n` : listingText(listing));
     return 0;
   });
 }

@@ -61,7 +61,8 @@ export function eraLine(client: Client, eraPinned: boolean): string {
   const { verdict } = client;
   const fellBack = verdict.era === 'legacy' && verdict.how === 'probe';
   const sse = client.transportName === 'sse';
-  const detail = eraPinned ? ', pinned by --era' : fellBack ? `, after the modern probe failed (${verdict.evidence})` : '';
+  // Falling back is the normal way to meet a legacy server, so it reads as a notice, not a failure.
+  const detail = eraPinned ? ', pinned by --era' : fellBack ? `, found by trying the modern era first (${verdict.evidence})` : '';
   const over = sse ? ', over the deprecated HTTP+SSE transport' : '';
   return `${client.era} era, ${client.protocolVersion}${over}${detail}`;
 }

@@ -139,6 +139,8 @@ class OAuth implements OAuthProvider {
   private readonly note: (text: string) => void;
   /** The access token last put on a request to each server, to tell "refused" from "replaced". */
   private readonly lastSent = new Map<string, string>();
+  /** Per server key, why the stored token was not sent, so asking for a login can say it. */
+  private readonly unusable = new Map<string, string>();
   private readonly refreshTried = new Set<string>();
   private readonly stepUps = new Map<string, Set<string>>();
   private readonly metadata = new Map<string, AuthorizationServerMetadata>();
@@ -174,8 +176,11 @@ class OAuth implements OAuthProvider {
     if (tokens && !covers(url, tokens.resource)) tokens = undefined;
     if (tokens && !(await this.presentable(tokens))) tokens = undefined;
     if (entry && tokens && this.expired(tokens)) {
-      if (!tokens.refresh_token) tokens = undefined;
-      else {
+      const why = this.expiry(tokens);
+      if (!tokens.refresh_token) {
+        this.unusable.set(key, why);
+        tokens = undefined;
+      } else {
         const stale = tokens;
         tokens = await this.locked(async (): Promise<StoredTokens | undefined> => {
           doc = await this.store.read();
@@ -185,6 +190,7 @@ class OAuth implements OAuthProvider {
           if (fresh.access_token !== stale.access_token && !this.expired(fresh)) return fresh;
           return this.refresh(key, entry.issuer, fresh, signal).catch(() => undefined);
         });
+        if (!tokens) this.unusable.set(key, `${why}, and refreshing it failed`);
       }
     }
     // A bound token is presented with a proof from its own key (refreshed ones too, so checked here).
@@ -194,6 +200,7 @@ class OAuth implements OAuthProvider {
       return {};
     }
     requireSecureTokenTarget(url);
+    this.unusable.delete(key);
     this.lastSent.set(key, tokens.access_token);
     if (!signer) return { Authorization: `Bearer ${tokens.access_token}` };
     return { Authorization: `DPoP ${tokens.access_token}`, DPoP: await signer.proof({ method, url, accessToken: tokens.access_token }) };
@@ -339,7 +346,7 @@ class OAuth implements OAuthProvider {
 
   private async authorizeFlow(serverUrl: string, key: string, found: Discovered, scope: string | undefined, signal: AbortSignal): Promise<void> {
     const { authorize, redirectUri } = this.options;
-    if (!authorize || !redirectUri) throw this.loginRequired(serverUrl);
+    if (!authorize || !redirectUri) throw this.loginRequired(serverUrl, key);
     const { as, issuer } = found;
     const methods = as.code_challenge_methods_supported;
     if (!Array.isArray(methods) || !methods.includes('S256')) {
@@ -612,8 +619,19 @@ class OAuth implements OAuthProvider {
     return tokens.expires_at !== undefined && tokens.expires_at - EXPIRY_SKEW_MS <= this.now();
   }
 
-  private loginRequired(serverUrl: string): AuthError {
-    return new AuthError('login-required', `${serverUrl} needs authorization and no stored token is usable`, this.hintFor(serverUrl));
+  /**
+   * When the token ran out, or runs out too soon to send: a token with under EXPIRY_SKEW_MS to live is
+   * treated as expired (it could expire on the way), so a login that got one is asked for again at once.
+   */
+  private expiry(tokens: StoredTokens): string {
+    const at = new Date(tokens.expires_at!).toISOString();
+    if (tokens.expires_at! <= this.now()) return `the stored token expired at ${at}`;
+    return `the stored token expires at ${at}, under ${EXPIRY_SKEW_MS / 1000} s from now, which is too soon to send it (the authorization server gives tokens that short a life)`;
+  }
+
+  private loginRequired(serverUrl: string, key: string): AuthError {
+    const why = this.unusable.get(key);
+    return new AuthError('login-required', `${serverUrl} needs authorization and no stored token is usable${why ? `: ${why}` : ''}`, this.hintFor(serverUrl));
   }
 
   private hintFor(serverUrl: string): string {

@@ -69,7 +69,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Samp
       const hints = params.modelPreferences?.hints ?? [];
       const model = hints.length ? pickModel(hints, await availableModels(signal), defaultModel) : defaultModel;
       const body = toAnthropicRequest(params, messages, model);
-      return {
+      const call: PreparedCall = {
         model,
         notes: anthropicNotes(params),
         async run(runSignal) {
@@ -80,9 +80,11 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Samp
             }
             throw error;
           });
+          call.usage = { input: message.usage.input_tokens, output: message.usage.output_tokens };
           return fromAnthropicMessage(message, Boolean(params.tools?.length));
         },
       };
+      return call;
     },
   };
 }

@@ -34,6 +34,7 @@ interface ChatCompletionRequest {
 interface ChatCompletion {
   model?: string;
   choices?: { message?: { content?: string | null; tool_calls?: ToolCall[] }; finish_reason?: string | null }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number };
 }
 
 const FINISH_REASONS: Record<string, string> = { stop: 'endTurn', length: 'maxTokens', tool_calls: 'toolUse' };
@@ -71,7 +72,7 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
       const messages = toChatMessages(params);
       const model = await chooseModel(params, signal);
       const body = toChatRequest(params, messages, model);
-      return {
+      const call: PreparedCall = {
         model,
         notes: params.includeContext && params.includeContext !== 'none'
           ? [`includeContext "${params.includeContext}" is treated as "none": this host adds no context`]
@@ -91,9 +92,12 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
           } catch {
             throw new ProviderError('openai-compatible', `${root}/v1/chat/completions answered with something that is not JSON: ${text.slice(0, 120)}`);
           }
+          const { prompt_tokens: input, completion_tokens: output } = completion.usage ?? {};
+          if (typeof input === 'number' && typeof output === 'number') call.usage = { input, output };
           return fromChatCompletion(completion, model, Boolean(params.tools?.length));
         },
       };
+      return call;
     },
   };
 }

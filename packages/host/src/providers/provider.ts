@@ -9,6 +9,14 @@ export interface PreparedCall {
   /** Parts of the request this provider will not send, each in a sentence. */
   notes: string[];
   run(signal: AbortSignal): Promise<CreateMessageResult>;
+  /** The tokens the provider reports the call used, set once run has answered; absent when it reports none. */
+  usage?: TokenUsage;
+}
+
+/** Tokens as the provider counted them (its own tokenizer), not the host's estimate before the call. */
+export interface TokenUsage {
+  input: number;
+  output: number;
 }
 
 export interface SamplingProvider {
