@@ -25,6 +25,19 @@ before(async () => {
 after(async () => pg?.stop(), { timeout: 30_000 });
 
 let databases = 0;
+/** A new, empty PostgreSQL database in the test cluster: its name. */
+async function freshDatabase(): Promise<string> {
+  const name = `jar_${++databases}`;
+  const { default: postgres } = await import('postgres');
+  const admin = postgres(pg.url, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return name;
+}
+
 /** Each test gets its own database (a Postgres database, a SQLite file), so tests do not see each other's notes. */
 const backends: Record<string, (options: StorageOptions) => Promise<{ open: () => JarStorage }>> = {
   memory: async (options) => {
@@ -36,14 +49,7 @@ const backends: Record<string, (options: StorageOptions) => Promise<{ open: () =
     return { open: () => sqliteStore(file, options) };
   },
   postgres: async (options) => {
-    const name = `jar_${++databases}`;
-    const { default: postgres } = await import('postgres');
-    const admin = postgres(pg.url, { max: 1, onnotice: () => {} });
-    try {
-      await admin.unsafe(`CREATE DATABASE ${name}`);
-    } finally {
-      await admin.end();
-    }
+    const name = await freshDatabase();
     return { open: () => postgresStore(pg.url.replace(/\/postgres$/, `/${name}`), options) };
   },
 };
@@ -169,14 +175,7 @@ async function relay(target: URL): Promise<{ port: number; cut(): Promise<void> 
 }
 
 test('a database failing under a running serve: the client gets "storage unavailable" and an id, serve\'s log the detail', { timeout: 60_000 }, async () => {
-  const name = `jar_${++databases}`;
-  const { default: postgres } = await import('postgres');
-  const admin = postgres(pg.url, { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
+  const name = await freshDatabase();
   const database = await relay(new URL(pg.url));
   const serve = await startServe(['--db', `postgres://byhand@127.0.0.1:${database.port}/${name}`], {});
   try {
