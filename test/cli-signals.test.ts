@@ -30,9 +30,11 @@ setInterval(() => {}, 1000);
 
 // A server that will not stop when asked: closing it takes the whole grace before SIGKILL.
 const stubborn = join(scratch, 'stubborn.mjs');
+// A server that ignores SIGTERM, and says when byhand's cleanup began (its stdin ended: the first step of close()).
 writeFileSync(stubborn, `import { writeFileSync } from 'node:fs';
 process.on('SIGTERM', () => {});
 writeFileSync(process.argv[2], String(process.pid));
+process.stdin.on('end', () => writeFileSync(process.argv[2] + '.closing', ''));
 process.stdin.resume();
 setInterval(() => {}, 1000);
 `);
@@ -128,7 +130,8 @@ test('a second signal during the cleanup exits at once, with its own code', { sk
     await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 'the server to start');
     pid = Number(readFileSync(pidFile, 'utf8'));
     running.child.kill('SIGINT');
-    await until(() => /interrupted by SIGINT/.test(running!.stderr()), 'the first signal to be taken');
+    // The cleanup has begun and, the server ignoring SIGTERM, has seconds to go: the second signal lands inside it.
+    await until(() => existsSync(`${pidFile}.closing`), 'the cleanup to begin');
     running.child.kill('SIGTERM');
     // The server ignores SIGTERM, so a cleanup left to finish would end with the first signal's 130.
     assert.equal(await running.exit, 143, running.stderr());
