@@ -5,7 +5,8 @@
 //   an era probed by an earlier one on a reused port (a test that needs more than one cache passes `verdicts`).
 
 import { test as nodeTest, type TestContext, type TestOptions } from 'node:test';
-import { forgetEras } from '../../packages/client/src/index.js';
+// The cache itself, not the client's index: a test file that never connects should not load the whole client.
+import { processVerdicts } from '../../packages/client/src/verdict.js';
 
 export { after, afterEach, before, beforeEach, describe } from 'node:test';
 
@@ -18,7 +19,7 @@ export function test(name: string, options: TestOptions, fn: TestFn): Promise<vo
 export function test(name: string, optionsOrFn: TestOptions | TestFn, maybeFn?: TestFn): Promise<void> {
   const [options, fn] = typeof optionsOrFn === 'function' ? [{}, optionsOrFn] : [optionsOrFn, maybeFn];
   return nodeTest(name, { timeout: DEFAULT_TIMEOUT_MS, ...options }, fn && ((t) => {
-    forgetEras();
+    processVerdicts.clear();
     return fn(t);
   }));
 }
