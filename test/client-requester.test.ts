@@ -110,41 +110,91 @@ describe('requesters: the middle of a body', () => {
 });
 
 describe('node:http keep-alive', () => {
-  test("an idle connection is dropped before the server's Keep-Alive hint runs out, not reused as the server closes it", { timeout: 15_000 }, async () => {
+  /** The requester's clock, moved by the test; `sweep` runs what the requester's timer would run. */
+  function manualClock() {
+    let now = 0;
+    const ticks: (() => void)[] = [];
+    return {
+      clock: { now: () => now, every: (_ms: number, tick: () => void) => (ticks.push(tick), () => void ticks.splice(ticks.indexOf(tick), 1)) },
+      advance(ms: number) {
+        now += ms;
+        for (const tick of [...ticks]) tick();
+      },
+      get sweeps() {
+        return ticks.length;
+      },
+    };
+  }
+
+  /** One POST through the requester, its body read whole. */
+  async function post(requester: ReturnType<typeof nodeRequester>, url: string, id: number): Promise<string> {
+    const deadline = new Deadline('tools/call', 10_000);
+    try {
+      const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'x' } });
+      const response = await requester({ method: 'POST', url, headers: { 'content-type': 'application/json' }, body, abort: deadline });
+      let text = '';
+      for (let chunk = await response.body.read(); chunk; chunk = await response.body.read()) text += Buffer.from(chunk).toString('utf8');
+      return text;
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  test("an idle connection is dropped before the server's Keep-Alive hint runs out, not reused as the server closes it", { timeout: 10_000 }, async () => {
     const ports: (number | undefined)[] = [];
     const server = await listen(modern((request, res, req) => {
       ports.push(req.socket.remotePort);
       res.writeHead(200, { 'content-type': 'application/json', 'keep-alive': 'timeout=2' });
-      res.end(JSON.stringify({ jsonrpc: '2.0', id: request.json!.id, result: { content: [{ type: 'text', text: 'ok' }] } }));
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: request.json!.id, result: { content: [] } }));
     }));
-    const client = await connect(server.url, { transport: 'node' });
+    const time = manualClock();
+    const requester = nodeRequester(time.clock);
     try {
-      await client.callTool('first');
-      await client.callTool('second');
-      // The hint says 2 s; the client keeps the connection 1 s (the hint less a second), the server 2 s.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      await client.callTool('third');
-      assert.equal(ports[0], ports[1], 'calls in a row share the connection');
-      assert.notEqual(ports[1], ports[2], 'past the hint less a second, the client opened a new connection');
+      await post(requester, server.url, 1);
+      await post(requester, server.url, 2);
+      // The hint says 2 s; the client keeps an idle connection 1 s (the hint less a second).
+      time.advance(900);
+      await post(requester, server.url, 3);
+      time.advance(1000);
+      await new Promise((resolve) => setImmediate(resolve));
+      await post(requester, server.url, 4);
+      assert.deepEqual([ports[1], ports[2]], [ports[0], ports[0]], 'calls in a row, and after an idle while under the hint, share the connection');
+      assert.notEqual(ports[3], ports[2], 'past the hint less a second, the client opened a new connection');
     } finally {
-      await client.close();
+      requester.close?.();
       await server.close();
     }
+    assert.equal(time.sweeps, 0, 'closing the requester stops its sweep');
   });
 
-  test('a quiet event stream outlives the idle timeout of kept-alive connections', { timeout: 20_000 }, async () => {
-    const server = await listen(modern((request, res) => {
+  test('without a hint an idle connection lasts 4 s; a quiet answer in use is never cut, however long', { timeout: 10_000 }, async () => {
+    const ports: (number | undefined)[] = [];
+    let release: (() => void) | undefined;
+    const server = await listen(modern((request, res, req) => {
+      ports.push(req.socket.remotePort);
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.flushHeaders();
-      const message = { jsonrpc: '2.0', id: request.json!.id, result: { content: [{ type: 'text', text: 'after a quiet while' }] } };
-      setTimeout(() => res.end(`data: ${JSON.stringify(message)}\n\n`), 5000);
+      const end = () => res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: request.json!.id, result: { content: [] } })}\n\n`);
+      if (request.json!.id === 1) release = end;
+      else end();
     }));
-    const client = await connect(server.url, { transport: 'node', timeoutMs: 15_000 });
+    const time = manualClock();
+    const requester = nodeRequester(time.clock);
     try {
-      const result = await client.callTool('quiet');
-      assert.equal((result.content[0] as { text: string }).text, 'after a quiet while');
+      const quiet = post(requester, server.url, 1);
+      while (!release) await new Promise((resolve) => setImmediate(resolve));
+      time.advance(60_000);
+      release();
+      assert.match(await quiet, /"id":1/, 'the quiet answer arrived whole after a minute of fake time');
+      time.advance(3900);
+      await post(requester, server.url, 2);
+      time.advance(4000);
+      await new Promise((resolve) => setImmediate(resolve));
+      await post(requester, server.url, 3);
+      assert.equal(ports[1], ports[0], 'idle under 4 s: reused');
+      assert.notEqual(ports[2], ports[1], 'idle 4 s: a new connection');
     } finally {
-      await client.close();
+      requester.close?.();
       await server.close();
     }
   });

@@ -6,25 +6,76 @@
 // whose wiring into node:http costs more than the rest of the request), the body is read from 'data'
 // events with the response paused while a chunk waits (so nothing is held past one chunk).
 
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type AgentOptions, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import type { Socket } from 'node:net';
 import type { ByteStream } from './bytes.js';
 import type { Requester, WireRequest, WireResponse } from './wire.js';
 
 type Send = (options: RequestOptions, onResponse: (res: IncomingMessage) => void) => ClientRequest;
 
 // An idle kept-alive connection is dropped before the server drops it, as undici does: after the
-// server's Keep-Alive hint less a second (node:http applies the hint only under an agent timeout),
-// else after 4 s. Sending on a connection the server is closing that moment fails the request.
-// An in-use socket's timeout only emits an event, so a slow answer or a quiet stream is not cut.
+// server's Keep-Alive hint less a second, else after 4 s. Sending on a connection the server is closing
+// that moment fails the request. Idle time is stamped when a socket is freed and swept by one timer per
+// agent, rather than the agent's `timeout` option: that arms a timer on every socket and refreshes it on
+// every read and write, a price paid per request by many callers at once. Sockets in use are never swept,
+// so a slow answer or a quiet stream is not cut.
 const IDLE_MS = 4000;
+const SWEEP_MS = 500;
+const FREED_AT = Symbol('freed at');
+const IDLE_LIMIT = Symbol('idle limit');
 
-export function nodeRequester(): Requester {
-  const agent = new HttpAgent({ keepAlive: true, timeout: IDLE_MS });
+type IdleSocket = Socket & { [FREED_AT]?: number; [IDLE_LIMIT]?: number };
+
+/** The requester's clock: tests move it and run the sweep themselves instead of sleeping. */
+export interface IdleClock {
+  now(): number;
+  /** Calls `tick` every `ms` until the returned function is called; must not hold the process open. */
+  every(ms: number, tick: () => void): () => void;
+}
+
+const realClock: IdleClock = {
+  now: () => performance.now(),
+  every(ms, tick) {
+    const timer = setInterval(tick, ms);
+    timer.unref();
+    return () => clearInterval(timer);
+  },
+};
+
+/** A keep-alive agent whose idle sockets are stamped when freed and swept past their limit. */
+function idleAgent<A extends HttpAgent>(Agent: new (options: AgentOptions) => A, clock: IdleClock): { agent: A; stop: () => void } {
+  const agent = new Agent({ keepAlive: true });
+  const keep = agent.keepSocketAlive.bind(agent);
+  // Node's own keepSocketAlive answers whether the socket may be kept (its typings say void).
+  agent.keepSocketAlive = (socket: IdleSocket) => {
+    const kept = keep(socket) as unknown as boolean | undefined;
+    if (kept !== false) socket[FREED_AT] = clock.now();
+    return kept;
+  };
+  const stop = clock.every(SWEEP_MS, () => {
+    const now = clock.now();
+    for (const sockets of Object.values(agent.freeSockets)) {
+      for (const socket of (sockets ?? []) as IdleSocket[]) {
+        if (now - (socket[FREED_AT] ?? now) >= (socket[IDLE_LIMIT] ?? IDLE_MS)) socket.destroy();
+      }
+    }
+  });
+  return { agent, stop };
+}
+
+/** The server's Keep-Alive hint (`timeout=N` seconds), less a second, kept on the socket for the sweep. */
+function noteKeepAlive(res: IncomingMessage): void {
+  const hint = res.headers['keep-alive'];
+  const seconds = hint === undefined ? undefined : /^timeout=(\d+)/.exec(String(hint))?.[1];
+  if (seconds !== undefined) (res.socket as IdleSocket)[IDLE_LIMIT] = Math.max(0, Number(seconds) * 1000 - 1000);
+}
+
+export function nodeRequester(clock: IdleClock = realClock): Requester {
+  const http = idleAgent(HttpAgent, clock);
   // node:https (and TLS with it) loads on the first https request: a cold start to an http server
   // does not pay for it.
-  let https: Promise<{ send: Send; agent: HttpAgent }> | undefined;
-  const loadHttps = () =>
-    (https ??= import('node:https').then(({ request, Agent }) => ({ send: request, agent: new Agent({ keepAlive: true, timeout: IDLE_MS }) })));
+  let https: Promise<{ send: Send; agent: HttpAgent; stop: () => void }> | undefined;
+  const loadHttps = () => (https ??= import('node:https').then(({ request, Agent }) => ({ send: request, ...idleAgent(Agent, clock) })));
   let parsed: { url: string; secure: boolean; options: RequestOptions } | undefined;
   const target = (url: string) => {
     if (parsed?.url === url) return parsed;
@@ -36,12 +87,16 @@ export function nodeRequester(): Requester {
   };
   const requester: Requester = (request) => {
     const { secure, options } = target(request.url);
-    if (!secure) return exchangeOnce(httpRequest, { ...options, agent }, request);
+    if (!secure) return exchangeOnce(httpRequest, { ...options, agent: http.agent }, request);
     return loadHttps().then((tls) => exchangeOnce(tls.send, { ...options, agent: tls.agent }, request));
   };
   requester.close = () => {
-    agent.destroy();
-    void https?.then((tls) => tls.agent.destroy());
+    http.stop();
+    http.agent.destroy();
+    void https?.then((tls) => {
+      tls.stop();
+      tls.agent.destroy();
+    });
   };
   return requester;
 }
@@ -50,7 +105,10 @@ function exchangeOnce(send: Send, options: RequestOptions, { method, headers, bo
   return new Promise<WireResponse>((resolve, reject) => {
     if (abort.aborted) return reject(new Error('aborted before it was sent'));
     const outgoing = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
-    const req = send({ ...options, method, headers: outgoing }, (res) => resolve(wrap(res, release)));
+    const req = send({ ...options, method, headers: outgoing }, (res) => {
+      noteKeepAlive(res);
+      resolve(wrap(res, release));
+    });
     const release = abort.onAbort(() => req.destroy(new Error('aborted')));
     req.on('error', (error) => {
       release();
