@@ -1,7 +1,8 @@
 // The checkpoint benchmark's floor: `node bench/checkpoint-floor.js CONFIG` does what a probe of a modern server
-// does on the wire, with no MCP library: per server one keep-alive node:http agent, POST server/discover, then POST
-// tools/list, close; every server at once, started one per event-loop turn as byhand's pool starts them. Prints how
-// many servers answered both. What is left between this and `byhand checkpoint` is byhand's own cost.
+// does on the wire, with no MCP library: per server one keep-alive node:http agent, POST server/discover, then the
+// lists its capabilities offer (tools, resources, prompts, resource templates) at once, as byhand's probe does, close;
+// every server at once, started one per event-loop turn as byhand's pool starts them. Prints how many servers
+// answered them all. What is left between this and `byhand checkpoint` is byhand's own cost.
 
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -55,8 +56,15 @@ async function probe(url) {
   try {
     const discovered = await post(agent, url, 'server/discover', 1);
     if (!discovered.result) return false;
-    const listed = await post(agent, url, 'tools/list', 2);
-    return Array.isArray(listed.result?.tools);
+    const capabilities = discovered.result.capabilities ?? {};
+    const lists = [
+      ['tools', 'tools/list'],
+      ['resources', 'resources/list'],
+      ['prompts', 'prompts/list'],
+      ['resources', 'resources/templates/list'],
+    ].filter(([capability]) => capability in capabilities);
+    const answers = await Promise.all(lists.map(([, method], i) => post(agent, url, method, 2 + i)));
+    return answers.every((answer) => answer.result !== undefined);
   } finally {
     agent.destroy();
   }

@@ -71,9 +71,9 @@ export function fetchFloor(url) {
  * @param {string | URL} url
  */
 export function nodeFloor(url) {
-  // The idle timeout lets node:http apply the server's Keep-Alive hint (as byhand's requester does):
-  // without it, a socket reused as the server closes it fails with "socket hang up".
-  const agent = new Agent({ keepAlive: true, timeout: 4000 });
+  // A keep-alive agent as people write one, with no idle timeout: that option costs a timer per socket,
+  // refreshed on every read and write, which byhand's requester does without (requester-node.ts).
+  const agent = new Agent({ keepAlive: true });
   let id = 0;
   /** @type {Post} */
   const post = (method, params) =>

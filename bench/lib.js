@@ -177,10 +177,31 @@ export const ratio = (num, den) => (Number.isFinite(num) && Number.isFinite(den)
 export const int = (v) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : 'n/a');
 
 /**
+ * A measured figure: its value and how it is printed. run.js repeats every benchmark and prints a figure as the
+ * median over the runs, with the lowest and highest in brackets.
+ * @typedef {{ value: number, format: (value: number) => string }} Figure
+ */
+/** A table cell: a fixed label or a figure. @typedef {string | Figure} Cell */
+/**
+ * A target a benchmark checks: read on the median of `figure` over the runs.
+ * @typedef {{ label: string, figure: Figure, met: (value: number) => boolean, note?: string }} Goal
+ */
+/**
  * A benchmark's part of the report (run.js prints it and writes it to results.md): a table, the targets
  * it checks, how it was measured, how long it took, and its figures unformatted (`raw`, for debugging).
- * @typedef {{ title: string, header: string[], rows: string[][], targets?: string[], notes?: string[], seconds: number, raw?: unknown }} Section
+ * @typedef {{ title: string, header: string[], rows: Cell[][], goals?: Goal[], notes?: string[], seconds: number, raw?: unknown }} Section
  */
+
+/**
+ * A figure; a value that is not a finite number (a variant without this measure) prints as an empty cell.
+ * @param {number | undefined} value
+ * @param {(value: number) => string} format
+ * @returns {Figure}
+ */
+export const fig = (value, format) => ({ value: value ?? NaN, format });
+
+/** @param {number} value a ratio */
+export const times = (value) => `${value.toFixed(2)}x`;
 
 /** What run.js passes every benchmark: `quick` asks for a smoke-test size. @typedef {{ quick: boolean }} BenchOptions */
 

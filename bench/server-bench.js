@@ -1,8 +1,8 @@
 // Server benchmark: byhand's toolboxes (startServer) against the SDK's example-style server
 // (bench/sdk-server.js), each in its own process, loaded by bench/loadgen.js in a third.
 
-import { int, median, ms, p95, ratio, startChild, us } from './lib.js';
-/** @import { BenchOptions, Child, Section } from './lib.js' */
+import { fig, int, median, ms, p95, startChild, times, us } from './lib.js';
+/** @import { BenchOptions, Cell, Child, Goal, Section } from './lib.js' */
 /** @import { LoadResult, Target } from './loadgen.js' */
 /**
  * One slice's figures: the load generator's and the server's CPU and memory over it.
@@ -157,19 +157,20 @@ export async function serverBenchmark(options) {
     await Promise.all([...Object.values(children).map((c) => c.stop()), loadgen.stop()]);
   }
 
-  /** @type {string[][]} */
+  /** @type {Cell[][]} */
   const rows = [];
+  const percent = (/** @type {number} */ x) => `${(x * 100).toFixed(0)}%`;
   for (const w of results) {
     /**
      * @param {string} what
      * @param {(r: Summary) => number} f
-     * @param {(value: number, r: Summary) => string} fmt
+     * @param {(value: number) => string} format
      */
-    const row = (what, f, fmt, withRatio = true) => {
+    const row = (what, f, format, withRatio = true) => {
       /** @param {Summary | undefined} r */
-      const cell = (r) => (r ? fmt(f(r), r) : '—');
+      const cell = (r) => (r ? fig(f(r), format) : '—');
       /** @param {Summary | undefined} r */
-      const rel = (r) => (withRatio && r && w.sdk ? ratio(f(r), f(w.sdk)) : '');
+      const rel = (r) => (withRatio && r ? fig(f(r) / f(w.sdk), times) : '');
       rows.push([`${w.label}, ${w.concurrency} concurrent: ${what}`, cell(w.byhand), cell(w.edge), cell(w.sdk), rel(w.byhand), rel(w.edge)]);
     };
     row('calls/s', (r) => r.callsPerSec, int);
@@ -177,27 +178,23 @@ export async function serverBenchmark(options) {
     row('median latency', (r) => r.median, ms);
     row('p95 latency', (r) => r.p95, ms);
     row('server CPU per call', (r) => r.serverCpuPerCall, us);
-    row('CPU busy: server / load generator', (r) => r.serverBusy, (_, r) => `${(r.serverBusy * 100).toFixed(0)}% / ${(r.loadgenCpu * 100).toFixed(0)}%`, false);
-    row('calls measured (errors)', (r) => r.calls, (_, r) => `${r.calls} (${r.errors})`, false);
+    row('server CPU busy', (r) => r.serverBusy, percent, false);
+    row('load generator CPU busy', (r) => r.loadgenCpu, percent, false);
+    row('calls measured', (r) => r.calls, int, false);
+    row('errors', (r) => r.errors, int, false);
   }
   const errors = results.flatMap((w) => /** @type {ServerName[]} */ (Object.keys(SERVERS)).map((n) => w[n]).filter((r) => (r?.errors ?? 0) > 0).map((r) => r?.firstError));
-  /**
-   * @param {Result} w
-   * @param {'byhand' | 'edge'} name a server w has
-   */
-  const verdict = (w, name) => {
-    const r = /** @type {Summary} */ (w[name]);
-    const times = r.callsPerSec / w.sdk.callsPerSec;
-    return `${ratio(r.callsPerSec, w.sdk.callsPerSec)} the calls/s (${times >= TARGET ? 'met' : 'NOT met'}), ${ratio(r.serverCpuPerCall, w.sdk.serverCpuPerCall)} the server CPU per call`;
-  };
+  if (errors.length) throw new Error(`errors during the load: ${errors.join('; ')}`);
+  /** @type {Goal[]} */
+  const goals = results.flatMap((w) => [
+    { label: `${w.label}, ${w.concurrency} concurrent: byhand startServer / the SDK reference, calls/s, at least ${TARGET}x`, figure: fig(w.byhand.callsPerSec / w.sdk.callsPerSec, times), met: (x) => x >= TARGET },
+    ...(w.edge ? [{ label: `${w.label}, ${w.concurrency} concurrent: byhand's edge with the reference tools / the SDK reference, calls/s, at least ${TARGET}x`, figure: fig(w.edge.callsPerSec / w.sdk.callsPerSec, times), met: (/** @type {number} */ x) => x >= TARGET }] : []),
+  ]);
   return {
     title: 'Server: byhand toolboxes (startServer) vs the SDK example-style server, 8 and 64 concurrent',
     header: ['measure', SERVERS.byhand.label, SERVERS.edge.label, SERVERS.sdk.label, 'startServer / SDK', 'edge / SDK'],
     rows,
-    targets: [
-      ...results.map((w) => `${w.label}, ${w.concurrency} concurrent: byhand startServer does ${verdict(w, 'byhand')} of the SDK reference${w.edge ? `; byhand's edge with the reference tools ${verdict(w, 'edge')}` : ''} (target ≥ ${TARGET}x)`),
-      ...(errors.length ? [`ERRORS during the load: ${errors.join('; ')}`] : []),
-    ],
+    goals,
     notes: [
       "byhand startServer: startServer({toolboxes: ['probe', 'everything', 'kitchen', 'cookie-jar']}) from dist/servers/serve.js (the Cookie Jar in memory). Everything: test_simple_text; Probe: probe_sampling; Kitchen: summarise_week; Cookie Jar: forget_note on a note put once before, declined (round 1 mints a requestState, round 2 verifies it). Everything is byhand's conformance toolbox: it registers about 40 tools, resources and prompts, on a fresh McpServer per request (createMcpHandler's factory).",
       "The SDK reference has no Kitchen or Cookie Jar: those two are compared with its 2-round probe_sampling, the same shape of exchange (the Kitchen's round 1 carries a longer prompt; the Jar's rounds carry a signed requestState).",
