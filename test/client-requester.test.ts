@@ -1,6 +1,6 @@
 // The two requesters under one contract (wire.ts): node:http (the Node default, requester-node.ts) and
 // fetch. The node one stops a request through a listener on the deadline rather than an AbortSignal,
-// reads the body from 'data' events with the response paused while a chunk waits, and parses the URL
+// reads the body from 'data' events with the response paused while more than a bound waits, and parses the URL
 // once; these tests hold it to what fetch does in the middle of a body: a deadline or a caller's abort
 // ends the call and closes the connection, a connection cut short is an error and not a hang, a body
 // that drips in many chunks arrives whole. Loopback only.
@@ -12,7 +12,9 @@ import { AbortedError, StreamClosedError, TimeoutError, connect } from '../packa
 import { Deadline } from '../packages/client/src/deadline.js';
 import { HttpTransport } from '../packages/client/src/http.js';
 import { DEFAULT_LIMITS } from '../packages/client/src/limits.js';
-import { nodeRequester } from '../packages/client/src/requester-node.js';
+import { bodyOf, nodeRequester } from '../packages/client/src/requester-node.js';
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage } from 'node:http';
 import { listen, modern } from './fixtures/loopback.js';
 
 const TEXT = 'x'.repeat(64 * 1024);
@@ -307,5 +309,37 @@ describe('authorization sees each answer', () => {
       await transport.close();
       await server.close();
     }
+  });
+});
+
+describe('the node body reader', () => {
+  /** A response as node:http hands it over: 'data' events, and pause/resume counted. */
+  function fakeResponse() {
+    const res = Object.assign(new EventEmitter(), { pauses: 0, resumes: 0, pause() { res.pauses++; }, resume() { res.resumes++; }, destroy() {} });
+    return res;
+  }
+
+  test('an answer in one chunk is read without pausing the socket; a flood past the bound pauses it until read', { timeout: 5_000 }, async () => {
+    const small = fakeResponse();
+    const smallBody = bodyOf(small as unknown as IncomingMessage, () => undefined);
+    small.emit('data', Buffer.from('{"jsonrpc":"2.0"}'));
+    small.emit('end');
+    assert.equal(Buffer.from((await smallBody.read())!).toString(), '{"jsonrpc":"2.0"}');
+    assert.equal(await smallBody.read(), undefined);
+    assert.deepEqual([small.pauses, small.resumes], [0, 0], 'one small answer: no pause, no resume');
+
+    const big = fakeResponse();
+    const bigBody = bodyOf(big as unknown as IncomingMessage, () => undefined);
+    const chunk = Buffer.alloc(40 * 1024, 1);
+    big.emit('data', chunk);
+    assert.equal(big.pauses, 0, 'under the bound: flowing');
+    big.emit('data', chunk);
+    assert.equal(big.pauses, 1, 'past the bound: paused');
+    big.emit('data', chunk);
+    assert.equal(big.pauses, 1, 'paused once');
+    await bigBody.read();
+    assert.equal(big.resumes, 0, 'still past the bound after one read');
+    await bigBody.read();
+    assert.equal(big.resumes, 1, 'back under the bound: resumed');
   });
 });

@@ -4,7 +4,7 @@
 // followed, the body streamed, abort through the deadline. Per request it spends about what a raw
 // node:http call does (bench/results.md): the URL is parsed once, abort is one listener on the deadline (no AbortSignal,
 // whose wiring into node:http costs more than the rest of the request), the body is read from 'data'
-// events with the response paused while a chunk waits (so nothing is held past one chunk).
+// events, the response paused while more than a bound waits unread (so memory stays bounded).
 
 import { Agent as HttpAgent, request as httpRequest, type AgentOptions, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import type { Socket } from 'node:net';
@@ -136,8 +136,16 @@ function wrap(res: IncomingMessage, release: () => void): WireResponse {
   };
 }
 
-function bodyOf(res: IncomingMessage, release: () => void): ByteStream {
+// What may wait unread before the response is paused. Pausing and resuming a socket for every answer, even one
+// that arrives in one chunk, changes what the event loop polls for twice per request: a price paid per request
+// by many callers at once. Past this, the response waits paused, so memory stays bounded by it and one chunk.
+const HOLD_BYTES = 64 * 1024;
+
+/** The body of a response as a ByteStream (exported for its test). */
+export function bodyOf(res: IncomingMessage, release: () => void): ByteStream {
   const queue: Buffer[] = [];
+  let queued = 0;
+  let paused = false;
   let ended = false;
   let failed: Error | undefined;
   let waiting: { resolve: (chunk: Buffer | undefined) => void; reject: (error: Error) => void } | undefined;
@@ -158,7 +166,11 @@ function bodyOf(res: IncomingMessage, release: () => void): ByteStream {
       waiter.resolve(chunk);
     } else {
       queue.push(chunk);
-      res.pause();
+      queued += chunk.length;
+      if (queued > HOLD_BYTES && !paused) {
+        paused = true;
+        res.pause();
+      }
     }
   });
   res.on('end', () => settle());
@@ -171,7 +183,11 @@ function bodyOf(res: IncomingMessage, release: () => void): ByteStream {
     read() {
       if (queue.length > 0) {
         const chunk = queue.shift()!;
-        if (queue.length === 0 && !ended) res.resume();
+        queued -= chunk.length;
+        if (paused && queued <= HOLD_BYTES && !ended) {
+          paused = false;
+          res.resume();
+        }
         return Promise.resolve(chunk);
       }
       if (failed) return Promise.reject(failed);
@@ -181,6 +197,7 @@ function bodyOf(res: IncomingMessage, release: () => void): ByteStream {
     async cancel() {
       if (ended || failed) return;
       queue.length = 0;
+      queued = 0;
       settle();
       res.destroy();
     },
