@@ -9,9 +9,11 @@ import { TOOLBOXES } from '../packages/servers/src/toolboxes/registry.js';
 import { initializeParams, legacyRpc, modernRpc } from './servers-support.js';
 
 let server: RunningServer;
+/** The servers' clock: the real one, moved forward by the test instead of waiting. */
+let skew = 0;
 
 before(async () => {
-  server = await startServer({ port: 0, stateTtlSeconds: 1, maxBodyBytes: 64 * 1024 });
+  server = await startServer({ port: 0, stateTtlSeconds: 1, maxBodyBytes: 64 * 1024, now: () => Date.now() + skew });
 });
 after(() => server.close());
 
@@ -166,9 +168,13 @@ describe('requestState integrity', () => {
 
   test('an expired state is refused', async () => {
     const state = await dinnerState();
-    await new Promise((resolve) => setTimeout(resolve, 2200));
+    skew += 2200;
     const answer = await modernRpc(kitchen(), 'tools/call', { name: 'suggest_dinner', arguments: {}, requestState: state, inputResponses: idea });
     assert.equal(answer.body?.error?.code, -32602);
+    skew -= 2200;
+    const fresh = await dinnerState();
+    const accepted = await modernRpc(kitchen(), 'tools/call', { name: 'suggest_dinner', arguments: {}, requestState: fresh, inputResponses: idea });
+    assert.equal(accepted.body?.error, undefined, 'a state within its lifetime is accepted');
   });
 });
 

@@ -84,9 +84,9 @@ export function callBinding(toolbox: string, ctx: ServerContext): string {
   return `${toolbox}\0${ctx.mcpReq.method}\0${target}\0${stableStringify(params.arguments ?? {})}`;
 }
 
-export function createStateKit(toolbox: string, key: StateKeySource, ttlSeconds = DEFAULT_STATE_TTL_SECONDS): StateKit {
+export function createStateKit(toolbox: string, key: StateKeySource, ttlSeconds = DEFAULT_STATE_TTL_SECONDS, now?: () => number): StateKit {
   let codec: StateCodec | undefined;
-  const codecNow = () => (codec ??= createStateCodec(typeof key === 'function' ? key() : key, ttlSeconds));
+  const codecNow = () => (codec ??= createStateCodec(typeof key === 'function' ? key() : key, ttlSeconds, now));
   return {
     mint: (payload, ctx) => codecNow().mint(payload, callBinding(toolbox, ctx)),
     read: <T>(ctx: ServerContext) => ctx.mcpReq.requestState<T>(),

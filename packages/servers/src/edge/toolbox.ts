@@ -74,6 +74,8 @@ export interface EdgeOptions {
   legacy?: LegacyMode;
   stateKey: StateKeySource;
   stateTtlSeconds?: number;
+  /** The clock a requestState's expiry is read on; default Date.now. */
+  now?: () => number;
   /** Idle timeout for 2025 sessions. */
   sessionIdleMs?: number;
   /** 2025 sessions held at once (500 by default); a full table evicts a never-used session first. */
@@ -155,7 +157,7 @@ export function mountToolbox(info: ToolboxInfo, loading: Promise<ToolboxSpec>, o
   const legacyMode = options.legacy ?? info.legacy;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const allowed = [...new Set([...LOOPBACK_HOSTS, ...(options.allowedHosts ?? [])])];
-  const state = createStateKit(info.name, options.stateKey, options.stateTtlSeconds);
+  const state = createStateKit(info.name, options.stateKey, options.stateTtlSeconds, options.now);
   const onerror = options.onerror;
 
   /** `view`: what the spec registers on (narrow.ts), the server itself by default. */

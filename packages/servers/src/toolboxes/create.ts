@@ -22,7 +22,7 @@ export function createToolbox(name: ToolboxName, options: ToolboxOptions = {}): 
     ...(options.now !== undefined ? { now: options.now } : {}),
     ...(options.onStorageFailure !== undefined ? { onStorageFailure: options.onStorageFailure } : {}),
   };
-  // The edge reads its own options only; the toolbox's (jar, now, onStorageFailure) ride along unread.
+  // The edge reads its own options (now among them, for requestState expiry); the toolbox's (jar, onStorageFailure) ride along unread.
   return mountToolbox({ name: definition.name, title, description, path, legacy, legacyReason }, definition.build(build), { ...options, stateKey: key });
 }
 
