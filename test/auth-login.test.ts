@@ -64,8 +64,11 @@ test('login through the loopback listener; the stored token then serves a non-in
     assert.match(redirect, /^http:\/\/127\.0\.0\.1:\d+\/callback$/, 'the redirect URI is the loopback listener');
 
     const client = await connect(rs.url, { auth: createOAuth({ store: fileStore(file) }), verdicts: new VerdictCache() });
-    assert.ok((await client.listTools()).length > 0);
-    await client.close();
+    try {
+      assert.ok((await client.listTools()).length > 0);
+    } finally {
+      await client.close();
+    }
 
     const again = io(dir, async () => assert.fail('no browser when the stored token works'));
     assert.equal(await loginCommand([rs.url], again.io), 0);

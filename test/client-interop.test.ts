@@ -213,11 +213,11 @@ describe('a dual-era server pinned to legacy', () => {
     const served = await serve(fixtureHandler('dual'));
     t.after(() => served.close());
     const client = await connect(served.url, { era: 'legacy' });
+    t.after(() => client.close());
     assert.equal(client.era, 'legacy');
     assert.equal(JSON.parse(served.requests[0].body).method, 'initialize');
     assert.equal(served.requests[0].headers['mcp-protocol-version'], undefined);
     assert.equal((await client.listTools()).length, 7);
-    await client.close();
   });
 });
 

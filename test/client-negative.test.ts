@@ -121,9 +121,9 @@ describe('bounded loops, against scripted servers', () => {
     );
     t.after(() => served.close());
     const client = await connect(served.url, { host });
+    t.after(() => client.close());
     await assert.rejects(client.callTool('loop'), InputLoopError);
     assert.equal(calls, 2, 'one answer, one re-ask, then stop');
-    await client.close();
   });
 
   test('a server that always wants something new hits the round cap', async (t) => {
@@ -137,9 +137,9 @@ describe('bounded loops, against scripted servers', () => {
     );
     t.after(() => served.close());
     const client = await connect(served.url, { host, maxRounds: 4 });
+    t.after(() => client.close());
     await assert.rejects(client.callTool('forever'), (e: RoundLimitError) => e instanceof RoundLimitError && /after 4 rounds/.test(e.message));
     assert.equal(calls, 5, 'the first request and four retries');
-    await client.close();
   });
 
   test('input_required on a method that may not return it is a protocol error', async (t) => {
@@ -171,9 +171,9 @@ describe('version negotiation edges', () => {
     );
     t.after(() => served.close());
     const client = await connect(served.url);
+    t.after(() => client.close());
     assert.equal(client.era, 'modern');
     assert.equal(client.verdict.retriedWith, '2026-07-28');
-    await client.close();
   });
 
   test('-32022 on a later request: one retry with a version it names, then the answer', async (t) => {
@@ -212,10 +212,10 @@ describe('version negotiation edges', () => {
     );
     t.after(() => served.close());
     const client = await connect(served.url);
+    t.after(() => client.close());
     assert.equal(client.era, 'legacy');
     assert.equal(client.protocolVersion, '2025-06-18');
     assert.match(client.verdict.evidence, /HTTP 404/);
-    await client.close();
   });
 
   test('a 500 on the probe is an outage, never a legacy verdict', async (t) => {
