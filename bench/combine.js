@@ -20,8 +20,12 @@ function combineFigures(figures) {
   const mid = median(values);
   const low = Math.min(...values);
   const high = Math.max(...values);
-  const spread = values.length > 1 && format(low) !== format(high) ? ` (${format(low)}–${format(high)})` : '';
-  return { text: `${format(mid)}${spread}`, value: mid };
+  const text = format(mid);
+  if (values.length === 1 || format(low) === format(high)) return { text, value: mid };
+  // The unit once: "0.31 ms (0.19–0.45)".
+  const unit = /[^\d.,]*$/.exec(text)?.[0] ?? '';
+  const bare = (/** @type {number} */ v) => (unit && format(v).endsWith(unit) ? format(v).slice(0, -unit.length) : format(v));
+  return { text: `${text} (${bare(low)}–${bare(high)})`, value: mid };
 }
 
 /**

@@ -183,13 +183,15 @@ export async function serverBenchmark(options) {
     row('calls measured', (r) => r.calls, int, false);
     row('errors', (r) => r.errors, int, false);
   }
-  const errors = results.flatMap((w) => /** @type {ServerName[]} */ (Object.keys(SERVERS)).map((n) => w[n]).filter((r) => (r?.errors ?? 0) > 0).map((r) => r?.firstError));
-  if (errors.length) throw new Error(`errors during the load: ${errors.join('; ')}`);
+  const failures = results.flatMap((w) => /** @type {ServerName[]} */ (Object.keys(SERVERS)).flatMap((n) => ((w[n]?.errors ?? 0) > 0 ? [`${SERVERS[n].label}: ${w[n]?.firstError}`] : [])));
+  if (failures.length) process.stderr.write(`bench: server: errors during the load: ${failures.join('; ')}\n`);
   /** @type {Goal[]} */
   const goals = results.flatMap((w) => [
     { label: `${w.label}, ${w.concurrency} concurrent: byhand startServer / the SDK reference, calls/s, at least ${TARGET}x`, figure: fig(w.byhand.callsPerSec / w.sdk.callsPerSec, times), met: (x) => x >= TARGET },
     ...(w.edge ? [{ label: `${w.label}, ${w.concurrency} concurrent: byhand's edge with the reference tools / the SDK reference, calls/s, at least ${TARGET}x`, figure: fig(w.edge.callsPerSec / w.sdk.callsPerSec, times), met: (/** @type {number} */ x) => x >= TARGET }] : []),
   ]);
+  const errors = results.reduce((sum, w) => sum + w.byhand.errors + (w.edge?.errors ?? 0) + w.sdk.errors, 0);
+  goals.push({ label: 'calls that failed under load, on any server', figure: fig(errors, int), met: (x) => x === 0 });
   return {
     title: 'Server: byhand toolboxes (startServer) vs the SDK example-style server, 8 and 64 concurrent',
     header: ['measure', SERVERS.byhand.label, SERVERS.edge.label, SERVERS.sdk.label, 'startServer / SDK', 'edge / SDK'],
