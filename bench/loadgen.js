@@ -112,7 +112,8 @@ async function load({ url, tool, args, concurrency, calls, maxMs }) {
         latencies.push(performance.now() - t);
       } catch (error) {
         errors++;
-        firstError ??= /** @type {Error} */ (error).message;
+        const failure = /** @type {Error & { cause?: { code?: string, message?: string } }} */ (error);
+        firstError ??= failure.cause ? `${failure.message}: ${failure.cause.code ?? failure.cause.message}` : failure.message;
       }
     }
   };
