@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 // `npm run install-cost`: what each byhand package costs an npm user (packages, MB on disk, native builds, install
 // time), installed from freshly packed tarballs, next to the official SDK client's. Needs the npm registry for the
-// dependencies; prints the Markdown table of docs/performance.md, "Install cost".
+// dependencies; prints the Markdown table, writes it to bench/install-cost.md and to its generated block of
+// docs/performance.md ("Install cost").
 
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { writeGenerated } from '../../bench/generated-docs.js';
 import { installInto, measure, packAll } from './packaging.mjs';
 
 const packs = await packAll();
@@ -15,10 +19,22 @@ const rows = [
   ['@modelcontextprotocol/client 2.4.0 (the SDK client)', ['@modelcontextprotocol/client@2.4.0']],
 ];
 
-process.stdout.write('| install | packages | on disk | native builds | install time |\n|---|---:|---:|---|---:|\n');
+const lines = [
+  `Measured ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} with \`npm run install-cost\`: Node ${process.version}, one run, the npm cache warm.`,
+  '',
+  '| install | packages | on disk | native builds | install time |',
+  '|---|---:|---:|---|---:|',
+];
+process.stdout.write(`${lines.join('\n')}\n`);
 for (const [name, specs] of rows) {
   const { dir, seconds } = await installInto(specs);
   const m = measure(dir);
   const mb = m.bytes / 1e6;
-  process.stdout.write(`| ${name} | ${m.packages.length} | ${mb < 1 ? `${Math.round(m.bytes / 1e3)} KB` : `${mb.toFixed(1)} MB`} | ${m.native.length === 0 ? 'none' : m.native.join(', ')} | ${seconds.toFixed(1)} s |\n`);
+  const line = `| ${name} | ${m.packages.length} | ${mb < 1 ? `${Math.round(m.bytes / 1e3)} KB` : `${mb.toFixed(1)} MB`} | ${m.native.length === 0 ? 'none' : m.native.join(', ')} | ${seconds.toFixed(1)} s |`;
+  lines.push(line);
+  process.stdout.write(`${line}\n`);
 }
+const at = (/** @type {string} */ path) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+writeFileSync(at('bench/install-cost.md'), `# Install cost\n\n${lines.join('\n')}\n`);
+writeGenerated(at('docs/performance.md'), { install: lines.join('\n') });
+process.stdout.write('wrote bench/install-cost.md and docs/performance.md\n');
