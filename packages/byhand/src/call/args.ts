@@ -3,7 +3,7 @@
 // given by --tool / --uri / --prompt or before the `--` (exact), or split off its end (a guess the
 // command checks once connected: split-check.ts).
 
-import { booleanFlag, listFlag, parseCommand, stringFlag, type CommandSpec } from '../shared/kit.js';
+import { booleanFlag, listFlag, stringFlag, type CommandSpec, type Parsed } from '../shared/kit.js';
 import type { JsonObject } from '@byhand/client';
 import { toolboxNames } from '@byhand/servers/registry';
 import { META_FLAG, requestMeta } from '../shared/request-meta.js';
@@ -81,9 +81,8 @@ or offline (no model). Unset, BYHAND_OPENAI_BASE_URL wins, then ANTHROPIC_API_KE
 }
 
 /** `{ help: true }` for --help; throws UsageError for anything malformed. */
-export function parseCallArgs(verb: Verb, args: readonly string[]): CallArgs | { help: true } {
-  const parsed = parseCommand(callSpec(verb), args);
-  if (parsed.help) return { help: true };
+/** The command line of call, read or prompt, as the frame parsed it (`args` too: a guessed split names the words it came from). */
+export function callArgsOf(verb: Verb, parsed: Parsed, args: readonly string[]): CallArgs {
   const { values } = parsed;
   const logLevel = stringFlag(values, 'log-level');
   if (logLevel !== undefined && !(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not ${JSON.stringify(logLevel)}`, true);

@@ -1,11 +1,11 @@
-// `byhand call | read | prompt`: one request to one server, its MRTR rounds told on stderr as they
-// happen, the final result on stdout. Without a name, the choices are listed and the command exits 2
+// `byhand call | read | prompt`: one request to one server, on the one command frame (shared/command.ts), its
+// MRTR rounds told on stderr as they happen, the final result on stdout. Without a name, the choices are listed and the command exits 2
 // (usage: a name is needed). The exit code is the one table's (shared/exit-codes.ts): 5 when the tool
 // itself reported an error.
 
 import { McpError, type Client, type JsonObject, type JsonRpcNotification, type LoggingLevel, type Task } from '@byhand/client';
 import { AnswersFileError, createHost, ProviderConfigError, RootError, type InterruptedError } from '@byhand/host';
-import { parseCallArgs, callSpec, type CallArgs, type Verb } from './args.js';
+import { callArgsOf, callSpec, type CallArgs, type Verb } from './args.js';
 import { coerceToolArguments, promptArguments } from './coerce.js';
 import { createNotificationShow, type ProgressListener } from './show-notifications.js';
 import { createNarrator } from './show-rounds.js';
@@ -14,10 +14,9 @@ import { printedResult, resultText, saveBinaries, type FinalResult } from './sho
 import { didYouMean } from '../shared/did-you-mean.js';
 import { redactWords } from '../shared/redact-words.js';
 import { EXIT } from '../shared/exit-codes.js';
-import { fail } from '../shared/fail.js';
-import { helpText, usageLines } from '../shared/kit.js';
+import { runCommand } from '../shared/command.js';
 import { lineWriter, processIO, type CommandIO } from '../shared/io.js';
-import { eraLine, openServer, type OpenServer } from '../shared/open-server.js';
+import { eraLine, openServer } from '../shared/open-server.js';
 import { fetchListing, listingText, type Kind } from '../shared/show-lists.js';
 import { LEGACY_SESSION_NOTE } from '../shared/task-session.js';
 import { UsageError } from '../shared/usage-error.js';
@@ -37,20 +36,25 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
   // protocol has (legacy: notifications/cancelled for the call in flight; modern: nothing is in flight).
   const stop = new AbortController();
   let interrupted: InterruptedError | undefined;
-  let open: OpenServer | undefined;
-  let json = args.includes('--json');
-  let what = `byhand ${verb}`;
+  let opened = false;
   let guessed: CallArgs | undefined;
-  try {
-    const parsed = parseCallArgs(verb, args);
-    if ('help' in parsed) {
-      io.stdout.write(`${helpText(callSpec(verb))}\n`);
-      return 0;
+  const onFailure = (error: unknown): number | void => {
+    if (interrupted) {
+      say(`✗ ${interrupted.message}`);
+      return EXIT.interrupted;
     }
+    // The command line the guess left did not answer: the name may belong to it. One that did not start is not
+    // helped by where the split fell: its first word, the program, is the same either way.
+    const spawnFailed = error instanceof McpError && error.code === 'spawn';
+    const note = guessed && !opened && !spawnFailed ? splitNote(guessed) : undefined;
+    if (note) say(`byhand: ${redactWords(note)}`);
+  };
+  return runCommand(callSpec(verb), args, io, async ({ parsed: frame, failure, defer }) => {
+    const parsed = callArgsOf(verb, frame, args);
     const { flags } = parsed;
-    json = flags.json;
+    failure.json = flags.json;
     const label = parsed.server.word ?? parsed.server.command!.join(' ');
-    what = parsed.name !== undefined ? `${verb} ${parsed.name} on ${label}` : `list what ${label} offers`;
+    failure.what = parsed.name !== undefined ? `${verb} ${parsed.name} on ${label}` : `list what ${label} offers`;
     const narrator = createNarrator(say, flags.answers);
     // Built first: a bad --answers, --root or provider setting stops the command before anything starts.
     const host = createHost({
@@ -69,13 +73,15 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
     mask = host.mask;
     const notifications = createNotificationShow(io.stderr);
     if (parsed.guessed) guessed = parsed;
-    open = await openServer(parsed.server, parsed.source, flags, io, {
+    const open = await openServer(parsed.server, parsed.source, flags, io, {
       host,
       signal: stop.signal,
       onRound: narrator.onRound,
       onNotification: (n: JsonRpcNotification) => notifications.show(n),
       ...(flags.logLevel !== undefined ? { logLevel: flags.logLevel as LoggingLevel } : {}),
     });
+    opened = true;
+    defer(() => open.close());
     say(`byhand: ${open.server.describe}; ${eraLine(open.client, flags.era !== 'auto')}`);
     if (parsed.name === undefined) return await listChoices(open.client, parsed, io);
     notifications.begin();
@@ -96,26 +102,11 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
       return EXIT.toolError;
     }
     return EXIT.ok;
-  } catch (error) {
-    if (interrupted) {
-      say(`✗ ${interrupted.message}`);
-      return EXIT.interrupted;
-    }
-    // The command line the guess left did not answer: the name may belong to it. One that did not start is not
-    // helped by where the split fell: its first word, the program, is the same either way.
-    const spawnFailed = error instanceof McpError && error.code === 'spawn';
-    const note = guessed && open === undefined && !spawnFailed ? splitNote(guessed) : undefined;
-    if (note) say(`byhand: ${redactWords(note)}`);
-    return fail(error, io, {
-      what,
-      json,
-      usage: usageLines(callSpec(verb)),
-      // createHost's refusals are about the command line or the environment, not the server.
-      isUsage: (e) => e instanceof AnswersFileError || e instanceof RootError || e instanceof ProviderConfigError,
-    });
-  } finally {
-    await open?.close();
-  }
+  }, {
+    onFailure,
+    // createHost's refusals are about the command line or the environment, not the server.
+    isUsage: (e) => e instanceof AnswersFileError || e instanceof RootError || e instanceof ProviderConfigError,
+  });
 }
 
 const KINDS_FOR: Record<Verb, Kind[]> = { call: ['tools'], read: ['resources', 'templates'], prompt: ['prompts'] };

@@ -15,8 +15,10 @@ export interface CommandContext {
 }
 
 export interface CommandOptions {
-  /** Told of a failure before it is written: a command's extra note. */
-  onFailure?: (error: unknown) => void;
+  /** Told of a failure before it is written: a command's extra note, or the exit code when the command reported the failure itself. */
+  onFailure?: (error: unknown) => number | void;
+  /** Failures that are the command line's or the environment's (exit 2, with the usage), beside a UsageError. */
+  isUsage?: (error: unknown) => boolean;
 }
 
 export async function runCommand(
@@ -33,8 +35,9 @@ export async function runCommand(
     if (parsed.help) return void io.stdout.write(`${helpText(spec)}\n`), 0;
     return await body({ parsed, failure, defer: (close) => void closes.push(close) });
   } catch (error) {
-    options.onFailure?.(error);
-    return fail(error, io, { ...failure, usage: usageLines(spec) });
+    const reported = options.onFailure?.(error);
+    if (typeof reported === 'number') return reported;
+    return fail(error, io, { ...failure, usage: usageLines(spec), ...(options.isUsage ? { isUsage: options.isUsage } : {}) });
   } finally {
     for (const close of closes.reverse()) await close();
   }
