@@ -1,0 +1,88 @@
+// Which tools check may call, and the first call of each. Safe by default: only tools annotated readOnlyHint: true,
+// plus those named with --call (its JSON arguments, else canned ones) or every tool with --all-tools. A modern server
+// is called on the raw wire with every capability declared, so a tool that asks for input is found for the
+// capability and MRTR checks; a legacy one through byhand's client, with the canned host answering.
+
+import type { JsonObject, Tool } from '@byhand/client';
+import { argumentsFor } from './canned.js';
+import { add, sendRaw, type CheckContext } from './context.js';
+import { errorText } from './lists.js';
+import { UsageError } from '../shared/usage-error.js';
+import { isObject } from './raw.js';
+import { gotText, toolCall } from './request.js';
+import { checkResult } from './schemas.js';
+
+export interface ToolChoice {
+  /** --call TOOL[=JSON]: the tool and, when given, its arguments. */
+  calls: Map<string, JsonObject | undefined>;
+  allTools: boolean;
+}
+
+export function chooseTools(ctx: CheckContext, choice: ToolChoice): void {
+  for (const name of choice.calls.keys()) {
+    if (!ctx.tools.some((t) => t.name === name)) add(ctx, { area: 'mrtr', id: `tools.unknown:${name}`, status: 'error', title: `--call ${name}: the server lists no such tool`, fix: 'name a tool from `byhand list SERVER tools`' });
+  }
+  const skipped: string[] = [];
+  for (const tool of ctx.tools) {
+    const asked = choice.calls.get(tool.name);
+    if (choice.allTools || choice.calls.has(tool.name) || tool.annotations?.readOnlyHint === true) {
+      ctx.callable.push({ tool, args: asked ?? argumentsFor(tool.inputSchema) });
+    } else skipped.push(tool.name);
+  }
+  if (skipped.length > 0) {
+    add(ctx, { area: 'mrtr', id: 'tools.not-called', status: 'skip', title: `not called (not readOnlyHint): ${skipped.join(', ')}`, why: 'calling a tool may change something; add --call TOOL[=JSON] or --all-tools to include it' });
+  }
+}
+
+/** Calls each callable tool once; a complete result is checked against its schema, an input_required one kept. */
+export async function firstCalls(ctx: CheckContext): Promise<void> {
+  for (const { tool, args } of ctx.callable) {
+    if (ctx.serves.modern) await firstRawCall(ctx, tool, args);
+    else await firstClientCall(ctx, tool, args);
+  }
+}
+
+async function firstRawCall(ctx: CheckContext, tool: Tool, args: JsonObject): Promise<void> {
+  const { message, headers } = toolCall(tool, args);
+  const reply = await sendRaw(ctx, `tools/call ${tool.name}`, message, headers);
+  const result = reply.message?.result;
+  if (result === undefined) {
+    add(ctx, { area: 'mrtr', id: `tools.call:${tool.name}`, status: 'warn', title: `${tool.name} refused the canned arguments`, sent: `tools/call ${tool.name} ${JSON.stringify(args).slice(0, 120)}`, got: gotText(reply), why: 'its result could not be checked', fix: 'give arguments with --call TOOL=JSON' });
+    return;
+  }
+  if (result.resultType === 'input_required') {
+    ctx.asking.push({ tool, args, first: result });
+    return;
+  }
+  checkResult(ctx, tool, result);
+}
+
+async function firstClientCall(ctx: CheckContext, tool: Tool, args: JsonObject): Promise<void> {
+  try {
+    const result = await ctx.client!.callTool(tool.name, args);
+    checkResult(ctx, tool, result);
+  } catch (error) {
+    add(ctx, { area: 'mrtr', id: `tools.call:${tool.name}`, status: 'warn', title: `${tool.name} failed with the canned arguments`, sent: `tools/call ${tool.name}`, got: errorText(error), why: 'its result could not be checked', fix: 'give arguments with --call TOOL=JSON' });
+  }
+}
+
+/** --call values: TOOL or TOOL=JSON (an object). */
+export function parseCalls(words: string[]): Map<string, JsonObject | undefined> {
+  const calls = new Map<string, JsonObject | undefined>();
+  for (const word of words) {
+    const at = word.indexOf('=');
+    if (at < 0) {
+      calls.set(word, undefined);
+      continue;
+    }
+    let args: unknown;
+    try {
+      args = JSON.parse(word.slice(at + 1));
+    } catch {
+      args = undefined;
+    }
+    if (!isObject(args)) throw new UsageError(`--call ${word.slice(0, at)}: the arguments must be a JSON object, such as --call ${word.slice(0, at)}='{"q": "x"}'`);
+    calls.set(word.slice(0, at), args);
+  }
+  return calls;
+}
