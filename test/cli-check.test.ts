@@ -14,6 +14,7 @@ import type { Finding } from '../packages/byhand/src/check/finding.js';
 import { byhand } from './support/cli.js';
 import { collector } from './support/collector.js';
 import { serveCheckFixture, type Mistake } from './fixtures/check/servers.js';
+import { fixtureHandler, serve } from './fixtures/sdk-server.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -54,6 +55,27 @@ describe('byhand check: no false alarm', () => {
       assert.ok(findings.some((f) => f.id === 'lists.unknown-method' && f.status === 'pass'));
     });
   }
+
+  test('the SDK 2.4.0 interop fixture server (dual era) has no error', { timeout: 20_000 }, async () => {
+    const served = await serve(fixtureHandler('dual'));
+    try {
+      const { code, findings } = await check(served.url, '--json');
+      assert.deepEqual(errors(findings), []);
+      assert.equal(code, 0);
+    } finally {
+      await served.close();
+    }
+  });
+
+  test('the reference server-everything (legacy era, stdio) has no error', { timeout: 30_000 }, async () => {
+    const everything = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+    // Its read-only trigger-long-running-operation runs for its default 10 s: the short timeout gives it up (a warning).
+    const { code, findings } = await check('--json', '--timeout', '2000', '--', process.execPath, everything, 'stdio');
+    assert.deepEqual(errors(findings), []);
+    assert.equal(findings.find((f) => f.id === 'era.discover')?.status, 'warn', 'it serves only the legacy era');
+    assert.equal(findings.find((f) => f.id === 'schemas.valid')?.status, 'pass', 'its draft-07 schemas are read as draft-07');
+    assert.equal(code, 0);
+  });
 
   test('the control fixture (no mistake) passes every check it can make, and calls no tool that is not read-only', { timeout: 20_000 }, async () => {
     const { code, findings } = await checkFixture('none');

@@ -8,7 +8,7 @@ export type { RoundEvent } from './modern.js';
 export { envelope, standardHeaders, META, INPUT_METHODS } from './modern.js';
 export { headerParams, paramHeaders } from './headers.js';
 export { isReservedMetaKey } from './exchange.js';
-export type { TraceEntry, Trace } from './transport.js';
+export type { TraceEntry, Trace, Reply } from './transport.js';
 export type { HttpAuth } from './http.js';
 export type { Limits } from './limits.js';
 export { DEFAULT_LIMITS } from './limits.js';

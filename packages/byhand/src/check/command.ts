@@ -3,6 +3,7 @@
 // checks apply, the tool list which tools may be called) and writes one report, --json or --junit.
 
 import { writeFileSync } from 'node:fs';
+import { McpError, VerdictCache } from '@byhand/client';
 import { runCommand } from '../shared/command.js';
 import { processIO, type CommandIO } from '../shared/io.js';
 import { booleanFlag, listFlag, stringFlag, type CommandSpec } from '../shared/kit.js';
@@ -16,12 +17,11 @@ import { checkCapabilities } from './capabilities.js';
 import { cannedHost } from './canned.js';
 import { add, type CheckContext } from './context.js';
 import { checkEra } from './era.js';
-import { checkExitCode, type Area } from './finding.js';
+import { checkExitCode, type Area, type Finding } from './finding.js';
 import { checkHeaders } from './headers.js';
 import { junitXml } from './junit.js';
 import { checkLists, errorText } from './lists.js';
 import { checkMrtr } from './mrtr.js';
-import { openRaw } from './raw.js';
 import { reportJson, reportText } from './report.js';
 import { CLIENT_INFO } from './request.js';
 import { checkSchemas } from './schemas.js';
@@ -35,7 +35,8 @@ export const SPEC: CommandSpec = {
   about: 'Checks a server you wrote: its era, headers, capability gate, MRTR rounds (the re-ask and placement traps), schemas, lists and stdio hygiene, with the fix for each finding.',
   flags: {
     ...SOURCE_FLAGS,
-    ...CONNECT_FLAGS,
+    // Not --era: finding the era is one of the checks.
+    ...Object.fromEntries(Object.entries(CONNECT_FLAGS).filter(([name]) => name !== 'era')),
     call: { type: 'string', arg: 'TOOL[=JSON]', multiple: true, help: 'also call this tool (not readOnlyHint), with these JSON arguments or canned ones' },
     'all-tools': { type: 'boolean', help: 'call every tool, not only those annotated readOnlyHint: true' },
     strict: { type: 'boolean', help: 'warnings fail too (exit 1)' },
@@ -61,45 +62,49 @@ export async function checkCommand(args: string[], io: CommandIO = processIO()):
     defer(() => server.close());
     failure.what = `byhand check ${server.describe}`;
     notice(io, `checking ${server.describe}`);
-    const raw = openRaw(server.target, { timeoutMs: flags.timeoutMs, ...(io.interrupt ? { signal: io.interrupt } : {}) });
-    defer(() => raw.close());
+    // A verdict cache of its own: check finds the era every time, never from an earlier run's verdict.
+    const connectWith = (era: 'auto' | 'legacy') => connectResolved(server, { ...flags, era }, io, { host: cannedHost(), clientInfo: CLIENT_INFO, verdicts: new VerdictCache() });
+    const started = performance.now();
+    let client;
+    try {
+      client = await connectWith('auto');
+    } catch (error) {
+      // Not there, not in time, or a login needed: the exit code from the one table says so (4, 3), as for every command.
+      if (interruptOf(io.interrupt) || !(error instanceof McpError) || !['protocol', 'server'].includes(error.kind)) throw error;
+      const findings: Finding[] = [{ area: 'era', id: 'era.none', status: 'error', title: 'byhand could not connect in either era', got: errorText(error), why: 'no MCP client can use the server: a 2026 client sends server/discover or a request with the envelope, a 2025 client sends initialize', fix: 'serve the modern era (the SDK: createMcpHandler or serveStdio), the legacy one, or both; run with --trace to see the wire' }];
+      return report(io, server.describe, findings, { json: flags.json, strict, junit });
+    }
+    defer(() => client.close().catch(() => undefined));
+    const coldStartMs = Math.round(performance.now() - started);
     const ctx: CheckContext = {
-      target: server.target, raw, timeoutMs: flags.timeoutMs, ...(io.interrupt ? { signal: io.interrupt } : {}),
-      findings: [], timings: [], serves: { modern: false, legacy: false }, tools: [], callable: [], asking: [],
+      client, connectLegacy: () => connectWith('legacy'),
+      findings: [], timings: [], strays: [], serves: { modern: false, legacy: false }, tools: [], callable: [], asking: [],
     };
     const area = async (name: Area, work: () => unknown) => {
       try {
         await work();
       } catch (error) {
-        if (interruptOf(io.interrupt)) throw error;
-        if (error instanceof UsageError) throw error;
+        if (interruptOf(io.interrupt) || error instanceof UsageError) throw error;
         add(ctx, { area: name, id: `${name}.stopped`, status: 'error', title: `the ${name} checks stopped`, got: errorText(error), why: 'the server stopped answering as a client expects', fix: 'see the error; run with --trace to see the wire' });
       }
     };
     await area('era', () => checkEra(ctx));
-    let coldStartMs: number | undefined;
-    if (ctx.serves.modern || ctx.serves.legacy) {
-      const started = performance.now();
-      await area('era', async () => {
-        ctx.client = await connectResolved(server, flags, io, { host: cannedHost(), clientInfo: CLIENT_INFO });
-        defer(() => ctx.client?.close().catch(() => undefined));
-        coldStartMs = Math.round(performance.now() - started);
-      });
-    }
-    if (ctx.client) {
-      await area('lists', () => checkLists(ctx));
-      await area('schemas', () => checkSchemas(ctx));
-      chooseTools(ctx, choice);
-      await area('mrtr', () => firstCalls(ctx));
-      await area('headers', () => checkHeaders(ctx));
-      await area('capabilities', () => checkCapabilities(ctx));
-      await area('mrtr', () => checkMrtr(ctx));
-    }
+    await area('lists', () => checkLists(ctx));
+    await area('schemas', () => checkSchemas(ctx));
+    chooseTools(ctx, choice);
+    await area('mrtr', () => firstCalls(ctx));
+    await area('headers', () => checkHeaders(ctx));
+    await area('capabilities', () => checkCapabilities(ctx));
+    await area('mrtr', () => checkMrtr(ctx));
     checkStdio(ctx);
     checkTiming(ctx, coldStartMs);
-    const code = checkExitCode(ctx.findings, strict);
-    if (junit !== undefined) writeFileSync(junit, junitXml(server.describe, ctx.findings, strict));
-    io.stdout.write(flags.json ? reportJson(server.describe, ctx.findings, code) : reportText(server.describe, ctx.findings));
-    return code;
+    return report(io, server.describe, ctx.findings, { json: flags.json, strict, junit });
   });
+}
+
+function report(io: CommandIO, server: string, findings: Finding[], options: { json: boolean; strict: boolean; junit: string | undefined }): number {
+  const code = checkExitCode(findings, options.strict);
+  if (options.junit !== undefined) writeFileSync(options.junit, junitXml(server, findings, options.strict));
+  io.stdout.write(options.json ? reportJson(server, findings, code) : reportText(server, findings));
+  return code;
 }

@@ -1,21 +1,21 @@
-// What every area's checks share: the server, the raw wire to it, what earlier checks learned, and the findings.
+// What every area's checks share: the server, byhand's client on it, what earlier checks learned, and the findings.
 
-import type { Client, Target, Tool } from '@byhand/client';
+import type { Client, Tool } from '@byhand/client';
 import type { Finding } from './finding.js';
-import type { RawReply, RawWire } from './raw.js';
+import { sendRawOn, type RawReply } from './raw.js';
 
 export interface CheckContext {
-  target: Target;
-  raw: RawWire;
-  timeoutMs: number;
-  signal?: AbortSignal;
+  /** byhand's client on the server, with the canned host, in the era it negotiated. */
+  client: Client;
+  /** A second client with the legacy era pinned (closed by the caller), for the legacy checks of a modern server. */
+  connectLegacy(): Promise<Client>;
   findings: Finding[];
   /** Every exchange's time, for the timing area. */
   timings: { what: string; ms: number }[];
+  /** stdout lines that were not JSON-RPC, from every process check started (stdio). */
+  strays: string[];
   /** Learned by the era checks: which eras the server serves. */
   serves: { modern: boolean; legacy: boolean; legacySession?: boolean };
-  /** byhand's client on the server, with the canned host; set once connected. */
-  client?: Client;
   tools: Tool[];
   /** The tools check may call: readOnlyHint ones, plus --call and --all-tools. */
   callable: { tool: Tool; args: Record<string, unknown> }[];
@@ -27,9 +27,9 @@ export function add(ctx: CheckContext, finding: Finding): void {
   ctx.findings.push(finding);
 }
 
-/** A raw exchange, timed. */
-export async function sendRaw(ctx: CheckContext, what: string, message: Record<string, unknown>, headers?: Record<string, string>): Promise<RawReply> {
-  const reply = await ctx.raw.send(message, headers);
+/** A raw exchange on the client's connection, timed. */
+export async function sendRaw(ctx: CheckContext, what: string, message: Parameters<typeof sendRawOn>[1], headers?: Record<string, string>): Promise<RawReply> {
+  const reply = await sendRawOn(ctx.client, message, headers);
   ctx.timings.push({ what, ms: reply.ms });
   return reply;
 }

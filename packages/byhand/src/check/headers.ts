@@ -11,7 +11,7 @@ const FIX = 'leave the SDK\'s header validation on (createMcpHandler does it); a
 const WHY = 'gateways and load balancers route on these headers without reading the body; a server that does not hold them to the body can be made to run one thing while everything in front of it saw another';
 
 export async function checkHeaders(ctx: CheckContext): Promise<void> {
-  const reason = ctx.raw.kind === 'stdio' ? 'stdio has no HTTP headers' : !ctx.serves.modern ? 'the server does not serve the modern era, which defines them' : undefined;
+  const reason = ctx.client.transportKind === 'stdio' ? 'stdio has no HTTP headers' : !ctx.serves.modern ? 'the server does not serve the modern era, which defines them' : undefined;
   if (reason !== undefined) {
     add(ctx, { area: 'headers', id: 'headers', status: 'skip', title: 'header checks skipped', why: reason });
     return;

@@ -24,7 +24,7 @@ async function timed<T>(ctx: CheckContext, what: string, work: () => Promise<T>)
 }
 
 export async function checkLists(ctx: CheckContext): Promise<void> {
-  const client = ctx.client!;
+  const client = ctx.client;
   const capabilities = client.serverCapabilities;
   for (const { method, key, capability } of LISTS) {
     if (!(capability in capabilities)) {
@@ -72,7 +72,7 @@ export async function checkLists(ctx: CheckContext): Promise<void> {
 async function unknownTool(ctx: CheckContext): Promise<void> {
   const sent = `tools/call ${NO_SUCH_TOOL}`;
   try {
-    const result = await timed(ctx, 'tools/call (unknown tool)', () => ctx.client!.request('tools/call', { name: NO_SUCH_TOOL, arguments: {} }));
+    const result = await timed(ctx, 'tools/call (unknown tool)', () => ctx.client.request('tools/call', { name: NO_SUCH_TOOL, arguments: {} }));
     add(ctx, result.isError === true
       ? { area: 'lists', id: 'lists.unknown-tool', status: 'warn', title: 'an unknown tool is answered as a tool error (isError), not -32602', sent, got: 'a result with isError: true', why: 'the spec answers an unknown tool with the protocol error -32602, so a client can tell "no such tool" from "the tool failed"', fix: 'throw an McpError(-32602) (InvalidParams) for a tool that does not exist; the SDK McpServer does' }
       : { area: 'lists', id: 'lists.unknown-tool', status: 'error', title: 'an unknown tool is answered with a result', sent, got: JSON.stringify(result).slice(0, 160), why: 'a client believes a tool ran that does not exist', fix: 'answer error -32602 for a tool name you do not have' });
@@ -87,7 +87,7 @@ async function unknownTool(ctx: CheckContext): Promise<void> {
 async function unknownMethod(ctx: CheckContext): Promise<void> {
   const sent = 'byhand-check/no-such-method';
   try {
-    const result = await timed(ctx, 'unknown method', () => ctx.client!.request(sent));
+    const result = await timed(ctx, 'unknown method', () => ctx.client.request(sent));
     add(ctx, { area: 'lists', id: 'lists.unknown-method', status: 'error', title: 'an unknown method is answered with a result', sent, got: JSON.stringify(result).slice(0, 160), why: 'a client cannot tell a method the server lacks from one that worked', fix: 'answer error -32601 (Method not found) for a method you do not have' });
   } catch (error) {
     const code = error instanceof McpError ? error.code : undefined;

@@ -40,7 +40,7 @@ async function happyPath(ctx: CheckContext, tool: Tool, args: JsonObject): Promi
   const sent = `tools/call ${tool.name}, every round answered with canned bare results, top-level inputResponses and the requestState as sent`;
   const started = performance.now();
   try {
-    const result = await ctx.client!.callTool(tool.name, args);
+    const result = await ctx.client.callTool(tool.name, args);
     ctx.timings.push({ what: `tools/call ${tool.name} (all rounds)`, ms: Math.round(performance.now() - started) });
     add(ctx, { area: 'mrtr', id, status: 'pass', title: `${tool.name}: correct answers complete the call`, sent, got: result.isError ? 'a tool error (isError)' : 'a complete result' });
     checkResult(ctx, tool, result);

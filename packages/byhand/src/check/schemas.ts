@@ -2,6 +2,8 @@
 // use), tool names follow the spec's pattern, descriptions are there, annotations agree with each other, and a
 // result's structuredContent validates against the tool's outputSchema.
 
+import { Ajv } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Tool } from '@byhand/client';
 import { add, type CheckContext } from './context.js';
@@ -10,9 +12,19 @@ import { isObject } from './raw.js';
 // The spec's tool name rule (2025-11-25 server/tools "Tool names"): 1 to 128 of A-Z a-z 0-9 _ - .
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
-function newAjv(): Ajv2020 {
-  // strict off: unknown keywords (x-mcp-header, examples from other drafts) are allowed by 2020-12.
-  return new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
+// strict off: unknown keywords (x-mcp-header, examples from other drafts) are allowed by 2020-12.
+const OPTIONS = { strict: false, allErrors: false, validateFormats: false };
+
+/**
+ * A validator for the schema's dialect: 2020-12 unless its $schema names another (the spec allows that), with
+ * draft-07 and 2019-09 understood; undefined for a dialect ajv does not know.
+ */
+function newAjv(schema?: unknown): Ajv | Ajv2019 | Ajv2020 | undefined {
+  const dialect = isObject(schema) && typeof schema.$schema === 'string' ? schema.$schema : undefined;
+  if (dialect === undefined || dialect.includes('2020-12')) return new Ajv2020(OPTIONS);
+  if (dialect.includes('draft-07')) return new Ajv(OPTIONS);
+  if (dialect.includes('2019-09')) return new Ajv2019(OPTIONS);
+  return undefined;
 }
 
 
@@ -20,8 +32,10 @@ function newAjv(): Ajv2020 {
 function schemaProblem(schema: unknown): string | undefined {
   if (!isObject(schema)) return 'is not an object';
   if (schema.type !== 'object') return `has type ${JSON.stringify(schema.type ?? null)}, not "object"`;
+  const ajv = newAjv(schema);
+  if (ajv === undefined) return undefined;
   try {
-    newAjv().compile(schema);
+    ajv.compile(schema);
     return undefined;
   } catch (error) {
     return (error as Error).message;
@@ -47,7 +61,7 @@ export function checkSchemas(ctx: CheckContext): void {
     if (a?.readOnlyHint === true && a.destructiveHint === true) contradictions.push(tool.name);
   }
   add(ctx, problems.length === 0
-    ? { area: 'schemas', id: 'schemas.valid', status: 'pass', title: `${ctx.tools.length} tool schema(s) are valid JSON Schema 2020-12` }
+    ? { area: 'schemas', id: 'schemas.valid', status: 'pass', title: `${ctx.tools.length} tool schema(s) are valid JSON Schema (2020-12 unless $schema says otherwise)` }
     : { area: 'schemas', id: 'schemas.valid', status: 'error', title: `invalid schema(s): ${problems.map((p) => p.tool).join(', ')}`, got: problems.map((p) => `${p.tool}: ${p.what}`).join('; '), why: 'a client validates arguments (and results) against these schemas; an invalid one breaks the tool for every client that checks', fix: 'make each inputSchema/outputSchema a JSON Schema 2020-12 object schema ({"type": "object", ...}); with the SDK, build it from zod' });
   add(ctx, badNames.length === 0
     ? { area: 'schemas', id: 'schemas.names', status: 'pass', title: 'tool names follow the spec pattern' }
@@ -74,10 +88,11 @@ export function checkResult(ctx: CheckContext, tool: Tool, result: Record<string
   }
   let validate;
   try {
-    validate = newAjv().compile(tool.outputSchema);
+    validate = newAjv(tool.outputSchema)?.compile(tool.outputSchema);
   } catch {
     return; // reported by checkSchemas
   }
+  if (validate === undefined) return;
   add(ctx, validate(result.structuredContent)
     ? { area: 'schemas', id, status: 'pass', title: `${tool.name}: structuredContent matches its outputSchema` }
     : { area: 'schemas', id, status: 'error', title: `${tool.name}: structuredContent does not match its outputSchema`, got: validateErrors(validate.errors), why: 'a client that validates the result rejects it', fix: 'return structuredContent that matches the outputSchema, or fix the schema' });

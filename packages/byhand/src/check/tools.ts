@@ -58,8 +58,10 @@ async function firstRawCall(ctx: CheckContext, tool: Tool, args: JsonObject): Pr
 }
 
 async function firstClientCall(ctx: CheckContext, tool: Tool, args: JsonObject): Promise<void> {
+  const started = performance.now();
   try {
-    const result = await ctx.client!.callTool(tool.name, args);
+    const result = await ctx.client.callTool(tool.name, args);
+    ctx.timings.push({ what: `tools/call ${tool.name}`, ms: Math.round(performance.now() - started) });
     checkResult(ctx, tool, result);
   } catch (error) {
     add(ctx, { area: 'mrtr', id: `tools.call:${tool.name}`, status: 'warn', title: `${tool.name} failed with the canned arguments`, sent: `tools/call ${tool.name}`, got: errorText(error), why: 'its result could not be checked', fix: 'give arguments with --call TOOL=JSON' });
