@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from './support/node-test.js';
+import { argumentsFor } from '../packages/byhand/src/check/canned.js';
 import { checkCommand } from '../packages/byhand/src/check/command.js';
 import type { Finding } from '../packages/byhand/src/check/finding.js';
 import { byhand } from './support/cli.js';
@@ -77,6 +78,13 @@ describe('byhand check: no false alarm', () => {
     assert.equal(code, 0);
   });
 
+  test('the everything toolbox: a tool named with --call is called, and its Mcp-Param-* header checked', { timeout: 20_000 }, async () => {
+    const { code, findings } = await check('everything', '--embedded', '--json', '--call', 'test_custom_header');
+    assert.deepEqual(errors(findings), []);
+    assert.equal(findings.find((f) => f.id === 'headers.mcp-param:test_custom_header')?.status, 'pass');
+    assert.equal(code, 0);
+  });
+
   test('the control fixture (no mistake) passes every check it can make, and calls no tool that is not read-only', { timeout: 20_000 }, async () => {
     const { code, findings } = await checkFixture('none');
     assert.deepEqual(errors(findings), []);
@@ -109,6 +117,16 @@ describe('byhand check: each mistake is found, and nothing else is at error leve
       assert.equal(code, 1);
     });
   }
+});
+
+describe('byhand check: canned arguments', () => {
+  test('a default, an example, else the simplest valid value; only the required properties', () => {
+    assert.deepEqual(argumentsFor({
+      type: 'object',
+      properties: { a: { type: 'string', default: 'x' }, b: { type: 'integer', minimum: 3 }, c: { type: 'string', examples: ['ex'] }, d: { type: 'string', enum: ['e1', 'e2'] }, e: { type: 'boolean' }, f: { type: 'string', maxLength: 4 }, g: { type: 'array', minItems: 1, items: { type: 'number' } }, skipped: { type: 'string' } },
+      required: ['a', 'b', 'c', 'd', 'e', 'f', 'g'],
+    }), { a: 'x', b: 3, c: 'ex', d: 'e1', e: true, f: 'byha', g: [1] });
+  });
 });
 
 describe('byhand check: output', () => {
