@@ -89,7 +89,7 @@ describe('byhand check: no false alarm', () => {
     const { code, findings } = await checkFixture('none');
     assert.deepEqual(errors(findings), []);
     assert.equal(code, 0);
-    for (const id of ['headers.mcp-method', 'headers.mcp-name', 'headers.protocol-version', 'capabilities.gate:think', 'mrtr.complete:think', 'mrtr.placement:think', 'mrtr.request-state:think', 'schemas.result:lookup', 'era.unsupported-version']) {
+    for (const id of ['headers.mcp-method', 'headers.mcp-name', 'headers.protocol-version', 'capabilities.gate:think', 'mrtr.complete:think', 'mrtr.placement:think', 'mrtr.request-state:think', 'schemas.result:lookup', 'era.unsupported-version', 'mrtr.complete:check://secret', 'capabilities.gate:check://secret', 'mrtr.placement:check://secret']) {
       assert.equal(findings.find((f) => f.id === id)?.status, 'pass', id);
     }
     assert.match(findings.find((f) => f.id === 'tools.not-called')?.title ?? '', /delete_everything/);
@@ -101,9 +101,9 @@ describe('byhand check: no false alarm', () => {
 describe('byhand check: each mistake is found, and nothing else is at error level', () => {
   const cases: { mistake: Mistake; ids: string[]; says: RegExp }[] = [
     { mistake: 'header-check-off', ids: ['headers.mcp-method', 'headers.mcp-name', 'headers.protocol-version'], says: /accepted \(the header check is off\)/ },
-    { mistake: 'no-capability-gate', ids: ['capabilities.gate:think', 'capabilities.gate:ask_name'], says: /capability gate is missing/ },
+    { mistake: 'no-capability-gate', ids: ['capabilities.gate:think', 'capabilities.gate:ask_name', 'capabilities.gate:check://secret'], says: /capability gate is missing/ },
     { mistake: 'reader-trap', ids: ['mrtr.reask:think'], says: /acceptedContent\(\)/ },
-    { mistake: 'answers-in-meta', ids: ['mrtr.placement:think', 'mrtr.placement:ask_name'], says: /placement trap/ },
+    { mistake: 'answers-in-meta', ids: ['mrtr.placement:think', 'mrtr.placement:ask_name', 'mrtr.placement:check://secret'], says: /placement trap/ },
     { mistake: 'forged-state-accepted', ids: ['mrtr.request-state:think'], says: /createRequestStateCodec/ },
     { mistake: 'no-supported', ids: ['era.unsupported-version'], says: /-32022 without data\.supported/ },
     { mistake: 'invalid-schema', ids: ['schemas.valid'], says: /invalid schema\(s\): lookup/ },
@@ -155,7 +155,7 @@ describe('byhand check: output', () => {
       const { code, stdout } = await check(served.url);
       assert.equal(code, 1);
       assert.match(stdout, /^Multi round-trip \(MRTR\)$/m);
-      assert.match(stdout, /^ {2}✗ think asks again for 'answer' after a correct answer: the re-ask trap$/m);
+      assert.match(stdout, /^ {2}✗ tool think asks again for 'answer' after a correct answer: the re-ask trap$/m);
       assert.match(stdout, /^ {6}fix: {2}read a sampling answer with inputResponse\(/m);
       assert.match(stdout, /^ {2}! a 2025 client of this server can never be asked to think/m);
       assert.match(stdout, /^1 error\(s\), \d+ warning\(s\), \d+ passed, \d+ skipped$/m);

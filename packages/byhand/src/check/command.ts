@@ -78,7 +78,7 @@ export async function checkCommand(args: string[], io: CommandIO = processIO()):
     const coldStartMs = Math.round(performance.now() - started);
     const ctx: CheckContext = {
       client, connectLegacy: () => connectWith('legacy'),
-      findings: [], timings: [], strays: [], serves: { modern: false, legacy: false }, tools: [], callable: [], asking: [],
+      findings: [], timings: [], strays: [], serves: { modern: false, legacy: false }, tools: [], resources: [], prompts: [], callable: [], asking: [],
     };
     const area = async (name: Area, work: () => unknown) => {
       try {

@@ -1,6 +1,6 @@
 // What every area's checks share: the server, byhand's client on it, what earlier checks learned, and the findings.
 
-import type { Client, Tool } from '@byhand/client';
+import type { Client, JsonObject, Prompt, Resource, Tool } from '@byhand/client';
 import type { Finding } from './finding.js';
 import { sendRawOn, type RawReply } from './raw.js';
 
@@ -17,10 +17,27 @@ export interface CheckContext {
   /** Learned by the era checks: which eras the server serves. */
   serves: { modern: boolean; legacy: boolean; legacySession?: boolean };
   tools: Tool[];
+  resources: Resource[];
+  prompts: Prompt[];
   /** The tools check may call: readOnlyHint ones, plus --call and --all-tools. */
   callable: { tool: Tool; args: Record<string, unknown> }[];
-  /** Tools that asked for input when called with every capability declared: the MRTR and capability checks use them. */
-  asking: { tool: Tool; args: Record<string, unknown>; first: Record<string, unknown> }[];
+  /** What asked for input when called, read or got with every capability declared: the MRTR and capability checks use them. */
+  asking: { target: InputTarget; first: Record<string, unknown> }[];
+}
+
+/** A request that may ask for input (MRTR): a tool call, a resource read or a prompt get, with its params. */
+export interface InputTarget {
+  method: 'tools/call' | 'resources/read' | 'prompts/get';
+  /** The tool or prompt name, or the resource URI. */
+  name: string;
+  params: JsonObject;
+  /** For a tool: its Mcp-Param-* headers come from it. */
+  tool?: Tool;
+}
+
+/** "tool think", "resource fixture://secret", "prompt muse": how a finding names it. */
+export function labelOf(target: InputTarget): string {
+  return `${target.method === 'tools/call' ? 'tool' : target.method === 'resources/read' ? 'resource' : 'prompt'} ${target.name}`;
 }
 
 export function add(ctx: CheckContext, finding: Finding): void {

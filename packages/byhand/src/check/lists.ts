@@ -1,7 +1,7 @@
 // Lists and errors, through byhand's client in whichever era it reached: every list's pages end (a cursor never
 // comes back), what each list offers, and an unknown tool and an unknown method answered with the spec's errors.
 
-import { McpError, type Tool } from '@byhand/client';
+import { McpError, type Prompt, type Resource, type Tool } from '@byhand/client';
 import { add, type CheckContext } from './context.js';
 
 const MAX_PAGES = 100;
@@ -63,7 +63,10 @@ export async function checkLists(ctx: CheckContext): Promise<void> {
     add(ctx, problem
       ? { area: 'lists', id: `lists.${key}`, status: 'error', title: `${method} is broken`, sent: method, ...problem }
       : { area: 'lists', id: `lists.${key}`, status: 'pass', title: `${method}: ${items.length} ${key}${seen.size > 0 ? ` in ${seen.size + 1} pages, the cursors end` : ''}` });
-    if (key === 'tools' && !problem) ctx.tools = items as Tool[];
+    if (problem) continue;
+    if (key === 'tools') ctx.tools = items as Tool[];
+    if (key === 'resources') ctx.resources = items as Resource[];
+    if (key === 'prompts') ctx.prompts = items as Prompt[];
   }
   if ('tools' in capabilities) await unknownTool(ctx);
   await unknownMethod(ctx);

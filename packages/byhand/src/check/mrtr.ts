@@ -5,23 +5,23 @@
 // - a tampered requestState must be refused, not trusted;
 // - rounds must converge (the client's round bound).
 
-import { InputLoopError, RoundLimitError, type JsonObject, type Tool } from '@byhand/client';
+import { InputLoopError, RoundLimitError, type JsonObject } from '@byhand/client';
 import { cannedAnswer } from './canned.js';
-import { add, sendRaw, type CheckContext } from './context.js';
+import { add, labelOf, sendRaw, type CheckContext, type InputTarget } from './context.js';
 import { errorText } from './lists.js';
 import { isObject } from './raw.js';
-import { gotText, toolCall } from './request.js';
+import { gotText, targetRequest } from './request.js';
 import { checkResult } from './schemas.js';
 
 export async function checkMrtr(ctx: CheckContext): Promise<void> {
   if (ctx.asking.length === 0) {
-    add(ctx, { area: 'mrtr', id: 'mrtr', status: 'skip', title: 'no MRTR round to check', why: ctx.serves.modern ? 'no tool check called answered input_required (--call or --all-tools include more tools)' : 'the server does not serve the modern era' });
+    add(ctx, { area: 'mrtr', id: 'mrtr', status: 'skip', title: 'no MRTR round to check', why: ctx.serves.modern ? 'nothing check called, read or got answered input_required (--call or --all-tools include more tools)' : 'the server does not serve the modern era' });
     return;
   }
-  for (const asking of ctx.asking) {
-    await happyPath(ctx, asking.tool, asking.args);
-    await placement(ctx, asking.tool, asking.args, asking.first);
-    await tampered(ctx, asking.tool, asking.args, asking.first);
+  for (const { target, first } of ctx.asking) {
+    await happyPath(ctx, target);
+    await placement(ctx, target, first);
+    await tampered(ctx, target, first);
   }
 }
 
@@ -35,21 +35,30 @@ function completed(result: Record<string, unknown> | undefined): boolean {
   return result !== undefined && result.resultType !== 'input_required' && result.isError !== true;
 }
 
-async function happyPath(ctx: CheckContext, tool: Tool, args: JsonObject): Promise<void> {
-  const id = `mrtr.complete:${tool.name}`;
-  const sent = `tools/call ${tool.name}, every round answered with canned bare results, top-level inputResponses and the requestState as sent`;
+/** The call, read or get through byhand's client, which runs every round with the canned host. */
+async function throughClient(ctx: CheckContext, target: InputTarget): Promise<JsonObject> {
+  const params = target.params;
+  if (target.method === 'tools/call') return await ctx.client.callTool(target.name, params.arguments as JsonObject);
+  if (target.method === 'resources/read') return await ctx.client.readResource(target.name);
+  return await ctx.client.getPrompt(target.name, params.arguments as Record<string, string>);
+}
+
+async function happyPath(ctx: CheckContext, target: InputTarget): Promise<void> {
+  const label = labelOf(target);
+  const id = `mrtr.complete:${target.name}`;
+  const sent = `${target.method} ${target.name}, every round answered with canned bare results, top-level inputResponses and the requestState as sent`;
   const started = performance.now();
   try {
-    const result = await ctx.client.callTool(tool.name, args);
-    ctx.timings.push({ what: `tools/call ${tool.name} (all rounds)`, ms: Math.round(performance.now() - started) });
-    add(ctx, { area: 'mrtr', id, status: 'pass', title: `${tool.name}: correct answers complete the call`, sent, got: result.isError ? 'a tool error (isError)' : 'a complete result' });
-    checkResult(ctx, tool, result);
+    const result = await throughClient(ctx, target);
+    ctx.timings.push({ what: `${target.method} ${target.name} (all rounds)`, ms: Math.round(performance.now() - started) });
+    add(ctx, { area: 'mrtr', id, status: 'pass', title: `${label}: correct answers complete it`, sent, got: result.isError === true ? 'a tool error (isError)' : 'a complete result' });
+    if (target.tool) checkResult(ctx, target.tool, result);
   } catch (error) {
     if (error instanceof InputLoopError) {
       const data = error.data as { keys: string[]; sampling: boolean };
       add(ctx, {
-        area: 'mrtr', id: `mrtr.reask:${tool.name}`, status: 'error',
-        title: `${tool.name} asks again for ${data.keys.map((k) => `'${k}'`).join(', ')} after a correct answer: the re-ask trap`,
+        area: 'mrtr', id: `mrtr.reask:${target.name}`, status: 'error',
+        title: `${label} asks again for ${data.keys.map((k) => `'${k}'`).join(', ')} after a correct answer: the re-ask trap`,
         sent, got: error.message,
         why: data.sampling
           ? 'the answer to a sampling request arrived but the handler did not see it; the likely cause is reading it with a reader for another kind of request, such as the SDK\'s acceptedContent(), which reads only accepted elicitation answers and returns undefined for a sampling result. Every round is a paid model call and the user never gets a result'
@@ -61,56 +70,58 @@ async function happyPath(ctx: CheckContext, tool: Tool, args: JsonObject): Promi
       return;
     }
     if (error instanceof RoundLimitError) {
-      add(ctx, { area: 'mrtr', id: `mrtr.converge:${tool.name}`, status: 'error', title: `${tool.name} never converges: still asking after ${(error.data as { rounds: number }).rounds} rounds`, sent, got: error.message, why: 'a client gives up after a bounded number of rounds; the user never gets a result', fix: 'make each round progress: carry what was answered in requestState and stop asking for it' });
+      add(ctx, { area: 'mrtr', id: `mrtr.converge:${target.name}`, status: 'error', title: `${label} never converges: still asking after ${(error.data as { rounds: number }).rounds} rounds`, sent, got: error.message, why: 'a client gives up after a bounded number of rounds; the user never gets a result', fix: 'make each round progress: carry what was answered in requestState and stop asking for it' });
       return;
     }
-    add(ctx, { area: 'mrtr', id, status: 'error', title: `${tool.name}: the call failed although every round was answered`, sent, got: errorText(error), why: 'a client that answers correctly gets no result', fix: 'see the error; byhand call SERVER TOOL --trace shows each round' });
+    add(ctx, { area: 'mrtr', id, status: 'error', title: `${label}: failed although every round was answered`, sent, got: errorText(error), why: 'a client that answers correctly gets no result', fix: 'see the error; byhand call (read, prompt) with --trace shows each round' });
   }
 }
 
-async function placement(ctx: CheckContext, tool: Tool, args: JsonObject, first: Record<string, unknown>): Promise<void> {
+async function placement(ctx: CheckContext, target: InputTarget, first: Record<string, unknown>): Promise<void> {
+  const label = labelOf(target);
   if (!isObject(first.inputRequests) || Object.keys(first.inputRequests).length === 0) return;
   const inputResponses = answersFor(first.inputRequests);
   const state = typeof first.requestState === 'string' ? { requestState: first.requestState } : {};
-  const { message, headers } = toolCall(tool, args, { _meta: { inputResponses, ...state } });
-  const sent = `tools/call ${tool.name} with the answers inside params._meta (inputResponses${state.requestState !== undefined ? ', requestState' : ''}) and none at the top level`;
-  const reply = await sendRaw(ctx, `tools/call ${tool.name} (answers in _meta)`, message, headers);
+  const { message, headers } = targetRequest(target, { _meta: { inputResponses, ...state } });
+  const sent = `${target.method} ${target.name} with the answers inside params._meta (inputResponses${state.requestState !== undefined ? ', requestState' : ''}) and none at the top level`;
+  const reply = await sendRaw(ctx, `${target.method} ${target.name} (answers in _meta)`, message, headers);
   const result = reply.message?.result;
   const sameAsk = result?.resultType === 'input_required' && isObject(result.inputRequests) && sameKeys(result.inputRequests, first.inputRequests);
-  const id = `mrtr.placement:${tool.name}`;
+  const id = `mrtr.placement:${target.name}`;
   if (completed(result) || (result?.resultType === 'input_required' && !sameAsk)) {
     add(ctx, {
       area: 'mrtr', id, status: 'error',
-      title: `${tool.name} takes answers placed inside _meta: the placement trap`,
+      title: `${label} takes answers placed inside _meta: the placement trap`,
       sent, got: gotText(reply),
       why: 'inputResponses and requestState are top-level members of params (spec basic/patterns/mrtr); a server that reads them from _meta works only with clients that make the same mistake, and asks every correct client again and again',
       fix: 'read the answers from params.inputResponses and params.requestState (the SDK: ctx.mcpReq.inputResponses and ctx.mcpReq.requestState()), never from _meta',
     });
   } else {
-    add(ctx, { area: 'mrtr', id, status: 'pass', title: `${tool.name}: answers inside _meta are not taken`, sent, got: gotText(reply) });
+    add(ctx, { area: 'mrtr', id, status: 'pass', title: `${label}: answers inside _meta are not taken`, sent, got: gotText(reply) });
   }
 }
 
-async function tampered(ctx: CheckContext, tool: Tool, args: JsonObject, first: Record<string, unknown>): Promise<void> {
-  const id = `mrtr.request-state:${tool.name}`;
+async function tampered(ctx: CheckContext, target: InputTarget, first: Record<string, unknown>): Promise<void> {
+  const label = labelOf(target);
+  const id = `mrtr.request-state:${target.name}`;
   if (typeof first.requestState !== 'string' || first.requestState === '') {
-    add(ctx, { area: 'mrtr', id, status: 'skip', title: `${tool.name}: no requestState in its first round to tamper with`, why: 'nothing to check' });
+    add(ctx, { area: 'mrtr', id, status: 'skip', title: `${label}: no requestState in its first round to tamper with`, why: 'nothing to check' });
     return;
   }
   const forged = tamper(first.requestState);
   const inputResponses = answersFor(first.inputRequests);
-  const { message, headers } = toolCall(tool, args, { ...(Object.keys(inputResponses).length > 0 ? { inputResponses } : {}), requestState: forged });
-  const sent = `tools/call ${tool.name} with correct answers and the requestState changed in one character (${JSON.stringify(first.requestState.slice(0, 40))} → ${JSON.stringify(forged.slice(0, 40))})`;
-  const reply = await sendRaw(ctx, `tools/call ${tool.name} (tampered requestState)`, message, headers);
+  const { message, headers } = targetRequest(target, { ...(Object.keys(inputResponses).length > 0 ? { inputResponses } : {}), requestState: forged });
+  const sent = `${target.method} ${target.name} with correct answers and the requestState changed in one character (${JSON.stringify(first.requestState.slice(0, 40))} → ${JSON.stringify(forged.slice(0, 40))})`;
+  const reply = await sendRaw(ctx, `${target.method} ${target.name} (tampered requestState)`, message, headers);
   add(ctx, completed(reply.message?.result)
     ? {
       area: 'mrtr', id, status: 'error',
-      title: `${tool.name} trusts a tampered requestState`,
+      title: `${label} trusts a tampered requestState`,
       sent, got: gotText(reply),
       why: 'requestState comes back from the client: anything the server keeps in it (who asked, what was approved, what it costs) can be forged unless the server verifies it before use',
       fix: 'protect requestState with a MAC and verify it on every round: the SDK\'s createRequestStateCodec({ key }) mints and verifies; refuse (an error, or ask again from the start) when it does not verify',
     }
-    : { area: 'mrtr', id, status: 'pass', title: `${tool.name}: a tampered requestState is refused`, sent, got: gotText(reply) });
+    : { area: 'mrtr', id, status: 'pass', title: `${label}: a tampered requestState is refused`, sent, got: gotText(reply) });
 }
 
 /** One character changed, in the middle, where a MAC or a signature covers it. */

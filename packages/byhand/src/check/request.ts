@@ -2,6 +2,7 @@
 // change exactly one thing about it and nothing else.
 
 import { envelope, headerParams, MODERN_VERSIONS, paramHeaders, standardHeaders, type ClientCapabilities, type JsonObject, type Tool } from '@byhand/client';
+import type { InputTarget } from './context.js';
 import { rawId } from './raw.js';
 
 export const CLIENT_INFO = { name: 'byhand-check', version: '0.2.0' };
@@ -33,8 +34,13 @@ export function gotText(reply: { status?: number; message?: { result?: Record<st
 
 /** tools/call for a listed tool, with its Mcp-Param-* headers as byhand's client sends them. */
 export function toolCall(tool: Tool, args: JsonObject, extra: JsonObject = {}, options: { capabilities?: ClientCapabilities } = {}): BuiltRequest {
-  const request = modernRequest('tools/call', { name: tool.name, arguments: args, ...extra }, options);
-  const params = headerParams(tool);
-  if ('params' in params) Object.assign(request.headers, paramHeaders(params.params, args));
+  return targetRequest({ method: 'tools/call', name: tool.name, params: { name: tool.name, arguments: args }, tool }, extra, options);
+}
+
+/** The request of a call, read or get, with `extra` params (answers, a state) and its headers. */
+export function targetRequest(target: InputTarget, extra: JsonObject = {}, options: { capabilities?: ClientCapabilities } = {}): BuiltRequest {
+  const request = modernRequest(target.method, { ...target.params, ...extra }, options);
+  const params = target.tool ? headerParams(target.tool) : undefined;
+  if (params && 'params' in params) Object.assign(request.headers, paramHeaders(params.params, target.params.arguments as JsonObject));
   return request;
 }

@@ -5,11 +5,11 @@
 
 import type { JsonObject, Tool } from '@byhand/client';
 import { argumentsFor } from './canned.js';
-import { add, sendRaw, type CheckContext } from './context.js';
+import { add, labelOf, sendRaw, type CheckContext, type InputTarget } from './context.js';
 import { errorText } from './lists.js';
 import { UsageError } from '../shared/usage-error.js';
 import { isObject } from './raw.js';
-import { gotText, toolCall } from './request.js';
+import { gotText, targetRequest } from './request.js';
 import { checkResult } from './schemas.js';
 
 export interface ToolChoice {
@@ -34,27 +34,39 @@ export function chooseTools(ctx: CheckContext, choice: ToolChoice): void {
   }
 }
 
-/** Calls each callable tool once; a complete result is checked against its schema, an input_required one kept. */
+/** Resources read and prompts got at most, on a server with many: reading is safe, but not free. */
+const MAX_READS = 10;
+
+/**
+ * Calls each callable tool once, and (modern era) reads the resources and gets the prompts: reading is safe. A complete
+ * tool result is checked against its schema; whatever answers input_required is kept for the MRTR checks.
+ */
 export async function firstCalls(ctx: CheckContext): Promise<void> {
   for (const { tool, args } of ctx.callable) {
-    if (ctx.serves.modern) await firstRawCall(ctx, tool, args);
+    if (ctx.serves.modern) await firstRawCall(ctx, { method: 'tools/call', name: tool.name, params: { name: tool.name, arguments: args }, tool });
     else await firstClientCall(ctx, tool, args);
+  }
+  if (!ctx.serves.modern) return;
+  for (const resource of ctx.resources.slice(0, MAX_READS)) await firstRawCall(ctx, { method: 'resources/read', name: resource.uri, params: { uri: resource.uri } });
+  for (const prompt of ctx.prompts.slice(0, MAX_READS)) {
+    const args = Object.fromEntries((prompt.arguments ?? []).filter((a) => a.required).map((a) => [a.name, 'byhand check']));
+    await firstRawCall(ctx, { method: 'prompts/get', name: prompt.name, params: { name: prompt.name, arguments: args } });
   }
 }
 
-async function firstRawCall(ctx: CheckContext, tool: Tool, args: JsonObject): Promise<void> {
-  const { message, headers } = toolCall(tool, args);
-  const reply = await sendRaw(ctx, `tools/call ${tool.name}`, message, headers);
+async function firstRawCall(ctx: CheckContext, target: InputTarget): Promise<void> {
+  const { message, headers } = targetRequest(target);
+  const reply = await sendRaw(ctx, `${target.method} ${target.name}`, message, headers);
   const result = reply.message?.result;
   if (result === undefined) {
-    add(ctx, { area: 'mrtr', id: `tools.call:${tool.name}`, status: 'warn', title: `${tool.name} refused the canned arguments`, sent: `tools/call ${tool.name} ${JSON.stringify(args).slice(0, 120)}`, got: gotText(reply), why: 'its result could not be checked', fix: 'give arguments with --call TOOL=JSON' });
+    add(ctx, { area: 'mrtr', id: `${target.method}:${target.name}`, status: 'warn', title: `${labelOf(target)} refused the canned arguments`, sent: `${target.method} ${target.name} ${JSON.stringify(target.params).slice(0, 120)}`, got: gotText(reply), why: 'what it answers could not be checked', fix: target.tool ? 'give arguments with --call TOOL=JSON' : 'nothing, if the refusal is right' });
     return;
   }
   if (result.resultType === 'input_required') {
-    ctx.asking.push({ tool, args, first: result });
+    ctx.asking.push({ target, first: result });
     return;
   }
-  checkResult(ctx, tool, result);
+  if (target.tool) checkResult(ctx, target.tool, result);
 }
 
 async function firstClientCall(ctx: CheckContext, tool: Tool, args: JsonObject): Promise<void> {
