@@ -108,12 +108,13 @@ describe('byhand check: each mistake is found, and nothing else is at error leve
     { mistake: 'no-supported', ids: ['era.unsupported-version'], says: /-32022 without data\.supported/ },
     { mistake: 'invalid-schema', ids: ['schemas.valid'], says: /invalid schema\(s\): lookup/ },
     { mistake: 'never-converges', ids: ['mrtr.converge:think'], says: /never converges/ },
+    { mistake: 'list-asks', ids: ['lists.prompts'], says: /prompts\/list answered input_required, which only tools\/call, resources\/read and prompts\/get may/ },
   ];
   for (const { mistake, ids, says } of cases) {
     test(mistake, { timeout: 20_000 }, async () => {
       const { code, findings } = await checkFixture(mistake);
       assert.deepEqual(errors(findings).map((f) => f.id).sort(), [...ids].sort());
-      assert.match(errors(findings).map((f) => `${f.title} ${f.why} ${f.fix}`).join('\n'), says);
+      assert.match(errors(findings).map((f) => `${f.title} ${f.got} ${f.why} ${f.fix}`).join('\n'), says);
       assert.equal(code, 1);
     });
   }
@@ -126,6 +127,26 @@ describe('byhand check: canned arguments', () => {
       properties: { a: { type: 'string', default: 'x' }, b: { type: 'integer', minimum: 3 }, c: { type: 'string', examples: ['ex'] }, d: { type: 'string', enum: ['e1', 'e2'] }, e: { type: 'boolean' }, f: { type: 'string', maxLength: 4 }, g: { type: 'array', minItems: 1, items: { type: 'number' } }, skipped: { type: 'string' } },
       required: ['a', 'b', 'c', 'd', 'e', 'f', 'g'],
     }), { a: 'x', b: 3, c: 'ex', d: 'e1', e: true, f: 'byha', g: [1] });
+  });
+});
+
+describe('byhand check: what is not a server', () => {
+  test('an endpoint that answers neither era is one error finding, exit 1', { timeout: 20_000 }, async () => {
+    const served = await serve(async () => new Response('no MCP here', { status: 404 }));
+    try {
+      const { code, findings } = await check(served.url, '--json');
+      assert.deepEqual(findings.map((f) => [f.id, f.status]), [['era.none', 'error']]);
+      assert.match(findings[0].got ?? '', /HTTP 404/);
+      assert.equal(code, 1);
+    } finally {
+      await served.close();
+    }
+  });
+
+  test('--call names a tool the server does not list: a usage error (2) with a did-you-mean', { timeout: 20_000 }, async () => {
+    const { code, stderr } = await check('kitchen', '--embedded', '--call', 'summarise_wek');
+    assert.equal(code, 2);
+    assert.match(stderr, /--call summarise_wek: the server lists no such tool.*summarise_week/);
   });
 });
 

@@ -7,6 +7,7 @@ import type { JsonObject, Tool } from '@byhand/client';
 import { argumentsFor } from './canned.js';
 import { add, labelOf, sendRaw, type CheckContext, type InputTarget } from './context.js';
 import { errorText } from './lists.js';
+import { didYouMean } from '../shared/did-you-mean.js';
 import { UsageError } from '../shared/usage-error.js';
 import { isObject } from './raw.js';
 import { gotText, targetRequest } from './request.js';
@@ -20,7 +21,8 @@ export interface ToolChoice {
 
 export function chooseTools(ctx: CheckContext, choice: ToolChoice): void {
   for (const name of choice.calls.keys()) {
-    if (!ctx.tools.some((t) => t.name === name)) add(ctx, { area: 'mrtr', id: `tools.unknown:${name}`, status: 'error', title: `--call ${name}: the server lists no such tool`, fix: 'name a tool from `byhand list SERVER tools`' });
+    const names = ctx.tools.map((t) => t.name);
+    if (!names.includes(name)) throw new UsageError(`--call ${name}: the server lists no such tool${didYouMean(name, names)} (byhand list SERVER tools)`);
   }
   const skipped: string[] = [];
   for (const tool of ctx.tools) {
