@@ -93,6 +93,7 @@ describe('byhand check: no false alarm', () => {
       assert.equal(findings.find((f) => f.id === id)?.status, 'pass', id);
     }
     assert.match(findings.find((f) => f.id === 'tools.not-called')?.title ?? '', /delete_everything/);
+    assert.equal(findings.find((f) => f.id === 'lists.offered')?.title, 'offered: the same tools in both eras; every tool to any modern client');
     // The SDK's stateless legacy fallback: the per-request finding.
     assert.equal(findings.find((f) => f.id === 'era.per-request-legacy')?.status, 'warn');
   });

@@ -16,6 +16,8 @@ export interface CheckContext {
   strays: string[];
   /** Learned by the era checks: which eras the server serves. */
   serves: { modern: boolean; legacy: boolean; legacySession?: boolean };
+  /** The tool names a 2025 client is offered, when a modern server also serves the legacy era. */
+  legacyTools?: string[];
   tools: Tool[];
   resources: Resource[];
   prompts: Prompt[];

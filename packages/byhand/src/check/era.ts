@@ -87,6 +87,7 @@ async function legacyInitialize(ctx: CheckContext): Promise<void> {
     ctx.timings.push({ what: 'initialize', ms: Math.round(performance.now() - started) });
     ctx.serves.legacy = true;
     legacyServed(ctx, legacy);
+    if ('tools' in legacy.serverCapabilities) ctx.legacyTools = (await legacy.listTools()).map((t) => t.name);
   } finally {
     ctx.strays.push(...legacy.strayOutput);
     await legacy.close().catch(() => undefined);

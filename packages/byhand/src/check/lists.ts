@@ -2,7 +2,8 @@
 // comes back), what each list offers, and an unknown tool and an unknown method answered with the spec's errors.
 
 import { McpError, type Prompt, type Resource, type Tool } from '@byhand/client';
-import { add, type CheckContext } from './context.js';
+import { add, sendRaw, type CheckContext } from './context.js';
+import { modernRequest } from './request.js';
 
 const MAX_PAGES = 100;
 export const NO_SUCH_TOOL = 'byhand-check-no-such-tool';
@@ -68,8 +69,38 @@ export async function checkLists(ctx: CheckContext): Promise<void> {
     if (key === 'resources') ctx.resources = items as Resource[];
     if (key === 'prompts') ctx.prompts = items as Prompt[];
   }
-  if ('tools' in capabilities) await unknownTool(ctx);
+  if ('tools' in capabilities) {
+    await offered(ctx);
+    await unknownTool(ctx);
+  }
   await unknownMethod(ctx);
+}
+
+/** What the tool list offers in each era, and to a modern client that declares no capabilities. */
+async function offered(ctx: CheckContext): Promise<void> {
+  const all = ctx.tools.map((t) => t.name);
+  const parts: string[] = [];
+  if (ctx.legacyTools !== undefined) {
+    const onlyModern = all.filter((name) => !ctx.legacyTools!.includes(name));
+    const onlyLegacy = ctx.legacyTools.filter((name) => !all.includes(name));
+    parts.push(onlyModern.length + onlyLegacy.length === 0 ? 'the same tools in both eras' : `2025 clients see ${ctx.legacyTools.length}${onlyModern.length > 0 ? `, without ${onlyModern.join(', ')}` : ''}${onlyLegacy.length > 0 ? `, with ${onlyLegacy.join(', ')} besides` : ''}`);
+  }
+  if (ctx.serves.modern) {
+    const bare: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const { message, headers } = modernRequest('tools/list', cursor !== undefined ? { cursor } : {}, { capabilities: {} });
+      const reply = await sendRaw(ctx, 'tools/list (no capabilities)', message, headers);
+      const result = reply.message?.result;
+      if (!result || !Array.isArray(result.tools)) return;
+      bare.push(...(result.tools as Tool[]).map((t) => t.name));
+      if (typeof result.nextCursor !== 'string' || result.nextCursor === cursor) break;
+      cursor = result.nextCursor;
+    }
+    const gated = all.filter((name) => !bare.includes(name));
+    parts.push(gated.length === 0 ? 'every tool to any modern client' : `${gated.join(', ')} only to a client that declares sampling, elicitation or roots`);
+  }
+  if (parts.length > 0) add(ctx, { area: 'lists', id: 'lists.offered', status: 'pass', title: `offered: ${parts.join('; ')}` });
 }
 
 async function unknownTool(ctx: CheckContext): Promise<void> {
