@@ -70,7 +70,7 @@ describe('byhand check: no false alarm', () => {
 
   test('the reference server-everything (legacy era, stdio) has no error', { timeout: 30_000 }, async () => {
     const everything = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-    // Its read-only trigger-long-running-operation runs for its default 10 s: the short timeout gives it up (a warning).
+    // Its read-only trigger-long-running-operation runs longer than the short timeout, which gives it up (a warning).
     const { code, findings } = await check('--json', '--timeout', '2000', '--', process.execPath, everything, 'stdio');
     assert.deepEqual(errors(findings), []);
     assert.equal(findings.find((f) => f.id === 'era.discover')?.status, 'warn', 'it serves only the legacy era');
