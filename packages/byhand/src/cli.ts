@@ -29,6 +29,11 @@ const COMMANDS: Record<string, Command> = {
     spec: async () => (await import('./list/command.js')).SPEC,
     run: async (a, io) => (await import('./list/command.js')).listCommand(a, io),
   },
+  check: {
+    synopsis: 'check SERVER [--call TOOL] [--strict]', about: "check a server you wrote: era, headers, capability gate, MRTR traps, schemas", stoppable: true,
+    spec: async () => (await import('./check/command.js')).SPEC,
+    run: async (a, io) => (await import('./check/command.js')).checkCommand(a, io),
+  },
   call: {
     synopsis: 'call SERVER TOOL [key=value ...]', about: 'call a tool, running the multi round-trip through the host', stoppable: true,
     spec: async () => (await import('./call/args.js')).callSpec('call'),

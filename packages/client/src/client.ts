@@ -17,10 +17,11 @@ import { legacyEra } from './legacy-door.js';
 import { DEFAULT_MAX_ROUNDS, type RoundEvent } from './modern.js';
 import { contradicts, negotiate } from './negotiate.js';
 import { redactUrl } from './redact.js';
-import type { Trace, Transport } from './transport.js';
+import { Deadline } from './deadline.js';
+import type { Reply, Trace, Transport } from './transport.js';
 import type {
   CallToolResult, ClientCapabilities, CompleteResult, DiscoverResult, Era, GetPromptResult, Host, Implementation, JsonObject,
-  JsonRpcNotification, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
+  JsonRpcNotification, JsonRpcRequest, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
 } from './types.js';
 import { processVerdicts, type EraVerdict, type VerdictCache } from './verdict.js';
 import { fetchRequester, type Requester } from './wire.js';
@@ -141,6 +142,11 @@ export class Client {
   /** The server's recent stderr (stdio only): where a failing server usually says why. */
   get stderr(): string {
     return this.wire.transport.stderr ?? '';
+  }
+
+  /** Lines the server wrote on stdout that were not JSON-RPC (stdio only): a stray console.log breaks the protocol. */
+  get strayOutput(): readonly string[] {
+    return this.wire.transport.strayOutput ?? [];
   }
 
   get sessionId(): string | undefined {
@@ -303,6 +309,19 @@ export class Client {
   /** Any request, with the era's envelope and headers; throws McpError on a JSON-RPC error. */
   request(method: string, params: JsonObject = {}, options: CallOptions = {}): Promise<JsonObject> {
     return this.revalidating(() => this.connection.request(method, params, options));
+  }
+
+  /**
+   * One JSON-RPC request exactly as given (no envelope, no headers but `headers` and the transport's own), and the
+   * reply as it came, error or not: for a tool that checks servers by sending what a well-behaved client never does.
+   */
+  async sendRaw(message: JsonRpcRequest, headers: Record<string, string> = {}, options: CallOptions = {}): Promise<Reply> {
+    const deadline = new Deadline(message.method, options.timeoutMs ?? this.wire.timeoutMs, options.signal ?? this.wire.signal);
+    try {
+      return await this.wire.transport.request(message, { deadline, headers });
+    } finally {
+      deadline.dispose();
+    }
   }
 
   async close(): Promise<void> {

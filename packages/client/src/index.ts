@@ -4,8 +4,11 @@ export type { ConnectOptions, CallOptions, ToolCallOptions, Target } from './cli
 export { TASKS_EXTENSION, type Task, type TaskStatus } from './tasks.js';
 export * from './errors.js';
 export type { RoundEvent } from './modern.js';
+// The wire pieces a tool that checks servers needs to build a request by hand (byhand check).
+export { envelope, standardHeaders, META, INPUT_METHODS } from './modern.js';
+export { headerParams, paramHeaders } from './headers.js';
 export { isReservedMetaKey } from './exchange.js';
-export type { TraceEntry, Trace } from './transport.js';
+export type { TraceEntry, Trace, Reply } from './transport.js';
 export type { HttpAuth } from './http.js';
 export type { Limits } from './limits.js';
 export { DEFAULT_LIMITS } from './limits.js';

@@ -48,6 +48,8 @@ export interface Transport {
   listen?(exchange: Omit<Exchange, 'deadline'>, timeoutMs: number): void;
   /** stdio: the server's recent stderr, whether its process is gone, and its first sign of life. */
   readonly stderr?: string;
+  /** stdio: the lines on stdout that were not JSON-RPC. */
+  readonly strayOutput?: readonly string[];
   readonly hasExited?: boolean;
   readonly started?: Promise<'stdout' | 'stderr' | 'exit'>;
   close(): Promise<void>;

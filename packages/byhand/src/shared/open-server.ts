@@ -25,20 +25,9 @@ export async function openServer(
   options: Omit<ConnectOptions, 'era' | 'timeoutMs' | 'onTrace' | 'auth'> = {},
 ): Promise<OpenServer> {
   const server = await resolveServer(spec, source, io);
-  const signals = [options.signal, io.interrupt].filter((s) => s !== undefined);
   let client: Client;
   try {
-    client = await connect(server.target, {
-      // Every command declares what `call` declares (call brings the host that fulfils it): a server may offer
-      // some tools only to a client that can sample, ask or list roots, and `list` shows what `call` reaches.
-      host: createLookingHost(),
-      ...options,
-      ...(signals.length > 0 ? { signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) } : {}),
-      era: flags.era,
-      timeoutMs: flags.timeoutMs,
-      ...(server.credential !== undefined ? { auth: givenCredential(server.credential, server.login) } : server.login !== undefined ? { auth: storedLogin(io.env, server.login) } : {}),
-      ...(flags.trace ? { onTrace: (entry) => void io.stderr.write(`${traceLine(entry)}\n`) } : {}),
-    });
+    client = await connectResolved(server, flags, io, options);
   } catch (error) {
     await server.close();
     throw error;
@@ -51,6 +40,27 @@ export async function openServer(
       await server.close();
     },
   };
+}
+
+/** Connects to a server already resolved (`byhand check` resolves first: its raw checks need the target too). */
+export function connectResolved(
+  server: ResolvedServer,
+  flags: ConnectFlags,
+  io: CommandIO,
+  options: Omit<ConnectOptions, 'era' | 'timeoutMs' | 'onTrace' | 'auth'> = {},
+): Promise<Client> {
+  const signals = [options.signal, io.interrupt].filter((s) => s !== undefined);
+  return connect(server.target, {
+    // Every command declares what `call` declares (call brings the host that fulfils it): a server may offer
+    // some tools only to a client that can sample, ask or list roots, and `list` shows what `call` reaches.
+    host: createLookingHost(),
+    ...options,
+    ...(signals.length > 0 ? { signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) } : {}),
+    era: flags.era,
+    timeoutMs: flags.timeoutMs,
+    ...(server.credential !== undefined ? { auth: givenCredential(server.credential, server.login) } : server.login !== undefined ? { auth: storedLogin(io.env, server.login) } : {}),
+    ...(flags.trace ? { onTrace: (entry) => void io.stderr.write(`${traceLine(entry)}\n`) } : {}),
+  });
 }
 
 /**

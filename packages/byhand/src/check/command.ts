@@ -1,0 +1,110 @@
+// `byhand check SERVER`: the traps a server author loses round trips to, found on their own server, in both eras.
+// Each area is one module; this file runs them in order (each learns from the ones before: the era decides which
+// checks apply, the tool list which tools may be called) and writes one report, --json or --junit.
+
+import { writeFileSync } from 'node:fs';
+import { McpError, VerdictCache } from '@byhand/client';
+import { runCommand } from '../shared/command.js';
+import { processIO, type CommandIO } from '../shared/io.js';
+import { booleanFlag, listFlag, stringFlag, type CommandSpec } from '../shared/kit.js';
+import { connectResolved } from '../shared/open-server.js';
+import { notice } from '../shared/output.js';
+import { resolveServer, serverAndWords } from '../shared/resolve-server.js';
+import { CONNECT_FLAGS, SOURCE_FLAGS, connectFlags, sourceFlags } from '../shared/server-flags.js';
+import { interruptOf } from '../shared/signals.js';
+import { UsageError } from '../shared/usage-error.js';
+import { checkCapabilities } from './capabilities.js';
+import { cannedHost } from './canned.js';
+import { add, type CheckContext } from './context.js';
+import { checkEra } from './era.js';
+import { checkExitCode, type Area, type Finding } from './finding.js';
+import { checkHeaders } from './headers.js';
+import { junitXml } from './junit.js';
+import { checkLists, errorText } from './lists.js';
+import { checkMrtr } from './mrtr.js';
+import { reportJson, reportText } from './report.js';
+import { CLIENT_INFO } from './request.js';
+import { checkSchemas } from './schemas.js';
+import { checkStdio } from './stdio-hygiene.js';
+import { checkTiming } from './timing.js';
+import { chooseTools, firstCalls, parseCalls } from './tools.js';
+
+export const SPEC: CommandSpec = {
+  name: 'check',
+  synopsis: ['byhand check SERVER [options]', 'byhand check [options] -- COMMAND [ARGS ...]'],
+  about: 'Checks a server you wrote: its era, headers, capability gate, MRTR rounds (the re-ask and placement traps), schemas, lists and stdio hygiene, with the fix for each finding.',
+  flags: {
+    ...SOURCE_FLAGS,
+    // Not --era: finding the era is one of the checks.
+    ...Object.fromEntries(Object.entries(CONNECT_FLAGS).filter(([name]) => name !== 'era')),
+    call: { type: 'string', arg: 'TOOL[=JSON]', multiple: true, help: 'also call this tool (not readOnlyHint), with these JSON arguments or canned ones' },
+    'all-tools': { type: 'boolean', help: 'call every tool, not only those annotated readOnlyHint: true' },
+    strict: { type: 'boolean', help: 'warnings fail too (exit 1)' },
+    junit: { type: 'string', arg: 'FILE', help: 'also write the findings as JUnit XML to FILE' },
+  },
+  notes: `Safe by default: only tools annotated readOnlyHint: true are called. Every input request is answered
+with canned values that say they are canned: sampling with a fixed marked text (never a model), elicitation
+with values made from the requested schema, roots with the working folder. No credential is sent that the
+server was not given (--header, its config entry).
+Exit 0 when no finding is at error level, else 1 (--strict: warnings too); 2 usage, as for every command.`,
+};
+
+export async function checkCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
+  return runCommand(SPEC, args, io, async ({ parsed, failure, defer }) => {
+    const flags = connectFlags(parsed.values);
+    failure.json = flags.json;
+    const strict = booleanFlag(parsed.values, 'strict');
+    const junit = stringFlag(parsed.values, 'junit');
+    const choice = { calls: parseCalls(listFlag(parsed.values, 'call')), allTools: booleanFlag(parsed.values, 'all-tools') };
+    const { server: word, words } = serverAndWords('check', parsed);
+    if (words.length > 0) throw new UsageError(`byhand check takes one SERVER (got also ${words.join(' ')})`, true);
+    const server = await resolveServer(word, sourceFlags(parsed.values), io);
+    defer(() => server.close());
+    failure.what = `byhand check ${server.describe}`;
+    notice(io, `checking ${server.describe}`);
+    // A verdict cache of its own: check finds the era every time, never from an earlier run's verdict.
+    const connectWith = (era: 'auto' | 'legacy') => connectResolved(server, { ...flags, era }, io, { host: cannedHost(), clientInfo: CLIENT_INFO, verdicts: new VerdictCache() });
+    const started = performance.now();
+    let client;
+    try {
+      client = await connectWith('auto');
+    } catch (error) {
+      // Not there, not in time, or a login needed: the exit code from the one table says so (4, 3), as for every command.
+      if (interruptOf(io.interrupt) || !(error instanceof McpError) || !['protocol', 'server'].includes(error.kind)) throw error;
+      const findings: Finding[] = [{ area: 'era', id: 'era.none', status: 'error', title: 'byhand could not connect in either era', got: errorText(error), why: 'no MCP client can use the server: a 2026 client sends server/discover or a request with the envelope, a 2025 client sends initialize', fix: 'serve the modern era (the SDK: createMcpHandler or serveStdio), the legacy one, or both; run with --trace to see the wire' }];
+      return report(io, server.describe, findings, { json: flags.json, strict, junit });
+    }
+    defer(() => client.close().catch(() => undefined));
+    const coldStartMs = Math.round(performance.now() - started);
+    const ctx: CheckContext = {
+      client, connectLegacy: () => connectWith('legacy'),
+      findings: [], timings: [], strays: [], serves: { modern: false, legacy: false }, tools: [], resources: [], prompts: [], callable: [], asking: [],
+    };
+    const area = async (name: Area, work: () => unknown) => {
+      try {
+        await work();
+      } catch (error) {
+        if (interruptOf(io.interrupt) || error instanceof UsageError) throw error;
+        add(ctx, { area: name, id: `${name}.stopped`, status: 'error', title: `the ${name} checks stopped`, got: errorText(error), why: 'the server stopped answering as a client expects', fix: 'see the error; run with --trace to see the wire' });
+      }
+    };
+    await area('era', () => checkEra(ctx));
+    await area('lists', () => checkLists(ctx));
+    await area('schemas', () => checkSchemas(ctx));
+    chooseTools(ctx, choice);
+    await area('mrtr', () => firstCalls(ctx));
+    await area('headers', () => checkHeaders(ctx));
+    await area('capabilities', () => checkCapabilities(ctx));
+    await area('mrtr', () => checkMrtr(ctx));
+    checkStdio(ctx);
+    checkTiming(ctx, coldStartMs);
+    return report(io, server.describe, ctx.findings, { json: flags.json, strict, junit });
+  });
+}
+
+function report(io: CommandIO, server: string, findings: Finding[], options: { json: boolean; strict: boolean; junit: string | undefined }): number {
+  const code = checkExitCode(findings, options.strict);
+  if (options.junit !== undefined) writeFileSync(options.junit, junitXml(server, findings, options.strict));
+  io.stdout.write(options.json ? reportJson(server, findings, code) : reportText(server, findings));
+  return code;
+}

@@ -1,0 +1,222 @@
+// `byhand check`, run in-process as the CLI runs it (injected streams), against byhand's own toolboxes and the
+// fixture servers on the official SDK 2.4.0 (test/fixtures/check), each with exactly one known mistake: the mistake is
+// found with the right diagnosis, and nothing else is at error level. One run goes through the real binary.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { describe, test } from './support/node-test.js';
+import { argumentsFor } from '../packages/byhand/src/check/canned.js';
+import { checkCommand } from '../packages/byhand/src/check/command.js';
+import type { Finding } from '../packages/byhand/src/check/finding.js';
+import { byhand } from './support/cli.js';
+import { collector } from './support/collector.js';
+import { serveCheckFixture, type Mistake } from './fixtures/check/servers.js';
+import { fixtureHandler, serve } from './fixtures/sdk-server.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+interface Checked {
+  code: number;
+  findings: Finding[];
+  stdout: string;
+  stderr: string;
+}
+
+async function check(...args: string[]): Promise<Checked> {
+  const stdin = new PassThrough();
+  stdin.end();
+  const io = { stdout: collector(), stderr: collector(), stdin, env: { BYHAND_PROVIDER: 'offline' } };
+  const code = await checkCommand(args, io);
+  const json = args.includes('--json') ? (JSON.parse(io.stdout.text) as { findings: Finding[] }) : { findings: [] };
+  return { code, findings: json.findings, stdout: io.stdout.text, stderr: io.stderr.text };
+}
+
+const errors = (findings: Finding[]) => findings.filter((f) => f.status === 'error');
+
+async function checkFixture(mistake: Mistake, ...flags: string[]): Promise<Checked> {
+  const served = await serveCheckFixture(mistake);
+  try {
+    return await check(served.url, '--json', '--timeout', '10000', ...flags);
+  } finally {
+    await served.close();
+  }
+}
+
+describe('byhand check: no false alarm', () => {
+  for (const toolbox of ['kitchen', 'probe', 'cookie-jar']) {
+    test(`the ${toolbox} toolbox has no error`, { timeout: 20_000 }, async () => {
+      const { code, findings } = await check(toolbox, '--embedded', '--json');
+      assert.deepEqual(errors(findings), []);
+      assert.equal(code, 0);
+      assert.ok(findings.some((f) => f.id === 'era.discover' && f.status === 'pass'));
+      assert.ok(findings.some((f) => f.id === 'lists.unknown-method' && f.status === 'pass'));
+    });
+  }
+
+  test('the SDK 2.4.0 interop fixture server (dual era) has no error', { timeout: 20_000 }, async () => {
+    const served = await serve(fixtureHandler('dual'));
+    try {
+      const { code, findings } = await check(served.url, '--json');
+      assert.deepEqual(errors(findings), []);
+      assert.equal(code, 0);
+    } finally {
+      await served.close();
+    }
+  });
+
+  test('the reference server-everything (legacy era, stdio) has no error', { timeout: 30_000 }, async () => {
+    const everything = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+    // Its read-only trigger-long-running-operation runs longer than the short timeout, which gives it up (a warning).
+    const { code, findings } = await check('--json', '--timeout', '2000', '--', process.execPath, everything, 'stdio');
+    assert.deepEqual(errors(findings), []);
+    assert.equal(findings.find((f) => f.id === 'era.discover')?.status, 'warn', 'it serves only the legacy era');
+    assert.equal(findings.find((f) => f.id === 'schemas.valid')?.status, 'pass', 'its draft-07 schemas are read as draft-07');
+    assert.equal(code, 0);
+  });
+
+  test('the everything toolbox: a tool named with --call is called, and its Mcp-Param-* header checked', { timeout: 20_000 }, async () => {
+    const { code, findings } = await check('everything', '--embedded', '--json', '--call', 'test_custom_header');
+    assert.deepEqual(errors(findings), []);
+    assert.equal(findings.find((f) => f.id === 'headers.mcp-param:test_custom_header')?.status, 'pass');
+    assert.equal(code, 0);
+  });
+
+  test('the control fixture (no mistake) passes every check it can make, and calls no tool that is not read-only', { timeout: 20_000 }, async () => {
+    const { code, findings } = await checkFixture('none');
+    assert.deepEqual(errors(findings), []);
+    assert.equal(code, 0);
+    for (const id of ['headers.mcp-method', 'headers.mcp-name', 'headers.protocol-version', 'capabilities.gate:think', 'mrtr.complete:think', 'mrtr.placement:think', 'mrtr.request-state:think', 'schemas.result:lookup', 'era.unsupported-version', 'mrtr.complete:check://secret', 'capabilities.gate:check://secret', 'mrtr.placement:check://secret']) {
+      assert.equal(findings.find((f) => f.id === id)?.status, 'pass', id);
+    }
+    assert.match(findings.find((f) => f.id === 'tools.not-called')?.title ?? '', /delete_everything/);
+    assert.equal(findings.find((f) => f.id === 'lists.offered')?.title, 'offered: the same tools in both eras; every tool to any modern client');
+    // The SDK's stateless legacy fallback: the per-request finding.
+    assert.equal(findings.find((f) => f.id === 'era.per-request-legacy')?.status, 'warn');
+  });
+});
+
+describe('byhand check: each mistake is found, and nothing else is at error level', () => {
+  const cases: { mistake: Mistake; ids: string[]; says: RegExp }[] = [
+    { mistake: 'header-check-off', ids: ['headers.mcp-method', 'headers.mcp-name', 'headers.protocol-version'], says: /accepted \(the header check is off\)/ },
+    { mistake: 'no-capability-gate', ids: ['capabilities.gate:think', 'capabilities.gate:ask_name', 'capabilities.gate:check://secret'], says: /capability gate is missing/ },
+    { mistake: 'reader-trap', ids: ['mrtr.reask:think'], says: /acceptedContent\(\)/ },
+    { mistake: 'answers-in-meta', ids: ['mrtr.placement:think', 'mrtr.placement:ask_name', 'mrtr.placement:check://secret'], says: /placement trap/ },
+    { mistake: 'forged-state-accepted', ids: ['mrtr.request-state:think'], says: /createRequestStateCodec/ },
+    { mistake: 'no-supported', ids: ['era.unsupported-version'], says: /-32022 without data\.supported/ },
+    { mistake: 'invalid-schema', ids: ['schemas.valid'], says: /invalid schema\(s\): lookup/ },
+    { mistake: 'never-converges', ids: ['mrtr.converge:think'], says: /never converges/ },
+    { mistake: 'list-asks', ids: ['lists.prompts'], says: /prompts\/list answered input_required, which only tools\/call, resources\/read and prompts\/get may/ },
+  ];
+  for (const { mistake, ids, says } of cases) {
+    test(mistake, { timeout: 20_000 }, async () => {
+      const { code, findings } = await checkFixture(mistake);
+      assert.deepEqual(errors(findings).map((f) => f.id).sort(), [...ids].sort());
+      assert.match(errors(findings).map((f) => `${f.title} ${f.got} ${f.why} ${f.fix}`).join('\n'), says);
+      assert.equal(code, 1);
+    });
+  }
+});
+
+describe('byhand check: canned arguments', () => {
+  test('a default, an example, else the simplest valid value; only the required properties', () => {
+    assert.deepEqual(argumentsFor({
+      type: 'object',
+      properties: { a: { type: 'string', default: 'x' }, b: { type: 'integer', minimum: 3 }, c: { type: 'string', examples: ['ex'] }, d: { type: 'string', enum: ['e1', 'e2'] }, e: { type: 'boolean' }, f: { type: 'string', maxLength: 4 }, g: { type: 'array', minItems: 1, items: { type: 'number' } }, skipped: { type: 'string' } },
+      required: ['a', 'b', 'c', 'd', 'e', 'f', 'g'],
+    }), { a: 'x', b: 3, c: 'ex', d: 'e1', e: true, f: 'byha', g: [1] });
+  });
+});
+
+describe('byhand check: what is not a server', () => {
+  test('an endpoint that answers neither era is one error finding, exit 1', { timeout: 20_000 }, async () => {
+    const served = await serve(async () => new Response('no MCP here', { status: 404 }));
+    try {
+      const { code, findings } = await check(served.url, '--json');
+      assert.deepEqual(findings.map((f) => [f.id, f.status]), [['era.none', 'error']]);
+      assert.match(findings[0].got ?? '', /HTTP 404/);
+      assert.equal(code, 1);
+    } finally {
+      await served.close();
+    }
+  });
+
+  test('--call names a tool the server does not list: a usage error (2) with a did-you-mean', { timeout: 20_000 }, async () => {
+    const { code, stderr } = await check('kitchen', '--embedded', '--call', 'summarise_wek');
+    assert.equal(code, 2);
+    assert.match(stderr, /--call summarise_wek: the server lists no such tool.*summarise_week/);
+  });
+});
+
+describe('byhand check: output', () => {
+  test('--strict fails on warnings, --junit writes the findings', { timeout: 20_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'byhand-check-'));
+    try {
+      const file = join(dir, 'check.xml');
+      const { code, findings } = await checkFixture('reader-trap', '--strict', '--junit', file);
+      assert.equal(code, 1);
+      assert.ok(findings.some((f) => f.status === 'warn'));
+      const xml = readFileSync(file, 'utf8');
+      assert.match(xml, /<testsuites name="byhand check">/);
+      assert.match(xml, /<testcase classname="byhand\.check\.mrtr" name="mrtr\.reask:think: [^"]+"><failure message="[^"]*re-ask trap"/);
+      // --strict: the per-request warning fails too.
+      assert.match(xml, /name="era\.per-request-legacy: [^"]+"><failure [^>]*type="warn"/);
+      const plain = await checkFixture('none', '--strict');
+      assert.equal(plain.code, 1, 'the control fixture has a warning, so --strict fails it');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the text report: ✓ / ! / ✗ by area, with what was sent, what came back, why and the fix', { timeout: 20_000 }, async () => {
+    const served = await serveCheckFixture('reader-trap');
+    try {
+      const { code, stdout } = await check(served.url);
+      assert.equal(code, 1);
+      assert.match(stdout, /^Multi round-trip \(MRTR\)$/m);
+      assert.match(stdout, /^ {2}✗ tool think asks again for 'answer' after a correct answer: the re-ask trap$/m);
+      assert.match(stdout, /^ {6}fix: {2}read a sampling answer with inputResponse\(/m);
+      assert.match(stdout, /^ {2}! a 2025 client of this server can never be asked to think/m);
+      assert.match(stdout, /^1 error\(s\), \d+ warning\(s\), \d+ passed, \d+ skipped$/m);
+    } finally {
+      await served.close();
+    }
+  });
+});
+
+describe('byhand check over stdio', () => {
+  const fixture = (mode: string) => ['--', process.execPath, '--conditions=byhand-source', '--import', 'tsx', join(ROOT, 'test/fixtures/check/stdio-server.ts'), mode];
+
+  test('a stray console.log on stdout is reported with the line; header checks are skipped with the reason', { timeout: 30_000 }, async () => {
+    const { code, findings } = await check('--json', '--timeout', '15000', ...fixture('stray'));
+    const stray = findings.find((f) => f.id === 'stdio.stdout');
+    assert.equal(stray?.status, 'error');
+    assert.match(stray?.got ?? '', /check fixture: listening on stdio/);
+    assert.deepEqual(errors(findings).map((f) => f.id), ['stdio.stdout']);
+    const headers = findings.find((f) => f.id === 'headers');
+    assert.equal(headers?.status, 'skip');
+    assert.match(headers?.why ?? '', /stdio has no HTTP headers/);
+    assert.match(findings.find((f) => f.id === 'stdio.stderr')?.title ?? '', /check fixture: started/);
+    assert.equal(code, 1);
+  });
+
+  test('a clean stdio server has no error', { timeout: 30_000 }, async () => {
+    const { code, findings } = await check('--json', '--timeout', '15000', ...fixture('clean'));
+    assert.deepEqual(errors(findings), []);
+    assert.equal(findings.find((f) => f.id === 'stdio.stdout')?.status, 'pass');
+    assert.equal(findings.find((f) => f.id === 'mrtr.complete:think')?.status, 'pass');
+    assert.equal(code, 0);
+  });
+});
+
+test('the real binary: byhand check is a command, exits 0 on a clean server and 2 on a usage mistake', { timeout: 30_000 }, async () => {
+  const ok = await byhand('check', 'kitchen', '--embedded');
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.match(ok.stdout, /^0 error\(s\)/m);
+  const usage = await byhand('check', 'kitchen', '--embedded', '--call', 'x={');
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /--call x: the arguments must be a JSON object/);
+});
