@@ -127,14 +127,16 @@ const HOSTILE_REQUESTS = [
   'POST /api/cookie-jar HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
 ];
 
-async function oversized(jar: string): Promise<number> {
+/** The status, or what failed instead (the socket error under fetch's "fetch failed"), so a failure says why. */
+async function oversized(jar: string): Promise<number | string> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(MAX_BODY_BYTES * 8) } });
   try {
     const res = await fetch(jar, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
     await res.arrayBuffer();
     return res.status;
-  } catch {
-    return 0;
+  } catch (error) {
+    const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
+    return cause?.code ?? cause?.message ?? (error as Error).message;
   }
 }
 
