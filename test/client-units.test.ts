@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from './support/node-test.js';
 import { encodeHeaderValue, headerParams, paramHeaders, standardHeaders } from '../packages/client/src/headers.js';
 import { classifyProbe } from '../packages/client/src/verdict.js';
-import { fromReadableStream } from '../packages/client/src/bytes.js';
-import { readSse } from '../packages/client/src/sse.js';
+import { fromReadableStream } from '../packages/client/src/transport/bytes.js';
+import { readSse } from '../packages/client/src/transport/sse.js';
 import { HttpStatusError, McpError, RpcError, StreamClosedError, TimeoutError } from '../packages/client/src/errors.js';
 
 test('header values: the spec\'s encoding table (streamable-http.mdx "Value Encoding")', () => {

@@ -11,20 +11,20 @@ import { capabilitiesFor } from './fulfil.js';
 import type { Connection, Send, ServerIdentity } from './connection.js';
 import { asTask, followTask, isTaskHandle, TASKS_EXTENSION, type Task, type TaskOps } from './tasks.js';
 import { headerParams, paramHeaders, type HeaderParam } from './headers.js';
-import { HttpTransport, type HttpAuth } from './http.js';
+import { HttpTransport, type HttpAuth } from './transport/http.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import { legacyEra } from './legacy-door.js';
 import { DEFAULT_MAX_ROUNDS, type RoundEvent } from './modern.js';
 import { contradicts, negotiate } from './negotiate.js';
 import { redactUrl } from './redact.js';
 import { Deadline } from './deadline.js';
-import type { Reply, Trace, Transport } from './transport.js';
+import type { Reply, Trace, Transport } from './transport/transport.js';
 import type {
   CallToolResult, ClientCapabilities, CompleteResult, DiscoverResult, Era, GetPromptResult, Host, Implementation, JsonObject,
   JsonRpcNotification, JsonRpcRequest, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
 } from './types.js';
 import { processVerdicts, type EraVerdict, type VerdictCache } from './verdict.js';
-import { fetchRequester, type Requester } from './wire.js';
+import { fetchRequester, type Requester } from './transport/wire.js';
 
 /** An HTTP target may name its transport: 'sse' is the deprecated HTTP+SSE of 2024-11-05; unnamed, Streamable HTTP is tried first and HTTP+SSE after it. */
 export type Target = string | URL | { url: string; headers?: Record<string, string>; transport?: 'sse' } | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string };

@@ -4,8 +4,8 @@
 
 import { Deadline } from './deadline.js';
 import { ProtocolError, RpcError } from './errors.js';
-import type { Reply, ServerRequestAnswer, Transport } from './transport.js';
-import { nextId } from './transport.js';
+import type { Reply, ServerRequestAnswer, Transport } from './transport/transport.js';
+import { nextId } from './transport/transport.js';
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest } from './types.js';
 
 export interface RequestOptions {

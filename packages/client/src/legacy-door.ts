@@ -1,17 +1,17 @@
 // The one way in to the legacy era (legacy-era.ts): loaded on the first legacy server, and handed the
 // client's pieces it uses (legacy-kit.ts says why they are handed over rather than imported).
 
-import { readText } from './bytes.js';
+import { readText } from './transport/bytes.js';
 import { Deadline } from './deadline.js';
 import { HostError, HttpStatusError, McpError, ProtocolError, RpcError, StreamClosedError, TimeoutError } from './errors.js';
 import { exchange, resultOf } from './exchange.js';
 import { fulfil } from './fulfil.js';
-import { drain, HttpTransport, parseJson } from './http.js';
+import { drain, HttpTransport, parseJson } from './transport/http.js';
 import { redactUrl } from './redact.js';
 import { sleep } from './sleep.js';
-import { readSse } from './sse.js';
+import { readSse } from './transport/sse.js';
 import { asTask, TASKS_EXTENSION } from './tasks.js';
-import { isRequest, isResponse } from './transport.js';
+import { isRequest, isResponse } from './transport/transport.js';
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from './versions.js';
 
 let loaded: Promise<typeof import('./legacy-era.js')> | undefined;

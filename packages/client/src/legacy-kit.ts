@@ -3,17 +3,17 @@
 // chunk, and every caller, modern only or not, would pay for the extra chunk (bench/bundle-size.js). Only type
 // imports here and in the modules of the legacy chunk (legacy-era.ts and what it exports).
 
-import type { readText } from './bytes.js';
+import type { readText } from './transport/bytes.js';
 import type { Deadline } from './deadline.js';
 import type { HostError, HttpStatusError, McpError, ProtocolError, RpcError, StreamClosedError, TimeoutError } from './errors.js';
 import type { exchange, resultOf } from './exchange.js';
 import type { fulfil } from './fulfil.js';
-import type { drain, HttpTransport, parseJson } from './http.js';
+import type { drain, HttpTransport, parseJson } from './transport/http.js';
 import type { redactUrl } from './redact.js';
 import type { sleep } from './sleep.js';
-import type { readSse } from './sse.js';
+import type { readSse } from './transport/sse.js';
 import type { asTask } from './tasks.js';
-import type { isRequest, isResponse } from './transport.js';
+import type { isRequest, isResponse } from './transport/transport.js';
 
 export interface LegacyKit {
   Deadline: typeof Deadline;

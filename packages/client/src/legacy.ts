@@ -6,11 +6,11 @@
 
 import type { Connection, Send, ServerIdentity } from './connection.js';
 import type { RequestOptions, Wire } from './exchange.js';
-import { withSession } from './legacy-http.js';
+import { withSession } from './transport/legacy-http.js';
 import { kit } from './legacy-kit.js';
 import { createdTask, getLegacyTask, LEGACY_CLIENT_TASKS, legacyTaskOps, offersToolTasks, runsAsTask } from './legacy-tasks.js';
 import type { Task } from './tasks.js';
-import type { ServerRequestAnswer } from './transport.js';
+import type { ServerRequestAnswer } from './transport/transport.js';
 import type { ClientCapabilities, DiscoverResult, Host, Implementation, JsonObject, JsonRpcRequest, LoggingLevel, Tool } from './types.js';
 
 export interface LegacySettings {

@@ -18,7 +18,7 @@ import { classifyProbe } from './verdict.js';
 import { encodeHeaderValue } from './headers.js';
 import type { Connection, Send, ServerIdentity } from './connection.js';
 import { asTask, TASK_METHODS, type Task } from './tasks.js';
-import type { Reply } from './transport.js';
+import type { Reply } from './transport/transport.js';
 import type { ClientCapabilities, DiscoverResult, Host, Implementation, InputResponse, JsonObject, LoggingLevel } from './types.js';
 
 export const META = {

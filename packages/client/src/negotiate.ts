@@ -14,12 +14,12 @@
 
 import { HttpStatusError, McpError, ProtocolError, TimeoutError } from './errors.js';
 import { rpcErrorOf } from './exchange.js';
-import { HttpTransport } from './http.js';
+import { HttpTransport } from './transport/http.js';
 import { legacyEra } from './legacy-door.js';
 import type { Connection, ServerIdentity } from './connection.js';
 import type { LegacyConnection, LegacySettings } from './legacy.js';
 import { identityOf, ModernConnection, standardHeaders, type ModernSettings } from './modern.js';
-import type { Reply, Transport } from './transport.js';
+import type { Reply, Transport } from './transport/transport.js';
 import type { DiscoverResult, Era } from './types.js';
 import { classifyProbe, type EraVerdict, type ProbeVerdict, type VerdictCache } from './verdict.js';
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from './versions.js';

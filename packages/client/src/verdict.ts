@@ -5,7 +5,7 @@
 // how and when; verdicts found by probing are cached per endpoint, pins never are.
 
 import { HttpStatusError, McpError, ProtocolError, StreamClosedError, TimeoutError } from './errors.js';
-import type { Reply } from './transport.js';
+import type { Reply } from './transport/transport.js';
 import type { Era } from './types.js';
 import { isModernVersion, pickVersion } from './versions.js';
 

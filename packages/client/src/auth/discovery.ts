@@ -3,7 +3,7 @@
 // well-known URI, else the root one; then Authorization Server Metadata (RFC 8414, OpenID Discovery)
 // in the spec's order, each document's issuer checked against the issuer it was built from.
 
-import { fromReadableStream, readText } from '../bytes.js';
+import { fromReadableStream, readText } from '../transport/bytes.js';
 import { LimitError } from '../errors.js';
 import { AuthError } from './errors.js';
 import { isLoopback, requireSecureMetadata } from './transport-security.js';

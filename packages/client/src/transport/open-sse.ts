@@ -3,7 +3,7 @@
 
 import type { HttpTransport } from './http.js';
 import { sessionHttp } from './legacy-http.js';
-import { kit } from './legacy-kit.js';
+import { kit } from '../legacy-kit.js';
 import type { Transport } from './transport.js';
 
 /** GET `http.url` for an `endpoint` event within `timeoutMs`: the transport, or undefined when the URL does not speak it. */

@@ -1,8 +1,8 @@
 // What the client needs from a transport: send one request and get its response (with any
 // notifications and server-to-client requests seen on the way), send a notification, close.
 
-import type { Deadline } from './deadline.js';
-import type { JsonObject, JsonRpcError, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from './types.js';
+import type { Deadline } from '../deadline.js';
+import type { JsonObject, JsonRpcError, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../types.js';
 
 export type ServerRequestAnswer = { result: JsonObject } | { error: JsonRpcError };
 

@@ -4,7 +4,7 @@
 // (requester-node.ts), which is faster there. Neither follows redirects.
 
 import { fromReadableStream, type ByteStream } from './bytes.js';
-import type { AbortSource } from './deadline.js';
+import type { AbortSource } from '../deadline.js';
 
 export interface WireRequest {
   method: 'POST' | 'GET' | 'DELETE';

@@ -1,7 +1,7 @@
 // A response body as the client reads it, whatever produced it (fetch's ReadableStream, node:http's
 // IncomingMessage, a child's stdout): chunks until undefined, and a way to stop early.
 
-import { LimitError } from './errors.js';
+import { LimitError } from '../errors.js';
 
 export interface ByteStream {
   read(): Promise<Uint8Array | undefined>;

@@ -6,7 +6,7 @@
 // LimitError.
 
 import type { ByteStream } from './bytes.js';
-import { LimitError } from './errors.js';
+import { LimitError } from '../errors.js';
 
 export interface SseEvent {
   event: string;

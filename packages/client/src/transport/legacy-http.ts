@@ -4,11 +4,11 @@
 // Last-Event-ID. The modern era has none of these, so they live here, in the legacy chunk, as a subclass of
 // the modern transport (http.ts) made from the kit on first use (legacy-kit.ts says why not an import).
 
-import type { Deadline } from './deadline.js';
+import type { Deadline } from '../deadline.js';
 import type { Exchange, Transport } from './transport.js';
 import type { HttpTransport, StreamPosition } from './http.js';
-import { kit } from './legacy-kit.js';
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from './types.js';
+import { kit } from '../legacy-kit.js';
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../types.js';
 import type { WireResponse } from './wire.js';
 
 /** A session's transport: an HttpTransport that can also open an event stream and hold one open. */
