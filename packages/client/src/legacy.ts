@@ -6,12 +6,12 @@
 
 import type { Connection, Send, ServerIdentity } from './connection.js';
 import type { RequestOptions, Wire } from './exchange.js';
-import { withSession } from './transport/legacy-http.js';
+import { sessionOf, type HttpSession } from './transport/legacy-http.js';
 import { kit } from './legacy-kit.js';
 import { createdTask, getLegacyTask, LEGACY_CLIENT_TASKS, legacyTaskOps, offersToolTasks, runsAsTask } from './legacy-tasks.js';
 import type { Task } from './tasks.js';
 import type { ServerRequestAnswer } from './transport/transport.js';
-import type { ClientCapabilities, DiscoverResult, Host, Implementation, JsonObject, JsonRpcRequest, LoggingLevel, Tool } from './types.js';
+import type { ClientCapabilities, DiscoverResult, Host, Implementation, JsonObject, JsonRpcNotification, JsonRpcRequest, LoggingLevel, Tool } from './types.js';
 
 export interface LegacySettings {
   wire: Wire;
@@ -30,12 +30,15 @@ export class LegacyConnection implements Connection {
   /** The tools that may run as a task: in the 2025-11-25 form the client asks for one (legacy-tasks.ts). */
   private taskTools: Set<string> | undefined;
   private renewing: Promise<void> | undefined;
+  /** Over Streamable HTTP, the 2025 session's rules (legacy-http.ts); none on stdio or HTTP+SSE. */
+  private readonly session: HttpSession | undefined;
 
-  private constructor(private readonly settings: LegacySettings) {}
+  private constructor(private readonly settings: LegacySettings) {
+    this.session = sessionOf(settings.wire.transport);
+  }
 
   /** Runs the handshake with `version`; the server may agree on another it names. */
   static async open(settings: LegacySettings, version: string): Promise<LegacyConnection> {
-    settings.wire.transport = withSession(settings.wire.transport);
     const connection = new LegacyConnection(settings);
     await connection.initialize(version);
     return connection;
@@ -47,7 +50,7 @@ export class LegacyConnection implements Connection {
    * session is started, once, and the request sent again.
    */
   async request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {
-    const session = this.settings.wire.transport.sessionId;
+    const session = this.session?.id;
     try {
       return await this.send(method, params, options);
     } catch (error) {
@@ -68,9 +71,8 @@ export class LegacyConnection implements Connection {
 
   /** A new session in place of `stale`; requests refused together start one between them. */
   private renew(stale: string): Promise<void> {
-    const { transport } = this.settings.wire;
-    if (transport.sessionId !== stale) return this.renewing ?? Promise.resolve();
-    transport.forgetSession?.();
+    if (this.session?.id !== stale) return this.renewing ?? Promise.resolve();
+    this.session.forget();
     this.renewing = this.initialize(this.protocolVersion).finally(() => (this.renewing = undefined));
     return this.renewing;
   }
@@ -133,15 +135,14 @@ export class LegacyConnection implements Connection {
     } finally {
       deadline.dispose();
     }
-    // A 2025 session's standalone GET stream, or the one stream of HTTP+SSE, between requests.
-    wire.transport.listen?.(
-      {
-        headers: this.headers(),
-        onServerRequest: (request) => this.answer(request, 'the event stream', {}, wire.signal ?? new AbortController().signal),
-        onNotification: (notification) => wire.onNotification?.(notification),
-      },
-      wire.timeoutMs,
-    );
+    // A 2025 session's standalone GET stream, or the one stream of HTTP+SSE (or stdout), between requests.
+    const between = {
+      headers: this.headers(),
+      onServerRequest: (request: JsonRpcRequest) => this.answer(request, 'the event stream', {}, wire.signal ?? new AbortController().signal),
+      onNotification: (notification: JsonRpcNotification) => wire.onNotification?.(notification),
+    };
+    if (this.session) this.session.listen(between, wire.timeoutMs);
+    else wire.transport.listen?.(between, wire.timeoutMs);
     // The legacy way to ask for logs: once for the session (the modern era asks per request).
     if (logLevel && this.identity.serverCapabilities.logging) await this.request('logging/setLevel', { level: logLevel });
   }
@@ -164,7 +165,10 @@ export class LegacyConnection implements Connection {
     const deadline = new kit.Deadline('notifications/cancelled', 2000);
     try {
       const message = { jsonrpc: '2.0' as const, method: 'notifications/cancelled', params: { requestId, reason } };
-      await this.settings.wire.transport.notify(message, { deadline, headers: this.headers() });
+      const sent = this.settings.wire.transport.notify(message, { deadline, headers: this.headers() });
+      // A session ended now must let this arrive first: a DELETE sent alongside it would end the session first.
+      this.session?.track(sent);
+      await sent;
     } catch {
       // A courtesy to the server: if it cannot be told, the request is abandoned all the same.
     } finally {

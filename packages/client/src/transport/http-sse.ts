@@ -13,7 +13,7 @@
 import type { Deadline } from '../deadline.js';
 import type { McpError, ProtocolError, StreamClosedError } from '../errors.js';
 import type { HttpTransport } from './http.js';
-import type { SessionHttp } from './legacy-http.js';
+import type { HttpSession } from './legacy-http.js';
 import type { redactUrl } from '../redact.js';
 import type { readSse, SseEvent } from './sse.js';
 import type { Exchange, isRequest, isResponse, Reply, Transport } from './transport.js';
@@ -63,14 +63,14 @@ export class SseTransport implements Transport {
    * event stream or its first event is not `endpoint`: it does not speak this transport. An endpoint on another
    * origin is refused before anything is sent to it, so no header or token set for this server reaches another.
    */
-  static async open(kit: SseKit, http: SessionHttp, timeoutMs: number, signal?: AbortSignal): Promise<SseTransport | undefined> {
+  static async open(kit: SseKit, http: HttpTransport, session: Pick<HttpSession, 'openStream'>, timeoutMs: number, signal?: AbortSignal): Promise<SseTransport | undefined> {
     const { Deadline, HttpTransport, ProtocolError, readSse } = kit;
     const stream = new AbortController();
     const outer = signal ? AbortSignal.any([signal, stream.signal]) : stream.signal;
     const deadline = new Deadline('GET (the HTTP+SSE event stream)', timeoutMs, outer);
     let events: AsyncGenerator<SseEvent> | undefined;
     try {
-      const response = await http.openStream({}, deadline);
+      const response = await session.openStream({}, deadline);
       if (response === undefined) return undefined;
       events = readSse(response.body, http.options.limits.maxMessageBytes);
       const first = await events.next();

@@ -1,8 +1,8 @@
 // Streamable HTTP as the modern era speaks it: every message is its own POST, and the answer is one
 // JSON body or an SSE stream that may carry notifications before the response. No session, no held
-// stream, no resumption (2026-07-28 removed Last-Event-ID): a 2025 session adds those in the legacy
-// chunk (legacy-http.ts), through the hooks marked "legacy" below. Nothing here follows a redirect,
-// and every read is bounded by `limits`.
+// stream, no resumption (2026-07-28 removed Last-Event-ID): a 2025 session adds those as a Session
+// object made in the legacy chunk (legacy-http.ts), which this transport asks where the eras differ.
+// Nothing here follows a redirect, and every read is bounded by `limits`.
 
 import { readText } from './bytes.js';
 import type { Deadline } from '../deadline.js';
@@ -50,17 +50,33 @@ export interface StreamPosition {
   resumes: number;
 }
 
+/** What a 2025 session adds to the transport (legacy-http.ts makes it, on the first legacy server). */
+export interface Session {
+  /** The Mcp-Session-Id the server issued, if any. */
+  readonly id: string | undefined;
+  /** Its headers for every request. */
+  headers(): Record<string, string> | undefined;
+  /** A request's answer arrived (initialize's carries the session id). */
+  accepted(request: JsonRpcRequest, response: WireResponse): void;
+  /** An SSE answer that ended before its response: resumed, or the error that it was lost. */
+  resume(request: JsonRpcRequest, exchange: Exchange, position: StreamPosition): Promise<WireResponse>;
+  /** Ends the session (a DELETE) before the transport closes. */
+  end(): Promise<void>;
+}
+
 export class HttpTransport implements Transport {
   readonly kind = 'http';
   readonly key: string;
   readonly url: string;
   /** What it was made with: a legacy session and the HTTP+SSE transport post with the same requester, headers and authorization. */
   readonly options: HttpOptions;
-  protected readonly baseHeaders: Record<string, string>;
-  protected readonly requester: Requester;
-  protected readonly limits: Limits;
-  protected readonly trace: Trace | undefined;
-  protected readonly auth: HttpAuth | undefined;
+  readonly baseHeaders: Record<string, string>;
+  readonly requester: Requester;
+  readonly limits: Limits;
+  readonly trace: Trace | undefined;
+  readonly auth: HttpAuth | undefined;
+  /** Set by the legacy era; the modern era has none. */
+  session: Session | undefined;
 
   constructor(options: HttpOptions) {
     const url = new URL(options.url);
@@ -79,7 +95,7 @@ export class HttpTransport implements Transport {
     const response = await this.post(message, exchange);
     try {
       const reply = await this.read(response, message, exchange);
-      this.accepted(message, response);
+      this.session?.accepted(message, response);
       return reply;
     } catch (error) {
       throw this.failure(error, exchange, `the answer to ${message.method} broke off`);
@@ -97,28 +113,20 @@ export class HttpTransport implements Transport {
     if (response.status >= 300) throw new HttpStatusError(response.status, '', response.headers(), this.url);
   }
 
+  get sessionId(): string | undefined {
+    return this.session?.id;
+  }
+
   async close(): Promise<void> {
+    await this.session?.end();
     this.requester.close?.();
   }
 
-  /** Legacy: a request's answer arrived (initialize's carries the session). */
-  protected accepted(_request: JsonRpcRequest, _response: WireResponse): void {}
-
-  /** Legacy: the session's headers for every request. */
-  protected sessionHeaders(): Record<string, string> | undefined {
-    return undefined;
-  }
-
-  /** Legacy: an SSE answer that ended before its response, resumed; the modern era has no resumption, so it was lost. */
-  protected resume(request: JsonRpcRequest, _exchange: Exchange, _position: StreamPosition): Promise<WireResponse> {
-    return Promise.reject(new StreamClosedError(`the server closed the event stream before it answered ${request.method}`));
-  }
-
   private headers(extra: Record<string, string>): Record<string, string> {
-    return { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...this.baseHeaders, ...extra, ...this.sessionHeaders() };
+    return { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...this.baseHeaders, ...extra, ...this.session?.headers() };
   }
 
-  protected async signed(extra: Record<string, string>, deadline: Deadline, method: 'POST' | 'GET'): Promise<Record<string, string>> {
+  async signed(extra: Record<string, string>, deadline: Deadline, method: 'POST' | 'GET'): Promise<Record<string, string>> {
     if (!this.auth) return this.headers(extra);
     return { ...this.headers(extra), ...(await this.auth.headers(this.url, deadline.signal, method)) };
   }
@@ -147,7 +155,7 @@ export class HttpTransport implements Transport {
     }
   }
 
-  protected answered(response: WireResponse): WireResponse {
+  answered(response: WireResponse): WireResponse {
     this.auth?.answered?.({ status: response.status, header: (name) => response.header(name), get headers() { return response.headers(); }, url: this.url });
     return response;
   }
@@ -190,12 +198,14 @@ export class HttpTransport implements Transport {
         // A stream that broke off may be resumed; anything else (a limit, our own abort) ends the request.
         if (exchange.deadline.aborted || error instanceof McpError) throw error;
       }
-      response = await this.resume(request, exchange, position);
+      // The modern era has no resumption: the answer was lost.
+      if (!this.session) throw new StreamClosedError(`the server closed the event stream before it answered ${request.method}`);
+      response = await this.session.resume(request, exchange, position);
     }
   }
 
   /** A server-to-client request (legacy: the host fulfils it; a modern server may not send one): POST the JSON-RPC response back. */
-  protected async answer(request: JsonRpcRequest, exchange: Exchange): Promise<void> {
+  async answer(request: JsonRpcRequest, exchange: Exchange): Promise<void> {
     const answer = exchange.onServerRequest
       ? await exchange.deadline.excluding(() => exchange.onServerRequest!(request))
       : { error: { code: -32601, message: `Method not found: the client does not take ${request.method} here` } };
@@ -204,21 +214,21 @@ export class HttpTransport implements Transport {
     await this.deliver(message, { ...exchange, headers: version ? { 'MCP-Protocol-Version': version } : {} });
   }
 
-  protected async refuseRedirect(response: WireResponse): Promise<void> {
+  async refuseRedirect(response: WireResponse): Promise<void> {
     if (response.status < 300 || response.status >= 400 || response.status === 304) return;
     await drain(response);
     throw new RedirectError(response.status, this.url, response.header('location') ?? undefined);
   }
 
   /** What a failed exchange becomes: our deadline's timeout or the caller's abort, else the cause. */
-  protected failure(error: unknown, exchange: Pick<Exchange, 'deadline'>, what: string): McpError {
+  failure(error: unknown, exchange: Pick<Exchange, 'deadline'>, what: string): McpError {
     if (exchange.deadline.aborted) return exchange.deadline.failure();
     if (error instanceof McpError) return error;
     if (what.startsWith('cannot reach')) return new NetworkError(this.url, error);
     return new StreamClosedError(`${what}: ${(error as Error).message}`);
   }
 
-  protected traceHttp(direction: 'send' | 'receive', http: { method?: string; url?: string; status?: number; headers: Record<string, string> }): void {
+  traceHttp(direction: 'send' | 'receive', http: { method?: string; url?: string; status?: number; headers: Record<string, string> }): void {
     if (!this.trace) return;
     this.trace({ direction, transport: 'http', http: { ...http, ...(http.url ? { url: redactUrl(http.url) } : {}), headers: redactHeaders(http.headers) } });
   }

@@ -40,8 +40,6 @@ export interface Transport {
   notify(message: JsonRpcNotification, exchange: Exchange): Promise<void>;
   /** Legacy HTTP sessions: the Mcp-Session-Id the server issued, if any. */
   readonly sessionId?: string | undefined;
-  /** Legacy HTTP sessions: drop a session the server no longer knows, so the next initialize starts a new one. */
-  forgetSession?(): void;
   /** The 2024-11-05 HTTP+SSE transport: the URL its `endpoint` event named, where messages are POSTed. */
   readonly endpoint?: string;
   /** Legacy: where the server's requests and notifications that belong to no request go, for the life of the connection. */
