@@ -1,0 +1,67 @@
+// The stdio face: what a desktop host launches. Newline-delimited JSON-RPC on stdin and stdout (stdout carries
+// nothing else), one host per process. The host's first request says its era: `initialize` is a 2025 host.
+// It runs until stdin ends or the command is interrupted, then gives up what is in flight.
+
+import { DEFAULT_LIMITS, type Host, type JsonObject, type JsonRpcMessage } from '@byhand/client';
+import type { CommandIO } from '../shared/io.js';
+import { JsonRpcPeer } from './json-rpc-peer.js';
+import { LegacyFace, type OpenBack } from './legacy-face.js';
+
+export async function serveStdio(io: CommandIO, openBack: OpenBack, own: Host): Promise<void> {
+  const write = (message: JsonRpcMessage) => void io.stdout.write(`${JSON.stringify(message)}\n`);
+  let face: LegacyFace | undefined;
+  const peer: JsonRpcPeer = new JsonRpcPeer(write, (request, signal): Promise<JsonObject> => {
+    face ??= new LegacyFace({ ask: (method, params, signal) => peer.ask(method, params, signal), notify: (method, params) => peer.notify(method, params) }, openBack, own);
+    return face.handle(request, signal);
+  });
+  try {
+    await readLines(io, (line) => {
+      let message: unknown;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        return write({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: a line on stdin is not JSON' } });
+      }
+      peer.receive(message);
+    });
+  } finally {
+    peer.close();
+    await face?.client?.close().catch(() => undefined);
+  }
+}
+
+/** Each line of stdin until it ends (or the command is interrupted); a line over the client's message bound is refused, not held. */
+function readLines(io: CommandIO, onLine: (line: string) => void): Promise<void> {
+  const max = DEFAULT_LIMITS.maxMessageBytes;
+  return new Promise((resolve, reject) => {
+    let pending = '';
+    let skipping = false;
+    const onData = (chunk: Buffer | string) => {
+      const text = pending + (typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+      const lines = text.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        if (skipping) skipping = false;
+        else if (line.trim() !== '') onLine(line.replace(/\r$/, ''));
+      }
+      if (pending.length > max) {
+        pending = '';
+        skipping = true;
+        io.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: a message over ${max} bytes` } })}\n`);
+      }
+    };
+    const stop = () => {
+      io.stdin.off('data', onData);
+      io.stdin.off('end', done);
+      io.stdin.off('error', fail);
+      io.interrupt?.removeEventListener('abort', done);
+    };
+    const done = () => (stop(), resolve());
+    const fail = (error: Error) => (stop(), reject(error));
+    io.stdin.on('data', onData);
+    io.stdin.once('end', done);
+    io.stdin.once('error', fail);
+    if (io.interrupt?.aborted) return done();
+    io.interrupt?.addEventListener('abort', done, { once: true });
+  });
+}
