@@ -12,6 +12,8 @@ import { serverAndWords } from '../shared/resolve-server.js';
 import { CONNECT_FLAGS, SOURCE_FLAGS, connectFlags, sourceFlags } from '../shared/server-flags.js';
 import { UsageError } from '../shared/usage-error.js';
 import { serveStdio } from './stdio-face.js';
+import { PendingCalls } from './pending-calls.js';
+import { createStateCodec, defaultStateKey, DEFAULT_STATE_TTL_SECONDS } from '@byhand/servers/edge';
 
 export const SPEC: CommandSpec = {
   name: 'bridge',
@@ -38,7 +40,9 @@ export async function bridgeCommand(args: string[], io: CommandIO = processIO())
       notice(io, `bridging to ${opened.server.describe}; ${eraLine(opened.client, flags.era !== 'auto')}`);
       return opened.client;
     };
-    await serveStdio(io, openBack, {});
+    const key = defaultStateKey(io.env.BYHAND_STATE_SECRET);
+    const pending = new PendingCalls({ codec: createStateCodec(typeof key === 'function' ? key() : key, DEFAULT_STATE_TTL_SECONDS) });
+    await serveStdio(io, { open: openBack, own: {}, pending });
     return 0;
   });
 }

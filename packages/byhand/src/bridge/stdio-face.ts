@@ -2,16 +2,30 @@
 // nothing else), one host per process. The host's first request says its era: `initialize` is a 2025 host.
 // It runs until stdin ends or the command is interrupted, then gives up what is in flight.
 
-import { DEFAULT_LIMITS, type Host, type JsonObject, type JsonRpcMessage } from '@byhand/client';
+import { DEFAULT_LIMITS, type Client, type Host, type JsonObject, type JsonRpcMessage } from '@byhand/client';
 import type { CommandIO } from '../shared/io.js';
 import { JsonRpcPeer } from './json-rpc-peer.js';
 import { LegacyFace, type OpenBack } from './legacy-face.js';
+import { isModernRequest, ModernFace } from './modern-face.js';
+import type { PendingCalls } from './pending-calls.js';
 
-export async function serveStdio(io: CommandIO, openBack: OpenBack, own: Host): Promise<void> {
+export interface Backs {
+  open: OpenBack;
+  /** The bridge's own answers (`--sampling`, `--answers`) for what a 2025 host did not declare. */
+  own: Host;
+  /** Where a 2026 host's calls wait for its answers. */
+  pending: PendingCalls;
+}
+
+export async function serveStdio(io: CommandIO, backs: Backs): Promise<void> {
   const write = (message: JsonRpcMessage) => void io.stdout.write(`${JSON.stringify(message)}\n`);
-  let face: LegacyFace | undefined;
+  let face: LegacyFace | ModernFace | undefined;
+  let modernBack: Promise<Client> | undefined;
+  const link = { ask: (method: string, params: JsonObject, signal: AbortSignal) => peer.ask(method, params, signal), notify: (method: string, params?: JsonObject) => peer.notify(method, params) };
   const peer: JsonRpcPeer = new JsonRpcPeer(write, (request, signal): Promise<JsonObject> => {
-    face ??= new LegacyFace({ ask: (method, params, signal) => peer.ask(method, params, signal), notify: (method, params) => peer.notify(method, params) }, openBack, own);
+    face ??= isModernRequest(request)
+      ? new ModernFace(() => (modernBack ??= backs.open(backs.pending.host(), () => undefined)), backs.pending)
+      : new LegacyFace(link, backs.open, backs.own);
     return face.handle(request, signal);
   });
   try {
@@ -26,7 +40,9 @@ export async function serveStdio(io: CommandIO, openBack: OpenBack, own: Host): 
     });
   } finally {
     peer.close();
-    await face?.client?.close().catch(() => undefined);
+    backs.pending.close();
+    const back = face instanceof LegacyFace ? face.client : await modernBack?.catch(() => undefined);
+    await back?.close().catch(() => undefined);
   }
 }
 

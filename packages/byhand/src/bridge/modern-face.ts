@@ -1,0 +1,72 @@
+// A 2026 host (enveloped requests, `server/discover`) in front of any server. Each request carries the host's
+// envelope; the back client carries the request in the server's era, and what the server asks during a call comes
+// back to the host as `input_required` with a signed handle of the call (pending-calls.ts). The host's envelope must
+// declare what the server asks for, or the call is refused with -32021, whichever era the server speaks.
+
+import { MODERN_VERSIONS, type Client, type ClientCapabilities, type JsonObject, type JsonRpcRequest } from '@byhand/client';
+import { forward } from './forward.js';
+import { AnswerError } from './json-rpc-peer.js';
+import type { PendingCalls } from './pending-calls.js';
+
+const META = {
+  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
+  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  serverInfo: 'io.modelcontextprotocol/serverInfo',
+};
+
+/** The requests during which a server may ask for input, and the parameter that names what they are about. */
+const INPUT_METHODS: Record<string, string> = { 'tools/call': 'name', 'resources/read': 'uri', 'prompts/get': 'name' };
+
+/** Whether a request is a 2026 one: it carries the envelope, or is the discovery that needs none. */
+export function isModernRequest(request: JsonRpcRequest): boolean {
+  const meta = request.params?._meta as JsonObject | undefined;
+  return request.method === 'server/discover' || (meta !== undefined && meta[META.protocolVersion] !== undefined);
+}
+
+export class ModernFace {
+  constructor(
+    /** The back, opened on first use with the pending calls' host. */
+    private readonly back: () => Promise<Client>,
+    private readonly pending: PendingCalls,
+  ) {}
+
+  async handle(request: JsonRpcRequest, signal: AbortSignal): Promise<JsonObject> {
+    const result = await this.answer(request, signal);
+    // A 2026 result says whether it is complete; a legacy server's never does.
+    return result.resultType === undefined ? { ...result, resultType: 'complete' } : result;
+  }
+
+  private async answer(request: JsonRpcRequest, signal: AbortSignal): Promise<JsonObject> {
+    const params = request.params ?? {};
+    const meta = (params._meta ?? {}) as JsonObject;
+    const version = meta[META.protocolVersion];
+    if (request.method !== 'server/discover' || version !== undefined) {
+      const supported: readonly unknown[] = MODERN_VERSIONS;
+      if (!supported.includes(version)) {
+        throw new AnswerError({ code: -32022, message: `Unsupported protocol version: ${JSON.stringify(version)}`, data: { supported: [...MODERN_VERSIONS], requested: version ?? null } });
+      }
+    }
+    const client = await this.back();
+    if (request.method === 'server/discover') return discoverResult(client);
+    if (request.method === 'ping') return {};
+    const about = INPUT_METHODS[request.method];
+    if (about === undefined) return forward(client, request.method, params, { signal });
+    const declared = (meta[META.clientCapabilities] ?? {}) as ClientCapabilities;
+    const binding = `${request.method}\0${String(params[about])}`;
+    const { inputResponses, requestState, ...call } = params;
+    if (typeof requestState === 'string') {
+      return this.pending.resume(requestState, (inputResponses ?? {}) as JsonObject, declared, binding);
+    }
+    return this.pending.start(declared, binding, (work) => forward(client, request.method, call, { signal: AbortSignal.any([signal, work]) }));
+  }
+}
+
+/** What server/discover says: the server's own answer when it is modern, its initialize result when it is legacy. */
+function discoverResult(client: Client): JsonObject {
+  return {
+    supportedVersions: [...MODERN_VERSIONS],
+    capabilities: client.serverCapabilities,
+    ...(client.instructions !== undefined ? { instructions: client.instructions } : {}),
+    _meta: { [META.serverInfo]: client.serverInfo ?? { name: 'byhand-bridge', version: '0' } },
+  };
+}
