@@ -45,6 +45,8 @@ export class LegacyFace {
     const declared = (params.capabilities ?? {}) as ClientCapabilities;
     this.opening = this.openBack(relayHost(declared, this.link.ask, this.own), (n) => this.relay(n));
     const client = (this.back = await this.opening);
+    // An era found in the verdict cache comes without the server's word on who it is.
+    if (client.era === 'modern' && client.serverInfo === undefined) await client.discover();
     const asked = String(params.protocolVersion);
     const versions: readonly string[] = LEGACY_VERSIONS;
     return {

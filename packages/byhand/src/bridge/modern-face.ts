@@ -47,7 +47,11 @@ export class ModernFace {
       }
     }
     const client = await this.back();
-    if (request.method === 'server/discover') return discoverResult(client);
+    if (request.method === 'server/discover') {
+      // An era found in the verdict cache comes without the server's word on who it is.
+      if (client.era === 'modern' && client.serverInfo === undefined) await client.discover({ signal });
+      return discoverResult(client);
+    }
     if (request.method === 'ping') return {};
     const about = INPUT_METHODS[request.method];
     if (about === undefined) return forward(client, request.method, params, { signal });
