@@ -3,6 +3,8 @@
 // a legacy stdio server (server-everything), and the tools that ask the host get this host's own answers.
 
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -128,6 +130,23 @@ describe('byhand bridge: a 2025 host on stdio', () => {
       assert.ok((await host.client.listTools()).tools.length > 0);
     } finally {
       await host.close();
+    }
+  });
+
+  test('--sampling offline and --answers FILE answer what the host did not declare, through the host package', { timeout: 15_000 }, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'bridge-answers-'));
+    const answers = join(folder, 'answers.json');
+    writeFileSync(answers, JSON.stringify({ response: 'from the answers file' }));
+    const host = await desktopHost([url, '--sampling', 'offline', '--answers', answers], {});
+    try {
+      const thought = await host.client.callTool({ name: 'test_sampling', arguments: { prompt: 'Name a colour' } });
+      assert.match(textOf(thought), /^LLM response: byhand offline provider: this is not a language model/);
+      const asked = await host.client.callTool({ name: 'test_elicitation', arguments: { message: 'Who are you?' } });
+      assert.equal(textOf(asked), 'User response: action=accept, content={"response":"from the answers file"}');
+      assert.deepEqual([host.prompts, host.forms], [[], []]);
+    } finally {
+      await host.close();
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 

@@ -3,9 +3,10 @@
 // face speaks the host's era and relays what the server asks back to the host (docs/bridge.md).
 
 import type { Client, Host, JsonRpcNotification } from '@byhand/client';
+import { AnswersFileError, createHost, ProviderConfigError, type ByhandHost } from '@byhand/host';
 import { runCommand } from '../shared/command.js';
 import { processIO, type CommandIO } from '../shared/io.js';
-import { listFlag, stringFlag, type CommandSpec } from '../shared/kit.js';
+import { listFlag, stringFlag, type CommandSpec, type Values } from '../shared/kit.js';
 import { eraLine, openServer } from '../shared/open-server.js';
 import { notice } from '../shared/output.js';
 import { serverAndWords } from '../shared/resolve-server.js';
@@ -25,6 +26,8 @@ export const SPEC: CommandSpec = {
     listen: { type: 'string', arg: '[HOST:]PORT', help: 'serve Streamable HTTP on this address instead of stdio (HOST 0.0.0.0 or :: exposes it to the network)', default: 'stdio' },
     path: { type: 'string', arg: 'PATH', help: 'the endpoint path with --listen', default: '/mcp' },
     'allow-host': { type: 'string', arg: 'NAME', multiple: true, help: 'with --listen, also accept NAME in Host and Origin; without it only loopback names are served' },
+    sampling: { type: 'string', arg: 'PROVIDER', help: "answer sampling for a 2025 host that did not declare it, with this provider (anthropic, openai or offline), within byhand's spend cap" },
+    answers: { type: 'string', arg: 'FILE', help: 'answer forms for a 2025 host that did not declare elicitation, from this JSON file (as byhand call --answers)' },
   },
   notes: `Without --listen, stdin and stdout carry the host's JSON-RPC, one message a line; notices go to stderr.
 A 2025 host (initialize) gets the server opened with what it declared; a 2026 host's envelope must declare
@@ -50,12 +53,44 @@ export async function bridgeCommand(args: string[], io: CommandIO = processIO())
     };
     const key = defaultStateKey(io.env.BYHAND_STATE_SECRET);
     const pending = new PendingCalls({ codec: createStateCodec(typeof key === 'function' ? key() : key, DEFAULT_STATE_TTL_SECONDS) });
-    const backs = { open: openBack, own: {}, pending };
+    const backs = { open: openBack, own: ownHost(parsed.values, io), pending };
     const listen = stringFlag(parsed.values, 'listen');
     if (listen === undefined) await serveStdio(io, backs);
     else await serveHttp(io, backs, { ...listenAddress(listen), path: endpointPath(stringFlag(parsed.values, 'path') ?? '/mcp'), allowedHosts: allowedHosts(listFlag(parsed.values, 'allow-host')) }, failure);
     return 0;
   });
+}
+
+/**
+ * What the bridge answers itself, for a 2025 host that did not declare it, when the user said so: sampling through a
+ * provider of the host package (its spend cap holds; --sampling is the consent, as there is no terminal to ask at),
+ * forms from an answers file. Nothing else: stdin is the host's, so no person can be asked.
+ */
+function ownHost(values: Values, io: CommandIO): Host {
+  const provider = stringFlag(values, 'sampling');
+  const answers = stringFlag(values, 'answers');
+  if (provider === undefined && answers === undefined) return {};
+  if (provider !== undefined && !['anthropic', 'openai', 'offline'].includes(provider)) throw new UsageError(`--sampling takes anthropic, openai or offline, not ${JSON.stringify(provider)}`, true);
+  let host: ByhandHost;
+  try {
+    host = createHost({
+    env: provider !== undefined ? { ...io.env, BYHAND_PROVIDER: provider } : io.env,
+    sampling: provider !== undefined,
+    yes: true,
+    interactive: false,
+    input: io.stdin,
+    output: io.stderr,
+    ...(answers !== undefined ? { answersFile: answers } : {}),
+  });
+  } catch (error) {
+    // A provider without its key, an unreadable answers file: the command line's or the environment's fault.
+    if (error instanceof AnswersFileError || error instanceof ProviderConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+  return {
+    ...(host.sample !== undefined ? { sample: host.sample } : {}),
+    ...(answers !== undefined ? { elicit: host.elicit, elicitationModes: ['form' as const] } : {}),
+  };
 }
 
 interface ListenAt {
