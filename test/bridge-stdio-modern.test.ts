@@ -4,12 +4,13 @@
 // the retry carries the call on; a request the host's envelope does not declare is refused with -32021.
 
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { after, before, describe, test } from './support/node-test.js';
-import { bin } from './support/cli.js';
+import { bin, until } from './support/cli.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -84,6 +85,31 @@ describe('byhand bridge: a 2026 host on stdio', () => {
       assert.equal(textOf(asked), 'User response: action=accept, content={"response":"modern response"}');
     } finally {
       await host.close();
+    }
+  });
+
+  test('a ping before anything else is answered without taking the host for a 2025 one', { timeout: 15_000 }, async () => {
+    const child = spawn(process.execPath, [bin, 'bridge', url], { cwd: root, env: { ...process.env, BYHAND_PROVIDER: 'offline' }, stdio: ['pipe', 'pipe', 'ignore'] });
+    const answers: Record<string, unknown>[] = [];
+    let buffered = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      buffered += chunk;
+      const lines = buffered.split('\n');
+      buffered = lines.pop()!;
+      for (const line of lines) answers.push(JSON.parse(line) as Record<string, unknown>);
+    });
+    try {
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`);
+      const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} };
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'server/discover', params: { _meta: meta } })}\n`);
+      await until(() => answers.length === 2, 'two answers', 10_000);
+      assert.deepEqual(answers[0], { jsonrpc: '2.0', id: 1, result: {} });
+      const discovered = answers[1].result as { supportedVersions: string[]; _meta: Record<string, { name: string }> };
+      assert.deepEqual(discovered.supportedVersions, [MODERN]);
+      assert.equal(discovered._meta['io.modelcontextprotocol/serverInfo'].name, 'byhand-everything');
+    } finally {
+      child.stdin.end();
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
     }
   });
 

@@ -65,10 +65,27 @@ class LegacySession {
   private readonly current = new AsyncLocalStorage<EventStream>();
   private standalone: EventStream | undefined;
 
-  constructor(backs: Backs) {
-    this.peer = new JsonRpcPeer((message) => this.route(message), (request, signal) => this.face.handle(request, signal));
+  /** When the host last sent something: the least recently used idle session is the one closed to make room. */
+  lastUsed = 0;
+  private failedStart = false;
+
+  constructor(backs: Backs, private readonly onFailedStart: () => void) {
+    this.peer = new JsonRpcPeer((message) => this.route(message), async (request, signal) => {
+      try {
+        return await this.face.handle(request, signal);
+      } catch (error) {
+        // A session whose server could not be opened holds nothing worth keeping, once the host is told why.
+        if (request.method === 'initialize') this.failedStart = true;
+        throw error;
+      }
+    });
     const link = { ask: (method: string, params: JsonObject, signal: AbortSignal) => this.peer.ask(method, params, signal), notify: (method: string, params?: JsonObject) => this.peer.notify(method, params) };
     this.face = new LegacyFace(link, backs.open, backs.own);
+  }
+
+  /** Whether a request of the host's is still being answered. */
+  get busy(): boolean {
+    return this.streams.size > 0;
   }
 
   /** A request from the host, answered on an event stream that also carries what is asked of it meanwhile. */
@@ -105,6 +122,7 @@ class LegacySession {
       const stream = this.streams.get(message.id);
       stream?.send(message);
       stream?.close();
+      if (this.failedStart) this.onFailedStart();
       return;
     }
     const stream = this.current.getStore() ?? this.streams.values().next().value ?? this.standalone;
@@ -117,6 +135,8 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const maxSessions = options.maxSessions ?? 64;
   const sessions = new Map<string, LegacySession>();
+  /** Orders the sessions by use, without reading the time. */
+  let clock = 0;
   let modernBack: Promise<Client> | undefined;
   const modern = new ModernFace(() => (modernBack ??= backs.open(backs.pending.host(), () => undefined)), backs.pending);
 
@@ -127,8 +147,7 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
     if (request.method === 'GET') return session !== undefined ? session.listen() : rpcError(405, -32000, 'Method Not Allowed: a GET needs the Mcp-Session-Id of a 2025 session');
     if (request.method === 'DELETE') {
       if (session === undefined) return rpcError(405, -32000, 'Method Not Allowed: a DELETE needs the Mcp-Session-Id of a 2025 session');
-      sessions.delete(session.id);
-      await session.close();
+      await end(session);
       return new Response(null, { status: 200 });
     }
     if (request.method !== 'POST') return rpcError(405, -32000, `Method Not Allowed: ${request.method}`);
@@ -149,12 +168,30 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
     }
     const rpc = m as unknown as JsonRpcRequest;
     if (session === undefined && isModernRequest(rpc)) return modernAnswer(rpc, request.signal);
-    if (session !== undefined) return session.request(rpc);
+    if (session !== undefined) {
+      session.lastUsed = ++clock;
+      return session.request(rpc);
+    }
     if (rpc.method !== 'initialize') return rpcError(400, -32000, `Bad Request: ${rpc.method} without a session; a 2025 host sends initialize first, a 2026 one the _meta envelope`);
-    if (sessions.size >= maxSessions) return rpcError(503, -32000, `Service Unavailable: ${maxSessions} sessions are open; close one (DELETE) or try later`);
-    const opened = new LegacySession(backs);
+    if (sessions.size >= maxSessions && !(await closeIdlest())) return rpcError(503, -32000, `Service Unavailable: ${maxSessions} sessions are busy; try later`);
+    const opened = new LegacySession(backs, () => void end(opened));
     sessions.set(opened.id, opened);
+    opened.lastUsed = ++clock;
     return opened.request(rpc);
+  }
+
+  async function end(session: LegacySession): Promise<void> {
+    sessions.delete(session.id);
+    await session.close();
+  }
+
+  /** Makes room by closing the least recently used session with no request running; false when every one is busy. */
+  async function closeIdlest(): Promise<boolean> {
+    let idlest: LegacySession | undefined;
+    for (const session of sessions.values()) if (!session.busy && (idlest === undefined || session.lastUsed < idlest.lastUsed)) idlest = session;
+    if (idlest === undefined) return false;
+    await end(idlest);
+    return true;
   }
 
   async function modernAnswer(request: JsonRpcRequest, signal: AbortSignal): Promise<Response> {

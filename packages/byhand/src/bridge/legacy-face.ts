@@ -44,7 +44,14 @@ export class LegacyFace {
     if (this.opening !== undefined) throw new AnswerError({ code: -32600, message: 'Invalid Request: initialize was already sent on this connection' });
     const declared = (params.capabilities ?? {}) as ClientCapabilities;
     this.opening = this.openBack(relayHost(declared, this.link.ask, this.own), (n) => this.relay(n));
-    const client = (this.back = await this.opening);
+    let client: Client;
+    try {
+      client = this.back = await this.opening;
+    } catch (error) {
+      // The host may try again, once the server is up.
+      this.opening = undefined;
+      throw error;
+    }
     // An era found in the verdict cache comes without the server's word on who it is.
     if (client.era === 'modern' && client.serverInfo === undefined) await client.discover();
     const asked = String(params.protocolVersion);

@@ -22,7 +22,9 @@ export async function serveStdio(io: CommandIO, backs: Backs): Promise<void> {
   let face: LegacyFace | ModernFace | undefined;
   let modernBack: Promise<Client> | undefined;
   const link = { ask: (method: string, params: JsonObject, signal: AbortSignal) => peer.ask(method, params, signal), notify: (method: string, params?: JsonObject) => peer.notify(method, params) };
-  const peer: JsonRpcPeer = new JsonRpcPeer(write, (request, signal): Promise<JsonObject> => {
+  const peer: JsonRpcPeer = new JsonRpcPeer(write, async (request, signal): Promise<JsonObject> => {
+    // A ping says nothing of the host's era.
+    if (face === undefined && request.method === 'ping') return {};
     face ??= isModernRequest(request)
       ? new ModernFace(() => (modernBack ??= backs.open(backs.pending.host(), () => undefined)), backs.pending)
       : new LegacyFace(link, backs.open, backs.own);
