@@ -4,7 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from './support/node-test.js';
-import { connect, type Client, type Host } from '../packages/client/src/index.js';
+import { connect, type Host } from '../packages/client/src/index.js';
+import type { Back } from '../packages/byhand/src/bridge/legacy-face.js';
 import { createHttpFace } from '../packages/byhand/src/bridge/http-face.js';
 import { PendingCalls } from '../packages/byhand/src/bridge/pending-calls.js';
 import { createStateCodec } from '../packages/servers/src/edge/state-codec.js';
@@ -29,13 +30,16 @@ describe('byhand bridge --listen: 2025 sessions', () => {
   });
   after(() => server.close());
 
-  function face(open: (host: Host) => Promise<Client>, maxSessions: number) {
+  function face(open: (host: Host) => Promise<Back>, maxSessions: number) {
     const pending = new PendingCalls({ codec: createStateCodec(new Uint8Array(32).fill(1), 600) });
     return createHttpFace({ backs: { open, own: {}, pending }, maxSessions });
   }
 
   test('full: the least recently used idle session is closed to make room', { timeout: 15_000 }, async () => {
-    const http = face((host) => connect(server.urls.everything, { host }), 1);
+    const http = face(async (host) => {
+      const client = await connect(server.urls.everything, { host });
+      return { client, close: () => client.close() };
+    }, 1);
     try {
       const first = await http.fetch(post(initialize));
       const a = first.headers.get('mcp-session-id')!;

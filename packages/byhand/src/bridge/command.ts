@@ -2,7 +2,7 @@
 // client, opened as every verb opens a server (config name, URL or `-- CMD`, stored logins, config headers); the
 // face speaks the host's era and relays what the server asks back to the host (docs/bridge.md).
 
-import type { Client, Host, JsonRpcNotification } from '@byhand/client';
+import type { Host, JsonRpcNotification } from '@byhand/client';
 import { AnswersFileError, createHost, ProviderConfigError, type ByhandHost } from '@byhand/host';
 import { runCommand } from '../shared/command.js';
 import { processIO, type CommandIO } from '../shared/io.js';
@@ -13,6 +13,7 @@ import { serverAndWords } from '../shared/resolve-server.js';
 import { CONNECT_FLAGS, SOURCE_FLAGS, connectFlags, sourceFlags } from '../shared/server-flags.js';
 import { UsageError } from '../shared/usage-error.js';
 import { serveStdio, type Backs } from './stdio-face.js';
+import type { Back } from './legacy-face.js';
 import { PendingCalls } from './pending-calls.js';
 import { createStateCodec, defaultStateKey, DEFAULT_STATE_TTL_SECONDS } from '@byhand/servers/edge';
 
@@ -45,11 +46,17 @@ export async function bridgeCommand(args: string[], io: CommandIO = processIO())
     failure.what = `byhand bridge ${server.word ?? server.command!.join(' ')}`;
     const opened = new Set<{ close(): Promise<void> }>();
     defer(() => Promise.all([...opened].map((back) => back.close())));
-    const openBack = async (host: Host, onNotification: (notification: JsonRpcNotification) => void): Promise<Client> => {
+    const openBack = async (host: Host, onNotification: (notification: JsonRpcNotification) => void): Promise<Back> => {
       const back = await openServer(server, source, flags, io, { host, onNotification });
       opened.add(back);
       notice(io, `bridging to ${back.server.describe}; ${eraLine(back.client, flags.era !== 'auto')}`);
-      return back.client;
+      return {
+        client: back.client,
+        close: async () => {
+          opened.delete(back);
+          await back.close();
+        },
+      };
     };
     const key = defaultStateKey(io.env.BYHAND_STATE_SECRET);
     const pending = new PendingCalls({ codec: createStateCodec(typeof key === 'function' ? key() : key, DEFAULT_STATE_TTL_SECONDS) });

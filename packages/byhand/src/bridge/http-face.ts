@@ -5,9 +5,9 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import type { Client, JsonObject, JsonRpcMessage, JsonRpcRequest } from '@byhand/client';
+import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from '@byhand/client';
 import { JsonRpcPeer } from './json-rpc-peer.js';
-import { LegacyFace } from './legacy-face.js';
+import { LegacyFace, type Back } from './legacy-face.js';
 import { isModernRequest, ModernFace } from './modern-face.js';
 import type { Backs } from './stdio-face.js';
 
@@ -110,7 +110,7 @@ class LegacySession {
     this.peer.close();
     for (const stream of this.streams.values()) stream.close();
     this.standalone?.close();
-    await this.face.client?.close().catch(() => undefined);
+    await this.face.close().catch(() => undefined);
   }
 
   /**
@@ -137,8 +137,8 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
   const sessions = new Map<string, LegacySession>();
   /** Orders the sessions by use, without reading the time. */
   let clock = 0;
-  let modernBack: Promise<Client> | undefined;
-  const modern = new ModernFace(() => (modernBack ??= backs.open(backs.pending.host(), () => undefined)), backs.pending);
+  let modernBack: Promise<Back> | undefined;
+  const modern = new ModernFace(async () => (await (modernBack ??= backs.open(backs.pending.host(), () => undefined))).client, backs.pending);
 
   async function fetch(request: Request): Promise<Response> {
     const sessionId = request.headers.get('mcp-session-id');

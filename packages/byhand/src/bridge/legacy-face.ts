@@ -7,8 +7,14 @@ import { forward } from './forward.js';
 import { AnswerError } from './json-rpc-peer.js';
 import { relayHost, type Ask } from './relay-host.js';
 
+/** The server opened for a face: its client, and how to close both (a server the bridge started too). */
+export interface Back {
+  client: Client;
+  close(): Promise<void>;
+}
+
 /** Opens the server with this host, its notifications sent to `onNotification`. */
-export type OpenBack = (host: Host, onNotification: (notification: JsonRpcNotification) => void) => Promise<Client>;
+export type OpenBack = (host: Host, onNotification: (notification: JsonRpcNotification) => void) => Promise<Back>;
 
 export interface HostLink {
   ask: Ask;
@@ -16,8 +22,8 @@ export interface HostLink {
 }
 
 export class LegacyFace {
-  private back: Client | undefined;
-  private opening: Promise<Client> | undefined;
+  private back: Back | undefined;
+  private opening: Promise<Back> | undefined;
 
   constructor(
     private readonly link: HostLink,
@@ -27,7 +33,11 @@ export class LegacyFace {
   ) {}
 
   get client(): Client | undefined {
-    return this.back;
+    return this.back?.client;
+  }
+
+  async close(): Promise<void> {
+    await this.back?.close();
   }
 
   async handle(request: JsonRpcRequest, signal: AbortSignal): Promise<JsonObject> {
@@ -37,7 +47,7 @@ export class LegacyFace {
     if (this.back === undefined) throw new AnswerError({ code: -32600, message: `Invalid Request: ${request.method} before initialize` });
     const token = (params._meta as JsonObject | undefined)?.progressToken;
     const progress = token === undefined ? undefined : (p: JsonObject) => this.link.notify('notifications/progress', { ...p, progressToken: token });
-    return forward(this.back, request.method, params, { signal, ...(progress ? { progress } : {}) });
+    return forward(this.back.client, request.method, params, { signal, ...(progress ? { progress } : {}) });
   }
 
   private async initialize(params: JsonObject): Promise<JsonObject> {
@@ -46,7 +56,8 @@ export class LegacyFace {
     this.opening = this.openBack(relayHost(declared, this.link.ask, this.own), (n) => this.relay(n));
     let client: Client;
     try {
-      client = this.back = await this.opening;
+      this.back = await this.opening;
+      client = this.back.client;
     } catch (error) {
       // The host may try again, once the server is up.
       this.opening = undefined;

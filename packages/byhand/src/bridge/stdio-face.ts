@@ -2,10 +2,10 @@
 // nothing else), one host per process. The host's first request says its era: `initialize` is a 2025 host.
 // It runs until stdin ends or the command is interrupted, then gives up what is in flight.
 
-import { DEFAULT_LIMITS, type Client, type Host, type JsonObject, type JsonRpcMessage } from '@byhand/client';
+import { DEFAULT_LIMITS, type Host, type JsonObject, type JsonRpcMessage } from '@byhand/client';
 import type { CommandIO } from '../shared/io.js';
 import { JsonRpcPeer } from './json-rpc-peer.js';
-import { LegacyFace, type OpenBack } from './legacy-face.js';
+import { LegacyFace, type Back, type OpenBack } from './legacy-face.js';
 import { isModernRequest, ModernFace } from './modern-face.js';
 import type { PendingCalls } from './pending-calls.js';
 
@@ -20,13 +20,13 @@ export interface Backs {
 export async function serveStdio(io: CommandIO, backs: Backs): Promise<void> {
   const write = (message: JsonRpcMessage) => void io.stdout.write(`${JSON.stringify(message)}\n`);
   let face: LegacyFace | ModernFace | undefined;
-  let modernBack: Promise<Client> | undefined;
+  let modernBack: Promise<Back> | undefined;
   const link = { ask: (method: string, params: JsonObject, signal: AbortSignal) => peer.ask(method, params, signal), notify: (method: string, params?: JsonObject) => peer.notify(method, params) };
   const peer: JsonRpcPeer = new JsonRpcPeer(write, async (request, signal): Promise<JsonObject> => {
     // A ping says nothing of the host's era.
     if (face === undefined && request.method === 'ping') return {};
     face ??= isModernRequest(request)
-      ? new ModernFace(() => (modernBack ??= backs.open(backs.pending.host(), () => undefined)), backs.pending)
+      ? new ModernFace(async () => (await (modernBack ??= backs.open(backs.pending.host(), () => undefined))).client, backs.pending)
       : new LegacyFace(link, backs.open, backs.own);
     return face.handle(request, signal);
   });
@@ -43,8 +43,7 @@ export async function serveStdio(io: CommandIO, backs: Backs): Promise<void> {
   } finally {
     peer.close();
     backs.pending.close();
-    const back = face instanceof LegacyFace ? face.client : await modernBack?.catch(() => undefined);
-    await back?.close().catch(() => undefined);
+    await (face instanceof LegacyFace ? face.close() : (await modernBack?.catch(() => undefined))?.close())?.catch(() => undefined);
   }
 }
 
