@@ -32,7 +32,7 @@ describe('byhand bridge --listen: 2025 sessions', () => {
 
   function face(open: (host: Host) => Promise<Back>, maxSessions: number) {
     const pending = new PendingCalls({ codec: createStateCodec(new Uint8Array(32).fill(1), 600) });
-    return createHttpFace({ backs: { open, own: {}, pending }, maxSessions });
+    return createHttpFace({ backs: { open, own: {}, pending, warn: () => undefined }, maxSessions });
   }
 
   test('full: the least recently used idle session is closed to make room', { timeout: 15_000 }, async () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { after, before, describe, test } from './support/node-test.js';
 import { bin, until } from './support/cli.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
@@ -97,6 +97,33 @@ describe('byhand bridge: a 2025 host on stdio', () => {
 
       const roots = await host.client.callTool({ name: 'test_input_required_result_list_roots', arguments: {} });
       assert.equal(textOf(roots), 'Roots: file:///desktop/project');
+    } finally {
+      await host.close();
+    }
+  });
+
+  test('a modern server\'s list changes reach the host as its session\'s notifications, through subscriptions/listen', { timeout: 15_000 }, async () => {
+    const host = await desktopHost([url], {});
+    const changed: string[] = [];
+    host.client.setNotificationHandler(ToolListChangedNotificationSchema, async (notification) => void changed.push(notification.method));
+    host.client.setNotificationHandler(PromptListChangedNotificationSchema, async (notification) => void changed.push(notification.method));
+    try {
+      assert.equal(host.client.getServerCapabilities()?.tools?.listChanged, true);
+      await host.client.callTool({ name: 'test_trigger_tool_change', arguments: {} });
+      await host.client.callTool({ name: 'test_trigger_prompt_change', arguments: {} });
+      await until(() => changed.length === 2, 'both list changes', 10_000);
+      assert.deepEqual(changed.sort(), ['notifications/prompts/list_changed', 'notifications/tools/list_changed']);
+    } finally {
+      await host.close();
+    }
+  });
+
+  test('resources/subscribe to a modern server becomes an entry of the subscriptions/listen the bridge holds', { timeout: 15_000 }, async () => {
+    const host = await desktopHost([url, '--trace'], {});
+    try {
+      assert.deepEqual(await host.client.subscribeResource({ uri: 'test://watched-resource' }), {});
+      await until(() => /subscriptions\/listen.*"resourceSubscriptions":\["test:\/\/watched-resource"\]/.test(host.stderr()), 'the listen stream with the subscription', 10_000);
+      assert.deepEqual(await host.client.unsubscribeResource({ uri: 'test://watched-resource' }), {});
     } finally {
       await host.close();
     }

@@ -60,7 +60,7 @@ export async function bridgeCommand(args: string[], io: CommandIO = processIO())
     };
     const key = defaultStateKey(io.env.BYHAND_STATE_SECRET);
     const pending = new PendingCalls({ codec: createStateCodec(typeof key === 'function' ? key() : key, DEFAULT_STATE_TTL_SECONDS) });
-    const backs = { open: openBack, own: ownHost(parsed.values, io), pending };
+    const backs = { open: openBack, own: ownHost(parsed.values, io), pending, warn: (text: string) => notice(io, text) };
     const listen = stringFlag(parsed.values, 'listen');
     if (listen === undefined) await serveStdio(io, backs);
     else await serveHttp(io, backs, { ...listenAddress(listen), path: endpointPath(stringFlag(parsed.values, 'path') ?? '/mcp'), allowedHosts: allowedHosts(listFlag(parsed.values, 'allow-host')) }, failure);

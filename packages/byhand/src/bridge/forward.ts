@@ -22,9 +22,9 @@ export async function forward(client: Client, method: string, params: JsonObject
   if (AS_IS.has(method)) return client.request(method, bare, call);
   if (SESSION_ONLY.has(method)) {
     if (client.era === 'legacy') return client.request(method, bare, call);
-    // A modern server has no session to set a level or hold a subscription on: nothing to do is the honest answer.
+    // A modern server has no session to set a level on (the legacy face holds subscriptions itself).
     if (method === 'logging/setLevel') return {};
-    throw new AnswerError({ code: -32601, message: `byhand bridge: ${method} is not bridged to a ${client.protocolVersion} server yet` });
+    throw new AnswerError({ code: -32601, message: `byhand bridge: ${method} is not bridged to a ${client.protocolVersion} server` });
   }
   switch (method) {
     case 'tools/list':

@@ -80,7 +80,7 @@ class LegacySession {
       }
     });
     const link = { ask: (method: string, params: JsonObject, signal: AbortSignal) => this.peer.ask(method, params, signal), notify: (method: string, params?: JsonObject) => this.peer.notify(method, params) };
-    this.face = new LegacyFace(link, backs.open, backs.own);
+    this.face = new LegacyFace(link, backs.open, backs.own, backs.warn);
   }
 
   /** Whether a request of the host's is still being answered. */

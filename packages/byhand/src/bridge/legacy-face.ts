@@ -1,10 +1,12 @@
 // A 2025 host (it sent `initialize`) in front of any server. The back is opened once the host has said what it can
 // do, so the back declares exactly that (relay-host.ts); `initialize` is answered from who the server says it is,
-// every later request is carried by forward.ts, and `ping` never leaves the bridge.
+// every later request is carried by forward.ts, `ping` never leaves the bridge, and a modern server's changes come
+// from the subscription stream the bridge holds for the host (listen-relay.ts).
 
 import { LEGACY_VERSIONS, type Client, type ClientCapabilities, type Host, type JsonObject, type JsonRpcNotification, type JsonRpcRequest } from '@byhand/client';
 import { forward } from './forward.js';
 import { AnswerError } from './json-rpc-peer.js';
+import { ListenRelay } from './listen-relay.js';
 import { relayHost, type Ask } from './relay-host.js';
 
 /** The server opened for a face: its client, and how to close both (a server the bridge started too). */
@@ -24,12 +26,16 @@ export interface HostLink {
 export class LegacyFace {
   private back: Back | undefined;
   private opening: Promise<Back> | undefined;
+  /** A modern server's changes, for this host (listen-relay.ts). */
+  private listen: ListenRelay | undefined;
 
   constructor(
     private readonly link: HostLink,
     private readonly openBack: OpenBack,
     /** The bridge's own answers (`--sampling`, `--answers`) for what the host did not declare. */
     private readonly own: Host = {},
+    /** What the host cannot be told (a subscription stream that ended), for stderr. */
+    private readonly warn: (text: string) => void = () => undefined,
   ) {}
 
   get client(): Client | undefined {
@@ -37,7 +43,10 @@ export class LegacyFace {
   }
 
   async close(): Promise<void> {
-    await this.back?.close();
+    this.listen?.close();
+    // A back still opening is closed once open, so nothing it started outlives the host.
+    const back = this.back ?? (await this.opening?.catch(() => undefined));
+    await back?.close();
   }
 
   async handle(request: JsonRpcRequest, signal: AbortSignal): Promise<JsonObject> {
@@ -45,6 +54,11 @@ export class LegacyFace {
     if (request.method === 'initialize') return this.initialize(params);
     if (request.method === 'ping') return {};
     if (this.back === undefined) throw new AnswerError({ code: -32600, message: `Invalid Request: ${request.method} before initialize` });
+    if (this.listen !== undefined && (request.method === 'resources/subscribe' || request.method === 'resources/unsubscribe')) {
+      if (request.method === 'resources/subscribe') this.listen.subscribe(String(params.uri));
+      else this.listen.unsubscribe(String(params.uri));
+      return {};
+    }
     const token = (params._meta as JsonObject | undefined)?.progressToken;
     const progress = token === undefined ? undefined : (p: JsonObject) => this.link.notify('notifications/progress', { ...p, progressToken: token });
     return forward(this.back.client, request.method, params, { signal, ...(progress ? { progress } : {}) });
@@ -65,36 +79,23 @@ export class LegacyFace {
     }
     // An era found in the verdict cache comes without the server's word on who it is.
     if (client.era === 'modern' && client.serverInfo === undefined) await client.discover();
+    if (client.era === 'modern') {
+      this.listen = new ListenRelay(client, this.warn);
+      this.listen.open();
+    }
     const asked = String(params.protocolVersion);
     const versions: readonly string[] = LEGACY_VERSIONS;
     return {
       protocolVersion: versions.includes(asked) ? asked : LEGACY_VERSIONS[0],
-      capabilities: legacyCapabilities(client),
+      capabilities: client.serverCapabilities,
       serverInfo: client.serverInfo ?? { name: 'byhand-bridge', version: '0' },
       ...(client.instructions !== undefined ? { instructions: client.instructions } : {}),
     };
   }
 
-  /** The server's notifications, except progress: that is sent per request, under the host's own token. */
+  /** The server's notifications, except progress (sent per request, under the host's own token) and the 2026 stream's acknowledgement. */
   private relay(notification: JsonRpcNotification): void {
-    if (notification.method === 'notifications/progress') return;
+    if (notification.method === 'notifications/progress' || notification.method === 'notifications/subscriptions/acknowledged') return;
     this.link.notify(notification.method, notification.params);
   }
-}
-
-/**
- * What the host is told the server can do. A modern server's subscriptions live on `subscriptions/listen`, which
- * this face does not open yet, so it promises no `resources/subscribe` and no list_changed.
- */
-function legacyCapabilities(client: Client): JsonObject {
-  if (client.era === 'legacy') return client.serverCapabilities;
-  const caps: JsonObject = {};
-  for (const [name, value] of Object.entries(client.serverCapabilities)) {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) caps[name] = value;
-    else {
-      const { subscribe: _s, listChanged: _l, ...rest } = value as JsonObject;
-      caps[name] = rest;
-    }
-  }
-  return caps;
 }

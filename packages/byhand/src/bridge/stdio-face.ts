@@ -15,6 +15,8 @@ export interface Backs {
   own: Host;
   /** Where a 2026 host's calls wait for its answers. */
   pending: PendingCalls;
+  /** What a host cannot be told, for stderr. */
+  warn: (text: string) => void;
 }
 
 export async function serveStdio(io: CommandIO, backs: Backs): Promise<void> {
@@ -27,7 +29,7 @@ export async function serveStdio(io: CommandIO, backs: Backs): Promise<void> {
     if (face === undefined && request.method === 'ping') return {};
     face ??= isModernRequest(request)
       ? new ModernFace(async () => (await (modernBack ??= backs.open(backs.pending.host(), () => undefined))).client, backs.pending)
-      : new LegacyFace(link, backs.open, backs.own);
+      : new LegacyFace(link, backs.open, backs.own, backs.warn);
     return face.handle(request, signal);
   });
   try {
