@@ -88,7 +88,7 @@ describe('byhand bridge: a 2026 host on stdio', () => {
     }
   });
 
-  test('a ping before anything else is answered without taking the host for a 2025 one', { timeout: 15_000 }, async () => {
+  test('a ping before anything else is answered without taking the host for a 2025 one, a character split across reads intact', { timeout: 15_000 }, async () => {
     const child = spawn(process.execPath, [bin, 'bridge', url], { cwd: root, env: { ...process.env, BYHAND_PROVIDER: 'offline' }, stdio: ['pipe', 'pipe', 'ignore'] });
     const answers: Record<string, unknown>[] = [];
     let buffered = '';
@@ -100,11 +100,18 @@ describe('byhand bridge: a 2026 host on stdio', () => {
     });
     try {
       child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`);
+      await until(() => answers.length === 1, 'the first ping answered', 10_000);
+      // The next one's é split across two writes, while the bridge is reading: it decodes the character whole.
+      const ping = Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: 'café', method: 'ping' })}\n`);
+      const split = ping.indexOf(Buffer.from('é')) + 1;
+      child.stdin.write(ping.subarray(0, split));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      child.stdin.write(ping.subarray(split));
       const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} };
       child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'server/discover', params: { _meta: meta } })}\n`);
-      await until(() => answers.length === 2, 'two answers', 10_000);
-      assert.deepEqual(answers[0], { jsonrpc: '2.0', id: 1, result: {} });
-      const discovered = answers[1].result as { supportedVersions: string[]; _meta: Record<string, { name: string }> };
+      await until(() => answers.length === 3, 'three answers', 10_000);
+      assert.deepEqual(answers.slice(0, 2), [{ jsonrpc: '2.0', id: 1, result: {} }, { jsonrpc: '2.0', id: 'café', result: {} }]);
+      const discovered = answers[2].result as { supportedVersions: string[]; _meta: Record<string, { name: string }> };
       assert.deepEqual(discovered.supportedVersions, [MODERN]);
       assert.equal(discovered._meta['io.modelcontextprotocol/serverInfo'].name, 'byhand-everything');
     } finally {

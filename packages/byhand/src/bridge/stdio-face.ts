@@ -1,7 +1,9 @@
 // The stdio face: what a desktop host launches. Newline-delimited JSON-RPC on stdin and stdout (stdout carries
-// nothing else), one host per process. The host's first request says its era: `initialize` is a 2025 host.
-// It runs until stdin ends or the command is interrupted, then gives up what is in flight.
+// nothing else), one host per process. The host's first request says its era: `initialize` is a 2025 host, an
+// enveloped request or `server/discover` a 2026 one. It runs until stdin ends or the command is interrupted, then
+// gives up what is in flight and closes the server.
 
+import { StringDecoder } from 'node:string_decoder';
 import { DEFAULT_LIMITS, type Host, type JsonObject, type JsonRpcMessage } from '@byhand/client';
 import type { CommandIO } from '../shared/io.js';
 import { JsonRpcPeer } from './json-rpc-peer.js';
@@ -55,8 +57,10 @@ function readLines(io: CommandIO, onLine: (line: string) => void): Promise<void>
   return new Promise((resolve, reject) => {
     let pending = '';
     let skipping = false;
+    // A character split across two chunks is decoded whole.
+    const decoder = new StringDecoder('utf8');
     const onData = (chunk: Buffer | string) => {
-      const text = pending + (typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+      const text = pending + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
       const lines = text.split('\n');
       pending = lines.pop() ?? '';
       for (const line of lines) {
