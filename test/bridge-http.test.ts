@@ -131,6 +131,31 @@ describe('byhand bridge --listen', () => {
     }
   });
 
+  test('subscriptions/listen from a 2026 host is an event stream: acknowledged, then a legacy session\'s list change', { timeout: 15_000 }, async () => {
+    const bridge = await listen([url, '--era', 'legacy']);
+    const stop = new AbortController();
+    try {
+      const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} };
+      const post = (body: object, signal?: AbortSignal) =>
+        fetch(bridge.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', ...body }), ...(signal ? { signal } : {}) });
+      const stream = await post({ id: 'sub', method: 'subscriptions/listen', params: { _meta: meta, notifications: { toolsListChanged: true } } }, stop.signal);
+      assert.equal(stream.headers.get('content-type'), 'text/event-stream');
+      const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let events = '';
+      const nextEvent = async (method: string) => {
+        for (let reads = 0; reads < 20 && !events.includes(`"method":"${method}"`); reads++) events += (await reader.read()).value ?? '';
+        assert.match(events, new RegExp(`"method":"${method}".*"io.modelcontextprotocol/subscriptionId":"sub"`));
+      };
+      await nextEvent('notifications/subscriptions/acknowledged');
+      const call = await post({ id: 2, method: 'tools/call', params: { _meta: meta, name: 'test_trigger_tool_change', arguments: {} } });
+      assert.match(await call.text(), /Mutation triggered/);
+      await nextEvent('notifications/tools/list_changed');
+    } finally {
+      stop.abort();
+      await bridge.stop();
+    }
+  });
+
   test('a foreign Host or Origin is refused before anything reaches the server', { timeout: 15_000 }, async () => {
     const bridge = await listen([url]);
     try {

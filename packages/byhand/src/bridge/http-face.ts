@@ -138,7 +138,7 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
   /** Orders the sessions by use, without reading the time. */
   let clock = 0;
   let modernBack: Promise<Back> | undefined;
-  const modern = new ModernFace(async () => (await (modernBack ??= backs.open(backs.pending.host(), () => undefined))).client, backs.pending);
+  const modern: ModernFace = new ModernFace(async () => (await (modernBack ??= backs.open(backs.pending.host(), (n) => modern.listens.relay(n)))).client, backs.pending);
 
   async function fetch(request: Request): Promise<Response> {
     const sessionId = request.headers.get('mcp-session-id');
@@ -194,12 +194,19 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
     return true;
   }
 
-  async function modernAnswer(request: JsonRpcRequest, signal: AbortSignal): Promise<Response> {
-    const answer = await new Promise<JsonRpcMessage>((resolve) => {
-      const peer = new JsonRpcPeer(resolve, (r, s) => modern.handle(r, AbortSignal.any([s, signal])));
+  /** A 2026 request's answer, as JSON; `subscriptions/listen` as an event stream that lasts until the host hangs up. */
+  function modernAnswer(request: JsonRpcRequest, signal: AbortSignal): Promise<Response> | Response {
+    if (request.method === 'subscriptions/listen') {
+      const stream = new EventStream(() => controller.abort());
+      const controller = new AbortController();
+      const peer = new JsonRpcPeer((message) => (stream.send(message), stream.close()), (r, s) => modern.handle(r, AbortSignal.any([s, signal, controller.signal]), (n) => stream.send(n)));
       peer.receive(request);
-    });
-    return Response.json(answer);
+      return new Response(stream.readable, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } });
+    }
+    return new Promise<JsonRpcMessage>((resolve) => {
+      const peer = new JsonRpcPeer(resolve, (r, s) => modern.handle(r, AbortSignal.any([s, signal]), () => undefined));
+      peer.receive(request);
+    }).then((answer) => Response.json(answer));
   }
 
   return {

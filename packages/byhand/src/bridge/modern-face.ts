@@ -5,6 +5,7 @@
 
 import { MODERN_VERSIONS, type Client, type ClientCapabilities, type JsonObject, type JsonRpcRequest } from '@byhand/client';
 import { forward } from './forward.js';
+import { ListenFace, type Notify } from './listen-face.js';
 import { AnswerError } from './json-rpc-peer.js';
 import type { PendingCalls } from './pending-calls.js';
 
@@ -24,19 +25,23 @@ export function isModernRequest(request: JsonRpcRequest): boolean {
 }
 
 export class ModernFace {
+  /** The host streams of `subscriptions/listen`: a legacy server's notifications go to them (`relay`). */
+  readonly listens = new ListenFace();
+
   constructor(
     /** The back, opened on first use with the pending calls' host. */
     private readonly back: () => Promise<Client>,
     private readonly pending: PendingCalls,
   ) {}
 
-  async handle(request: JsonRpcRequest, signal: AbortSignal): Promise<JsonObject> {
-    const result = await this.answer(request, signal);
+  /** `notify`: how a notification reaches the host during this request (a subscription's). */
+  async handle(request: JsonRpcRequest, signal: AbortSignal, notify: Notify): Promise<JsonObject> {
+    const result = await this.answer(request, signal, notify);
     // A 2026 result says whether it is complete; a legacy server's never does.
     return result.resultType === undefined ? { ...result, resultType: 'complete' } : result;
   }
 
-  private async answer(request: JsonRpcRequest, signal: AbortSignal): Promise<JsonObject> {
+  private async answer(request: JsonRpcRequest, signal: AbortSignal, notify: Notify): Promise<JsonObject> {
     const params = request.params ?? {};
     const meta = (params._meta ?? {}) as JsonObject;
     const version = meta[META.protocolVersion];
@@ -53,6 +58,7 @@ export class ModernFace {
       return discoverResult(client);
     }
     if (request.method === 'ping') return {};
+    if (request.method === 'subscriptions/listen') return this.listens.listen(client, request.id, params, signal, notify);
     const about = INPUT_METHODS[request.method];
     if (about === undefined) return forward(client, request.method, params, { signal });
     const declared = (meta[META.clientCapabilities] ?? {}) as ClientCapabilities;

@@ -29,10 +29,12 @@ export async function serveStdio(io: CommandIO, backs: Backs): Promise<void> {
   const peer: JsonRpcPeer = new JsonRpcPeer(write, async (request, signal): Promise<JsonObject> => {
     // A ping says nothing of the host's era.
     if (face === undefined && request.method === 'ping') return {};
-    face ??= isModernRequest(request)
-      ? new ModernFace(async () => (await (modernBack ??= backs.open(backs.pending.host(), () => undefined))).client, backs.pending)
-      : new LegacyFace(link, backs.open, backs.own, backs.warn);
-    return face.handle(request, signal);
+    if (face === undefined && isModernRequest(request)) {
+      const modern: ModernFace = new ModernFace(async () => (await (modernBack ??= backs.open(backs.pending.host(), (n) => modern.listens.relay(n)))).client, backs.pending);
+      face = modern;
+    }
+    face ??= new LegacyFace(link, backs.open, backs.own, backs.warn);
+    return face.handle(request, signal, (n) => peer.notify(n.method, n.params));
   });
   try {
     await readLines(io, (line) => {
