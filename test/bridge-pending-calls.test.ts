@@ -89,6 +89,36 @@ describe('byhand bridge: calls waiting for a 2026 host', () => {
     pending.close();
   });
 
+  test('a caller who cancels its retry gives the call up; a requestState is retried once at a time', { timeout: 5_000 }, async () => {
+    const pending = new PendingCalls({ codec, schedule: manualTimer().schedule });
+    const seen: { error?: Error } = {};
+    const host = pending.host();
+    // A server that asks twice: the second question is left to the caller who then cancels.
+    const twice = async (signal: AbortSignal): Promise<JsonObject> => {
+      const ctx: InputContext = { key: 'one', method: 'tools/call', name: 'ask', round: 1, era: 'legacy', signal };
+      await host.sample!(question, ctx);
+      try {
+        await host.sample!(question, { ...ctx, key: 'two', round: 2 });
+      } catch (error) {
+        seen.error = error as Error;
+        throw error;
+      }
+      return { content: [] };
+    };
+    const first = await pending.start(SAMPLING, 'tools/call\0ask', twice);
+    const answer = { one: { role: 'assistant', content: { type: 'text', text: 'x' }, model: 'm' } };
+    const cancel = new AbortController();
+    const second = pending.resume(String(first.requestState), answer, SAMPLING, 'tools/call\0ask', cancel.signal);
+    await assert.rejects(pending.resume(String(first.requestState), answer, SAMPLING, 'tools/call\0ask'), (error) => code(error) === -32602 && /already being retried/.test((error as Error).message));
+    const asked = await second;
+    assert.deepEqual(Object.keys(asked.inputRequests as JsonObject), ['two']);
+    const third = pending.resume(String(asked.requestState), {}, SAMPLING, 'tools/call\0ask', cancel.signal);
+    cancel.abort();
+    await assert.rejects(third);
+    assert.equal(pending.size, 0);
+    assert.match(String(seen.error?.message), /cancelled the call/);
+  });
+
   test('the caller did not declare sampling: -32021 naming it, and the server gets an error answer', { timeout: 5_000 }, async () => {
     const pending = new PendingCalls({ codec, schedule: manualTimer().schedule });
     const seen: { error?: Error } = {};

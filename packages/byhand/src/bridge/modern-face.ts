@@ -65,7 +65,7 @@ export class ModernFace {
     const binding = `${request.method}\0${String(params[about])}`;
     const { inputResponses, requestState, ...call } = params;
     if (typeof requestState === 'string') {
-      return this.pending.resume(requestState, (inputResponses ?? {}) as JsonObject, declared, binding);
+      return this.pending.resume(requestState, (inputResponses ?? {}) as JsonObject, declared, binding, signal);
     }
     return this.pending.start(declared, binding, (work) => forward(client, request.method, call, { signal: AbortSignal.any([signal, work]) }));
   }

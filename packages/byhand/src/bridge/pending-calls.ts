@@ -163,7 +163,7 @@ export class PendingCalls {
   }
 
   /** A retry: its `inputResponses` answer what the call was waiting for, and the call goes on. */
-  async resume(state: string, responses: JsonObject, declared: ClientCapabilities, binding: string): Promise<JsonObject> {
+  async resume(state: string, responses: JsonObject, declared: ClientCapabilities, binding: string, signal?: AbortSignal): Promise<JsonObject> {
     let id: unknown;
     try {
       id = ((await this.options.codec.verify(state, binding)) as JsonObject).call;
@@ -172,7 +172,9 @@ export class PendingCalls {
     }
     const call = this.calls.get(String(id));
     if (call === undefined) throw new AnswerError({ code: -32602, message: 'Invalid params: the call this requestState stood for has ended (it waited too long, or was answered)' });
-    call.expiry?.cancel();
+    if (call.expiry === undefined) throw new AnswerError({ code: -32602, message: 'Invalid params: this requestState is already being retried; a round is answered once' });
+    call.expiry.cancel();
+    call.expiry = undefined;
     call.declared = declared;
     for (const [key, response] of Object.entries(responses)) {
       const waiting = call.waiting.get(key);
@@ -183,7 +185,15 @@ export class PendingCalls {
     }
     // What the caller left unanswered is asked again.
     for (const key of call.told) call.told.delete(key);
-    return this.answer(call);
+    // A caller who cancels its retry gives the call up: nobody is left to answer what the server asks next.
+    const cancel = () => this.end(call, new McpError('aborted', 'the caller cancelled the call', 'the caller sent notifications/cancelled for its retry'));
+    if (signal?.aborted) cancel();
+    signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      return await this.answer(call);
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+    }
   }
 
   /** Every call given up (the face is closing). */
