@@ -115,6 +115,9 @@ describe('byhand bridge --listen', () => {
       assert.equal(textOf(thought), 'LLM response: the modern model says: 13 characters');
       const asked = await modern.callTool({ name: 'test_elicitation', arguments: { message: 'Who are you?' } });
       assert.equal(textOf(asked), 'User response: action=accept, content={"response":"modern response"}');
+      const progress: number[] = [];
+      await modern.callTool({ name: 'test_tool_with_progress', arguments: {} }, { onprogress: (p) => void progress.push(p.progress) });
+      assert.ok(progress.length > 0, 'the server\'s progress reaches the host, on an event stream');
 
       const l = await legacyHost(bridge.url);
       legacy = l.client;

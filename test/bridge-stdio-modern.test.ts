@@ -83,6 +83,9 @@ describe('byhand bridge: a 2026 host on stdio', () => {
       assert.deepEqual(host.prompts, ['Name a colour']);
       const asked = await host.client.callTool({ name: 'test_elicitation', arguments: { message: 'Who are you?' } });
       assert.equal(textOf(asked), 'User response: action=accept, content={"response":"modern response"}');
+      const progress: number[] = [];
+      await host.client.callTool({ name: 'test_tool_with_progress', arguments: {} }, { onprogress: (p) => void progress.push(p.progress) });
+      assert.ok(progress.length > 0, 'the server\'s progress reaches the host');
     } finally {
       await host.close();
     }

@@ -194,9 +194,12 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
     return true;
   }
 
-  /** A 2026 request's answer, as JSON; `subscriptions/listen` as an event stream that lasts until the host hangs up. */
+  /**
+   * A 2026 request's answer, as JSON; as an event stream when notifications come before it: `subscriptions/listen`,
+   * which lasts until the host hangs up, and a request that asked for progress.
+   */
   function modernAnswer(request: JsonRpcRequest, signal: AbortSignal): Promise<Response> | Response {
-    if (request.method === 'subscriptions/listen') {
+    if (request.method === 'subscriptions/listen' || (request.params?._meta as JsonObject | undefined)?.progressToken !== undefined) {
       const stream = new EventStream(() => controller.abort());
       const controller = new AbortController();
       const peer = new JsonRpcPeer((message) => (stream.send(message), stream.close()), (r, s) => modern.handle(r, AbortSignal.any([s, signal, controller.signal]), (n) => stream.send(n)));

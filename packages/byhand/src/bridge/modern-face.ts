@@ -64,10 +64,13 @@ export class ModernFace {
     const declared = (meta[META.clientCapabilities] ?? {}) as ClientCapabilities;
     const binding = `${request.method}\0${String(params[about])}`;
     const { inputResponses, requestState, ...call } = params;
+    // The server's progress goes to the round the host is waiting on, under that request's own token.
+    const token = meta.progressToken;
+    const progress = token === undefined ? undefined : (p: JsonObject) => notify({ jsonrpc: '2.0', method: 'notifications/progress', params: { ...p, progressToken: token } });
     if (typeof requestState === 'string') {
-      return this.pending.resume(requestState, (inputResponses ?? {}) as JsonObject, declared, binding, signal);
+      return this.pending.resume(requestState, (inputResponses ?? {}) as JsonObject, declared, binding, signal, progress);
     }
-    return this.pending.start(declared, binding, (work) => forward(client, request.method, call, { signal: AbortSignal.any([signal, work]) }));
+    return this.pending.start(declared, binding, (work, onProgress) => forward(client, request.method, call, { signal: AbortSignal.any([signal, work]), progress: onProgress }), progress);
   }
 }
 

@@ -27,6 +27,8 @@ interface Waiting {
 
 type Outcome = { result: JsonObject } | { error: unknown } | { asked: true };
 
+export type Progress = (progress: { progress: number; total?: number; message?: string }) => void;
+
 /** What each input request needs the caller to have declared (spec basic/patterns/mrtr.mdx, -32021). */
 function needs(request: JsonObject): string | undefined {
   const params = (request.params ?? {}) as JsonObject;
@@ -61,6 +63,8 @@ class PendingCall {
   expiry: { cancel(): void } | undefined;
   private wake: (() => void) | undefined;
   refused: AnswerError | undefined;
+  /** Where the server's progress goes: the caller's request of the round now running, under its token. */
+  progress: Progress | undefined;
 
   constructor(readonly id: string, public declared: ClientCapabilities, readonly binding: string) {}
 
@@ -152,18 +156,19 @@ export class PendingCalls {
   }
 
   /** A call's first round: its result, or `input_required` with what the server asks. */
-  async start(declared: ClientCapabilities, binding: string, work: (signal: AbortSignal) => Promise<JsonObject>): Promise<JsonObject> {
+  async start(declared: ClientCapabilities, binding: string, work: (signal: AbortSignal, progress: Progress) => Promise<JsonObject>, progress?: Progress): Promise<JsonObject> {
     if (this.calls.size >= this.max) {
       throw new AnswerError({ code: -32603, message: `byhand bridge: ${this.max} calls are already running or waiting for their callers; try again when one ends` });
     }
     const call = new PendingCall(String(++this.nextId), declared, binding);
     this.calls.set(call.id, call);
-    call.result = this.current.run(call, () => work(call.controller.signal));
+    call.progress = progress;
+    call.result = this.current.run(call, () => work(call.controller.signal, (p) => call.progress?.(p)));
     return this.answer(call);
   }
 
   /** A retry: its `inputResponses` answer what the call was waiting for, and the call goes on. */
-  async resume(state: string, responses: JsonObject, declared: ClientCapabilities, binding: string, signal?: AbortSignal): Promise<JsonObject> {
+  async resume(state: string, responses: JsonObject, declared: ClientCapabilities, binding: string, signal?: AbortSignal, progress?: Progress): Promise<JsonObject> {
     let id: unknown;
     try {
       id = ((await this.options.codec.verify(state, binding)) as JsonObject).call;
@@ -176,6 +181,7 @@ export class PendingCalls {
     call.expiry.cancel();
     call.expiry = undefined;
     call.declared = declared;
+    call.progress = progress;
     for (const [key, response] of Object.entries(responses)) {
       const waiting = call.waiting.get(key);
       if (waiting === undefined) continue;
