@@ -64,6 +64,11 @@ const COMMANDS: Record<string, Command> = {
     spec: async () => (await import('./watch/command.js')).SPEC,
     run: async (a, io) => (await import('./watch/command.js')).watchCommand(a, io),
   },
+  bridge: {
+    synopsis: 'bridge SERVER [--listen [HOST:]PORT]', about: 'let any host use SERVER, whatever era each speaks', stoppable: true,
+    spec: async () => (await import('./bridge/command.js')).SPEC,
+    run: async (a, io) => (await import('./bridge/command.js')).bridgeCommand(a, io),
+  },
   demo: {
     synopsis: 'demo', about: 'the finding, end to end, against the embedded Probe',
     spec: async () => (await import('./call/demo.js')).SPEC,

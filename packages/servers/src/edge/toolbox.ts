@@ -5,11 +5,9 @@
 
 import {
   createMcpHandler,
-  hostHeaderValidationResponse,
   isLegacyRequest,
   legacyStatelessFallback,
   McpServer,
-  originValidationResponse,
   readRequestBody,
   type CacheHint,
   type McpRequestContext,
@@ -18,6 +16,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { clientAddressOf, rememberClientAddress } from './client-address.js';
 import { surelyModern } from './era.js';
+import { hostGuard } from './host-check.js';
 import { LegacySessions } from './sessions.js';
 import { calledTool, keepingOnlyTool, recordingTools } from './narrow.js';
 import { createStateKit, rememberBody, rememberedBody, type StateKeySource, type StateKit } from './state.js';
@@ -94,7 +93,7 @@ export interface ToolboxHandler {
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+export { LOOPBACK_HOSTS } from './host-check.js';
 
 export const DEFAULT_LIST_CACHE: CacheHint = { ttlMs: 60_000, cacheScope: 'public' };
 
@@ -156,7 +155,7 @@ export function mountToolbox(info: ToolboxInfo, loading: Promise<ToolboxSpec>, o
   loaded.catch(() => {});
   const legacyMode = options.legacy ?? info.legacy;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const allowed = [...new Set([...LOOPBACK_HOSTS, ...(options.allowedHosts ?? [])])];
+  const refuseForeignHost = hostGuard(options.allowedHosts ?? []);
   const state = createStateKit(info.name, options.stateKey, options.stateTtlSeconds, options.now);
   const onerror = options.onerror;
 
@@ -220,7 +219,7 @@ export function mountToolbox(info: ToolboxInfo, loading: Promise<ToolboxSpec>, o
   async function fetch(incoming: Request): Promise<Response> {
     await loaded;
     // DNS-rebinding protection: a page on a foreign origin must not reach a loopback server through a rebound name.
-    const refused = hostHeaderValidationResponse(incoming, allowed) ?? originValidationResponse(incoming, allowed);
+    const refused = refuseForeignHost(incoming);
     if (refused !== undefined) return refused;
 
     let request = incoming;

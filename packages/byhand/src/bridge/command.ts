@@ -1,0 +1,159 @@
+// `byhand bridge SERVER`: puts any server in front of any host, whatever era each speaks. The back is byhand's own
+// client, opened as every verb opens a server (config name, URL or `-- CMD`, stored logins, config headers); the
+// face speaks the host's era and relays what the server asks back to the host (docs/bridge.md).
+
+import type { Host, JsonRpcNotification } from '@byhand/client';
+import { AnswersFileError, createHost, ProviderConfigError, type ByhandHost } from '@byhand/host';
+import { runCommand } from '../shared/command.js';
+import { processIO, type CommandIO } from '../shared/io.js';
+import { listFlag, stringFlag, type CommandSpec, type Values } from '../shared/kit.js';
+import { eraLine, openServer } from '../shared/open-server.js';
+import { notice } from '../shared/output.js';
+import { serverAndWords } from '../shared/resolve-server.js';
+import { CONNECT_FLAGS, SOURCE_FLAGS, connectFlags, sourceFlags } from '../shared/server-flags.js';
+import { UsageError } from '../shared/usage-error.js';
+import { serveStdio, type Backs } from './stdio-face.js';
+import type { Back } from './legacy-face.js';
+import { PendingCalls } from './pending-calls.js';
+import { createStateCodec, defaultStateKey, DEFAULT_STATE_TTL_SECONDS } from '@byhand/servers/edge';
+
+export const SPEC: CommandSpec = {
+  name: 'bridge',
+  synopsis: ['byhand bridge SERVER [--listen [HOST:]PORT [--path /mcp]]', 'byhand bridge [options] -- COMMAND [ARGS ...]'],
+  about: 'Lets any host use SERVER, whatever era each speaks (2025 or 2026): what the server asks (sampling, forms, roots) reaches the host.',
+  flags: {
+    ...SOURCE_FLAGS,
+    ...CONNECT_FLAGS,
+    listen: { type: 'string', arg: '[HOST:]PORT', help: 'serve Streamable HTTP on this address instead of stdio (HOST 0.0.0.0 or :: exposes it to the network)', default: 'stdio' },
+    path: { type: 'string', arg: 'PATH', help: 'the endpoint path with --listen', default: '/mcp' },
+    'allow-host': { type: 'string', arg: 'NAME', multiple: true, help: 'with --listen, also accept NAME in Host and Origin; without it only loopback names are served' },
+    sampling: { type: 'string', arg: 'PROVIDER', help: "answer sampling for a 2025 host that did not declare it, with this provider (anthropic, openai or offline), within byhand's spend cap" },
+    answers: { type: 'string', arg: 'FILE', help: 'answer forms for a 2025 host that did not declare elicitation, from this JSON file (as byhand call --answers)' },
+  },
+  notes: `Without --listen, stdin and stdout carry the host's JSON-RPC, one message a line; notices go to stderr.
+A 2025 host (initialize) gets the server opened with what it declared; a 2026 host's envelope must declare
+what the server asks for, or the call is refused with -32021.
+Environment: BYHAND_STATE_SECRET (32+ bytes) signs the requestState of a call waiting for a 2026 host.`,
+};
+
+export async function bridgeCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
+  return runCommand(SPEC, args, io, async ({ parsed, failure, defer }) => {
+    const flags = connectFlags(parsed.values);
+    failure.json = flags.json;
+    const { server, words } = serverAndWords(SPEC.name, parsed);
+    if (words.length > 0) throw new UsageError(`byhand bridge takes one SERVER (got ${words.join(' ')} after it)`, true);
+    const source = sourceFlags(parsed.values);
+    failure.what = `byhand bridge ${server.word ?? server.command!.join(' ')}`;
+    const opened = new Set<{ close(): Promise<void> }>();
+    defer(() => Promise.all([...opened].map((back) => back.close())));
+    const openBack = async (host: Host, onNotification: (notification: JsonRpcNotification) => void): Promise<Back> => {
+      const back = await openServer(server, source, flags, io, { host, onNotification });
+      opened.add(back);
+      notice(io, `bridging to ${back.server.describe}; ${eraLine(back.client, flags.era !== 'auto')}`);
+      return {
+        client: back.client,
+        close: async () => {
+          opened.delete(back);
+          await back.close();
+        },
+      };
+    };
+    const key = defaultStateKey(io.env.BYHAND_STATE_SECRET);
+    const pending = new PendingCalls({ codec: createStateCodec(typeof key === 'function' ? key() : key, DEFAULT_STATE_TTL_SECONDS) });
+    const backs = { open: openBack, own: ownHost(parsed.values, io), pending, warn: (text: string) => notice(io, text) };
+    const listen = stringFlag(parsed.values, 'listen');
+    if (listen === undefined) await serveStdio(io, backs);
+    else await serveHttp(io, backs, { ...listenAddress(listen), path: endpointPath(stringFlag(parsed.values, 'path') ?? '/mcp'), allowedHosts: allowedHosts(listFlag(parsed.values, 'allow-host')) }, failure);
+    return 0;
+  });
+}
+
+/**
+ * What the bridge answers itself, for a 2025 host that did not declare it, when the user said so: sampling through a
+ * provider of the host package (its spend cap holds; --sampling is the consent, as there is no terminal to ask at),
+ * forms from an answers file. Nothing else: stdin is the host's, so no person can be asked.
+ */
+function ownHost(values: Values, io: CommandIO): Host {
+  const provider = stringFlag(values, 'sampling');
+  const answers = stringFlag(values, 'answers');
+  if (provider === undefined && answers === undefined) return {};
+  if (provider !== undefined && !['anthropic', 'openai', 'offline'].includes(provider)) throw new UsageError(`--sampling takes anthropic, openai or offline, not ${JSON.stringify(provider)}`, true);
+  let host: ByhandHost;
+  try {
+    host = createHost({
+    env: provider !== undefined ? { ...io.env, BYHAND_PROVIDER: provider } : io.env,
+    sampling: provider !== undefined,
+    yes: true,
+    interactive: false,
+    input: io.stdin,
+    output: io.stderr,
+    ...(answers !== undefined ? { answersFile: answers } : {}),
+  });
+  } catch (error) {
+    // A provider without its key, an unreadable answers file: the command line's or the environment's fault.
+    if (error instanceof AnswersFileError || error instanceof ProviderConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+  return {
+    ...(host.sample !== undefined ? { sample: host.sample } : {}),
+    ...(answers !== undefined ? { elicit: host.elicit, elicitationModes: ['form' as const] } : {}),
+  };
+}
+
+interface ListenAt {
+  host: string;
+  port: number;
+  path: string;
+  allowedHosts: string[];
+}
+
+/** Serves the HTTP face until the command is interrupted; the URL to give a host goes on stdout. */
+async function serveHttp(io: CommandIO, backs: Backs, at: ListenAt, failure: { what: string }): Promise<void> {
+  failure.what = `byhand bridge --listen ${at.host}:${at.port}`;
+  const { listenFetch, acceptedHosts, hostGuard } = await import('@byhand/servers/node');
+  const { createHttpFace } = await import('./http-face.js');
+  const face = createHttpFace({ backs });
+  const refuse = hostGuard(acceptedHosts(at.host, at.allowedHosts));
+  try {
+    const listening = await listenFetch(async (request, path) => {
+      if (path !== at.path) return Response.json({ jsonrpc: '2.0', id: null, error: { code: -32601, message: `Not found: the bridge serves ${at.path}` } }, { status: 404 });
+      return refuse(request) ?? face.fetch(request);
+    }, { host: at.host, port: at.port });
+    try {
+      io.stdout.write(`${listening.origin}${at.path}\n`);
+      if (listening.exposed) notice(io, `listening on ${listening.bound}, which other machines can reach: a host there can use this server through the bridge`);
+      await interrupted(io);
+    } finally {
+      await listening.close();
+    }
+  } finally {
+    await face.close();
+  }
+}
+
+/** `[HOST:]PORT`: loopback unless a host is named; an IPv6 host is bracketed. */
+function listenAddress(word: string): { host: string; port: number } {
+  const match = /^(?:(\[[0-9a-fA-F:]+\]|[^:]+):)?(\d+)$/.exec(word);
+  if (match === null || Number(match[2]) > 65535) throw new UsageError(`--listen takes [HOST:]PORT (PORT from 0 to 65535), not ${JSON.stringify(word)}`, true);
+  return { host: (match[1] ?? '127.0.0.1').replace(/^\[|\]$/g, ''), port: Number(match[2]) };
+}
+
+function endpointPath(path: string): string {
+  if (!/^\/[\w./-]*$/.test(path)) throw new UsageError(`--path takes a path such as /mcp, not ${JSON.stringify(path)}`, true);
+  return path.replace(/\/+$/, '') || '/';
+}
+
+function allowedHosts(names: string[]): string[] {
+  const lower = names.map((name) => name.toLowerCase());
+  const bad = lower.find((name) => !/^[a-z0-9.-]+$|^\[[0-9a-f:]+\]$/.test(name));
+  if (bad !== undefined) throw new UsageError(`--allow-host takes a host name without scheme or port, not ${JSON.stringify(bad)}`, true);
+  return lower;
+}
+
+/** Until SIGINT or SIGTERM (the command's interrupt). */
+function interrupted(io: CommandIO): Promise<void> {
+  return new Promise((resolve) => {
+    if (io.interrupt === undefined || io.interrupt.aborted) return resolve();
+    io.interrupt.addEventListener('abort', () => resolve(), { once: true });
+  });
+}

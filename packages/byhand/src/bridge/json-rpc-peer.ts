@@ -1,0 +1,119 @@
+// One JSON-RPC connection with a host, whatever carries it (stdin/stdout, a held HTTP stream): the host's requests
+// are handed to a handler with a signal its `notifications/cancelled` aborts, and the bridge's own requests to the
+// host (the input requests it relays) wait for their answers here. The carrier only moves messages.
+
+import { McpError, type JsonObject, type JsonRpcError, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest } from '@byhand/client';
+
+export type Handler = (request: JsonRpcRequest, signal: AbortSignal) => Promise<JsonObject>;
+
+/** A JSON-RPC error to answer with, as thrown by a handler. */
+export class AnswerError extends Error {
+  constructor(readonly error: JsonRpcError) {
+    super(error.message);
+  }
+}
+
+/** Requests the bridge may have waiting on a host at once: a host that never answers cannot make it hold more. */
+const MAX_OUTGOING = 64;
+
+export class JsonRpcPeer {
+  private nextId = 0;
+  private readonly outgoing = new Map<string | number, { resolve: (result: JsonObject) => void; reject: (error: Error) => void }>();
+  private readonly incoming = new Map<string | number, AbortController>();
+  private closed = false;
+
+  constructor(
+    private readonly write: (message: JsonRpcMessage) => void,
+    private readonly handle: Handler,
+    private readonly onNotification: (notification: JsonRpcNotification) => void = () => undefined,
+  ) {}
+
+  /** One message from the host. */
+  receive(message: unknown): void {
+    if (message === null || typeof message !== 'object' || Array.isArray(message)) {
+      return this.write({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a JSON-RPC message is an object' } });
+    }
+    const m = message as JsonObject;
+    if (typeof m.method === 'string') {
+      if (m.id === undefined) return this.notification(m as unknown as JsonRpcNotification);
+      if (typeof m.id !== 'string' && typeof m.id !== 'number') return this.write({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: id must be a string or a number' } });
+      return void this.request(m as unknown as JsonRpcRequest);
+    }
+    if (typeof m.id === 'string' || typeof m.id === 'number') this.response(m.id, m);
+  }
+
+  /** A request to the host (an input request relayed from the server); its JSON-RPC error is thrown as an McpError. */
+  ask(method: string, params: JsonObject, signal?: AbortSignal): Promise<JsonObject> {
+    if (this.closed) return Promise.reject(new McpError('closed', `the host is gone: ${method} cannot be asked`, 'the host closed its connection to the bridge'));
+    if (this.outgoing.size >= MAX_OUTGOING) return Promise.reject(new McpError('limit', `the host has ${MAX_OUTGOING} requests unanswered`, 'the host does not answer what the bridge asks it'));
+    const id = `bridge-${++this.nextId}`;
+    return new Promise<JsonObject>((resolve, reject) => {
+      const abort = () => {
+        this.outgoing.delete(id);
+        this.notify('notifications/cancelled', { requestId: id, reason: 'the server no longer needs the answer' });
+        reject(new McpError('aborted', `${method} was cancelled`, 'the request it was for ended'));
+      };
+      if (signal?.aborted) return abort();
+      signal?.addEventListener('abort', abort, { once: true });
+      this.outgoing.set(id, {
+        resolve: (result) => (signal?.removeEventListener('abort', abort), resolve(result)),
+        reject: (error) => (signal?.removeEventListener('abort', abort), reject(error)),
+      });
+      this.write({ jsonrpc: '2.0', id, method, params });
+    });
+  }
+
+  notify(method: string, params?: JsonObject): void {
+    if (!this.closed) this.write({ jsonrpc: '2.0', method, ...(params !== undefined ? { params } : {}) });
+  }
+
+  /** The host is gone: what it was asked fails, what it asked is given up. */
+  close(): void {
+    this.closed = true;
+    for (const waiting of this.outgoing.values()) waiting.reject(new McpError('closed', 'the host closed its connection before answering', 'the host went away'));
+    this.outgoing.clear();
+    for (const controller of this.incoming.values()) controller.abort(new McpError('closed', 'the host closed its connection', 'the host went away'));
+    this.incoming.clear();
+  }
+
+  private notification(notification: JsonRpcNotification): void {
+    if (notification.method === 'notifications/cancelled') {
+      const id = notification.params?.requestId;
+      if (typeof id === 'string' || typeof id === 'number') this.incoming.get(id)?.abort(new McpError('aborted', 'the host cancelled the request', 'the host sent notifications/cancelled'));
+      return;
+    }
+    this.onNotification(notification);
+  }
+
+  private async request(request: JsonRpcRequest): Promise<void> {
+    const controller = new AbortController();
+    this.incoming.set(request.id, controller);
+    let answer: JsonRpcMessage;
+    try {
+      answer = { jsonrpc: '2.0', id: request.id, result: await this.handle(request, controller.signal) };
+    } catch (error) {
+      answer = { jsonrpc: '2.0', id: request.id, error: errorOf(error) };
+    } finally {
+      this.incoming.delete(request.id);
+    }
+    // A cancelled request is not answered (spec basic/utilities/cancellation).
+    if (!controller.signal.aborted && !this.closed) this.write(answer);
+  }
+
+  private response(id: string | number, message: JsonObject): void {
+    const waiting = this.outgoing.get(id);
+    if (!waiting) return;
+    this.outgoing.delete(id);
+    const error = message.error as JsonRpcError | undefined;
+    if (error !== undefined) waiting.reject(new McpError(typeof error.code === 'number' ? error.code : -32603, `the host answered with an error: ${String(error.message)}`, 'the host refused or could not fulfil the request', error.data));
+    else waiting.resolve((message.result ?? {}) as JsonObject);
+  }
+}
+
+/** What a handler's failure tells the host: a server's JSON-RPC error as it was, anything else as an internal error that says why. */
+export function errorOf(error: unknown): JsonRpcError {
+  if (error instanceof AnswerError) return error.error;
+  if (error instanceof McpError && typeof error.code === 'number') return { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) };
+  const message = error instanceof McpError ? `${error.message} (hint: ${error.hint})` : error instanceof Error ? error.message : String(error);
+  return { code: -32603, message: `byhand bridge: ${message}` };
+}

@@ -1,0 +1,101 @@
+// A 2025 host (it sent `initialize`) in front of any server. The back is opened once the host has said what it can
+// do, so the back declares exactly that (relay-host.ts); `initialize` is answered from who the server says it is,
+// every later request is carried by forward.ts, `ping` never leaves the bridge, and a modern server's changes come
+// from the subscription stream the bridge holds for the host (listen-relay.ts).
+
+import { LEGACY_VERSIONS, type Client, type ClientCapabilities, type Host, type JsonObject, type JsonRpcNotification, type JsonRpcRequest } from '@byhand/client';
+import { forward } from './forward.js';
+import { AnswerError } from './json-rpc-peer.js';
+import { ListenRelay } from './listen-relay.js';
+import { relayHost, type Ask } from './relay-host.js';
+
+/** The server opened for a face: its client, and how to close both (a server the bridge started too). */
+export interface Back {
+  client: Client;
+  close(): Promise<void>;
+}
+
+/** Opens the server with this host, its notifications sent to `onNotification`. */
+export type OpenBack = (host: Host, onNotification: (notification: JsonRpcNotification) => void) => Promise<Back>;
+
+export interface HostLink {
+  ask: Ask;
+  notify(method: string, params?: JsonObject): void;
+}
+
+export class LegacyFace {
+  private back: Back | undefined;
+  private opening: Promise<Back> | undefined;
+  /** A modern server's changes, for this host (listen-relay.ts). */
+  private listen: ListenRelay | undefined;
+
+  constructor(
+    private readonly link: HostLink,
+    private readonly openBack: OpenBack,
+    /** The bridge's own answers (`--sampling`, `--answers`) for what the host did not declare. */
+    private readonly own: Host = {},
+    /** What the host cannot be told (a subscription stream that ended), for stderr. */
+    private readonly warn: (text: string) => void = () => undefined,
+  ) {}
+
+  get client(): Client | undefined {
+    return this.back?.client;
+  }
+
+  async close(): Promise<void> {
+    this.listen?.close();
+    // A back still opening is closed once open, so nothing it started outlives the host.
+    const back = this.back ?? (await this.opening?.catch(() => undefined));
+    await back?.close();
+  }
+
+  async handle(request: JsonRpcRequest, signal: AbortSignal): Promise<JsonObject> {
+    const params = request.params ?? {};
+    if (request.method === 'initialize') return this.initialize(params);
+    if (request.method === 'ping') return {};
+    if (this.back === undefined) throw new AnswerError({ code: -32600, message: `Invalid Request: ${request.method} before initialize` });
+    if (this.listen !== undefined && (request.method === 'resources/subscribe' || request.method === 'resources/unsubscribe')) {
+      if (request.method === 'resources/subscribe') this.listen.subscribe(String(params.uri));
+      else this.listen.unsubscribe(String(params.uri));
+      return {};
+    }
+    const token = (params._meta as JsonObject | undefined)?.progressToken;
+    const progress = token === undefined ? undefined : (p: JsonObject) => this.link.notify('notifications/progress', { ...p, progressToken: token });
+    return forward(this.back.client, request.method, params, { signal, ...(progress ? { progress } : {}) });
+  }
+
+  private async initialize(params: JsonObject): Promise<JsonObject> {
+    if (this.opening !== undefined) throw new AnswerError({ code: -32600, message: 'Invalid Request: initialize was already sent on this connection' });
+    const declared = (params.capabilities ?? {}) as ClientCapabilities;
+    this.opening = this.openBack(relayHost(declared, this.link.ask, this.own), (n) => this.relay(n));
+    let client: Client;
+    try {
+      this.back = await this.opening;
+      client = this.back.client;
+    } catch (error) {
+      // The host may try again, once the server is up.
+      this.opening = undefined;
+      throw error;
+    }
+    // An era found in the verdict cache comes without the server's word on who it is.
+    if (client.era === 'modern' && client.serverInfo === undefined) await client.discover();
+    if (client.era === 'modern') {
+      this.listen = new ListenRelay(client, this.warn);
+      this.listen.open();
+    }
+    const asked = String(params.protocolVersion);
+    const versions: readonly string[] = LEGACY_VERSIONS;
+    return {
+      protocolVersion: versions.includes(asked) ? asked : LEGACY_VERSIONS[0],
+      capabilities: client.serverCapabilities,
+      serverInfo: client.serverInfo ?? { name: 'byhand-bridge', version: '0' },
+      ...(client.instructions !== undefined ? { instructions: client.instructions } : {}),
+    };
+  }
+
+  /** The server's notifications, except progress (sent per request, under the host's own token) and the 2026 stream's acknowledgement. */
+  private relay(notification: JsonRpcNotification): void {
+    if (notification.method === 'notifications/progress' || notification.method === 'notifications/subscriptions/acknowledged') return;
+    this.link.notify(notification.method, notification.params);
+  }
+}

@@ -1,0 +1,92 @@
+// The stdio face: what a desktop host launches. Newline-delimited JSON-RPC on stdin and stdout (stdout carries
+// nothing else), one host per process. The host's first request says its era: `initialize` is a 2025 host, an
+// enveloped request or `server/discover` a 2026 one. It runs until stdin ends or the command is interrupted, then
+// gives up what is in flight and closes the server.
+
+import { StringDecoder } from 'node:string_decoder';
+import { DEFAULT_LIMITS, type Host, type JsonObject, type JsonRpcMessage } from '@byhand/client';
+import type { CommandIO } from '../shared/io.js';
+import { JsonRpcPeer } from './json-rpc-peer.js';
+import { LegacyFace, type Back, type OpenBack } from './legacy-face.js';
+import { isModernRequest, ModernFace } from './modern-face.js';
+import type { PendingCalls } from './pending-calls.js';
+
+export interface Backs {
+  open: OpenBack;
+  /** The bridge's own answers (`--sampling`, `--answers`) for what a 2025 host did not declare. */
+  own: Host;
+  /** Where a 2026 host's calls wait for its answers. */
+  pending: PendingCalls;
+  /** What a host cannot be told, for stderr. */
+  warn: (text: string) => void;
+}
+
+export async function serveStdio(io: CommandIO, backs: Backs): Promise<void> {
+  const write = (message: JsonRpcMessage) => void io.stdout.write(`${JSON.stringify(message)}\n`);
+  let face: LegacyFace | ModernFace | undefined;
+  let modernBack: Promise<Back> | undefined;
+  const link = { ask: (method: string, params: JsonObject, signal: AbortSignal) => peer.ask(method, params, signal), notify: (method: string, params?: JsonObject) => peer.notify(method, params) };
+  const peer: JsonRpcPeer = new JsonRpcPeer(write, async (request, signal): Promise<JsonObject> => {
+    // A ping says nothing of the host's era.
+    if (face === undefined && request.method === 'ping') return {};
+    if (face === undefined && isModernRequest(request)) {
+      const modern: ModernFace = new ModernFace(async () => (await (modernBack ??= backs.open(backs.pending.host(), (n) => modern.listens.relay(n)))).client, backs.pending);
+      face = modern;
+    }
+    face ??= new LegacyFace(link, backs.open, backs.own, backs.warn);
+    return face.handle(request, signal, (n) => peer.notify(n.method, n.params));
+  });
+  try {
+    await readLines(io, (line) => {
+      let message: unknown;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        return write({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: a line on stdin is not JSON' } });
+      }
+      peer.receive(message);
+    });
+  } finally {
+    peer.close();
+    backs.pending.close();
+    await (face instanceof LegacyFace ? face.close() : (await modernBack?.catch(() => undefined))?.close())?.catch(() => undefined);
+  }
+}
+
+/** Each line of stdin until it ends (or the command is interrupted); a line over the client's message bound is refused, not held. */
+function readLines(io: CommandIO, onLine: (line: string) => void): Promise<void> {
+  const max = DEFAULT_LIMITS.maxMessageBytes;
+  return new Promise((resolve, reject) => {
+    let pending = '';
+    let skipping = false;
+    // A character split across two chunks is decoded whole.
+    const decoder = new StringDecoder('utf8');
+    const onData = (chunk: Buffer | string) => {
+      const text = pending + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
+      const lines = text.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        if (skipping) skipping = false;
+        else if (line.trim() !== '') onLine(line.replace(/\r$/, ''));
+      }
+      if (pending.length > max) {
+        pending = '';
+        skipping = true;
+        io.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: a message over ${max} bytes` } })}\n`);
+      }
+    };
+    const stop = () => {
+      io.stdin.off('data', onData);
+      io.stdin.off('end', done);
+      io.stdin.off('error', fail);
+      io.interrupt?.removeEventListener('abort', done);
+    };
+    const done = () => (stop(), resolve());
+    const fail = (error: Error) => (stop(), reject(error));
+    io.stdin.on('data', onData);
+    io.stdin.once('end', done);
+    io.stdin.once('error', fail);
+    if (io.interrupt?.aborted) return done();
+    io.interrupt?.addEventListener('abort', done, { once: true });
+  });
+}

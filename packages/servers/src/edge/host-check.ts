@@ -1,0 +1,21 @@
+// DNS-rebinding protection for a loopback server: a page on a foreign origin must not reach it through a rebound
+// name. Host and Origin must each name a loopback name or one the operator allowed (`--allow-host`).
+
+import { hostHeaderValidationResponse, originValidationResponse } from '@modelcontextprotocol/server';
+import { hostForUrl } from './listen.js';
+
+export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+/** The names accepted when bound to `bindHost`: loopback, the operator's, and the bound name itself when it is one. */
+export function acceptedHosts(bindHost: string, allowed: readonly string[] = []): string[] {
+  const bindName = bindHost.replace(/^\[|\]$/g, '');
+  const names = [...allowed];
+  if (!LOOPBACK_HOSTS.includes(bindName) && bindName !== '0.0.0.0' && bindName !== '::') names.push(hostForUrl(bindName));
+  return names;
+}
+
+/** Refuses a request whose Host or Origin is not loopback or `accepted` (the refusal, or undefined to go on). */
+export function hostGuard(accepted: readonly string[]): (request: Request) => Response | undefined {
+  const allowed = [...new Set([...LOOPBACK_HOSTS, ...accepted])];
+  return (request) => hostHeaderValidationResponse(request, allowed) ?? originValidationResponse(request, allowed);
+}

@@ -1,0 +1,144 @@
+// The node:http listener under every web-standard handler byhand serves (`byhand serve`'s toolboxes, `byhand bridge
+// --listen`): the bounds on what one client can hold open, one answer for every request however its handler fails,
+// and no proxying.
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toWebRequest, UnconvertibleRequestError, writeWebResponse } from './node-adapter.js';
+import { capConnectionsPerAddress } from './per-address.js';
+
+export interface ServerLimits {
+  /** A request (headers and body) must arrive within this; a body dripped byte by byte is cut off with 408. */
+  requestTimeoutMs: number;
+  /** The headers must arrive within this. */
+  headersTimeoutMs: number;
+  /** Open connections at once; more are refused at accept, so a flood cannot take every descriptor. */
+  maxConnections: number;
+  /** Open connections from one client address; more are closed at accept, so one address cannot take every slot. */
+  maxConnectionsPerAddress: number;
+  /** How often node checks the two timeouts (its granularity). */
+  timeoutCheckMs: number;
+}
+
+export const DEFAULT_SERVER_LIMITS: ServerLimits = {
+  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+  maxConnections: 512,
+  maxConnectionsPerAddress: 64,
+  timeoutCheckMs: 1_000,
+};
+
+export interface ListenOptions {
+  port?: number;
+  /** The address to bind. */
+  host: string;
+  limits?: Partial<ServerLimits>;
+  onerror?: (error: Error) => void;
+}
+
+export interface Listening {
+  /** The address actually bound, e.g. `0.0.0.0:3000`. */
+  bound: string;
+  /** The base URL of the bound address, as this machine reaches it. */
+  origin: string;
+  port: number;
+  /** True when the bind address is not loopback, so other machines can connect. */
+  exposed: boolean;
+  close(): Promise<void>;
+}
+
+/** A host as it goes in a URL: the wildcard addresses as loopback, IPv6 bracketed. */
+export function hostForUrl(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+function badRequest(message: string): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code: -32600, message: `Bad request: ${message}` }, id: null }, { status: 400 });
+}
+
+/** The same 400 as written by hand on a socket node no longer parses HTTP on (CONNECT hands over the raw socket). */
+function rawBadRequest(message: string): string {
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: `Bad request: ${message}` }, id: null });
+  return `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+/** Serves `route(request, path)` (path: the target without its query or trailing slashes) until closed. */
+export async function listenFetch(route: (request: Request, path: string) => Promise<Response>, options: ListenOptions): Promise<Listening> {
+  const limits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
+  const report = (error: unknown) => options.onerror?.(error instanceof Error ? error : new Error(String(error)));
+  let origin = 'http://127.0.0.1';
+  // Everything a request can throw, synchronously or not, ends as an answer on that request: one bad request must
+  // never end the process that serves everyone else.
+  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    let response: Response;
+    try {
+      const path = (req.url ?? '/').split('?')[0].replace(/\/+$/, '');
+      response = await route(toWebRequest(req, res, origin), path);
+    } catch (error) {
+      if (error instanceof UnconvertibleRequestError) {
+        res.setHeader('connection', 'close');
+        response = badRequest(error.message);
+      } else {
+        report(error);
+        response = Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }, { status: 500 });
+      }
+    }
+    await writeWebResponse(response, res);
+  };
+  const server = createServer({ connectionsCheckingInterval: limits.timeoutCheckMs }, (req: IncomingMessage, res: ServerResponse) => {
+    serve(req, res).catch((error: unknown) => {
+      report(error);
+      res.destroy();
+    });
+  });
+  // requestTimeout covers receiving the request only (node docs, http.Server.requestTimeout), so a slow body is cut
+  // off with 408 while a long SSE answer is not. Node also runs these clocks on a kept-alive connection between
+  // requests, so an idle one must be closed by keepAliveTimeout first: else an honest client's next request on it
+  // meets a 408 (measured in test/servers-soak.test.ts with a 1 s deadline).
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.headersTimeout = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
+  server.keepAliveTimeout = Math.min(server.keepAliveTimeout, Math.max(100, server.headersTimeout - 500));
+  server.maxConnections = limits.maxConnections;
+  capConnectionsPerAddress(server, limits.maxConnectionsPerAddress);
+  // Destroyed once the answer is out, not only ended: a peer that never closes its side would otherwise keep the
+  // half-closed socket, and its connection slot, for good.
+  // A socket the server has already ended (it answered, with Connection: close) is left to close by itself: destroyed
+  // while the client still sends, it is reset, and a reset can discard the answer before the client reads it (the 413
+  // for an oversized body).
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return;
+    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`, () => socket.destroy());
+  });
+  // Node hands a CONNECT to this event and, with no listener, drops the socket without a word.
+  server.on('connect', (req: IncomingMessage, socket) => {
+    socket.end(rawBadRequest(`CONNECT ${req.url ?? ''}: this server is not a proxy`), () => socket.destroy());
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  origin = `http://${hostForUrl(address.address)}:${address.port}`;
+  const boundHost = address.address.includes(':') ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+  return {
+    bound: `${boundHost}:${address.port}`,
+    origin,
+    port: address.port,
+    exposed: !['127.0.0.1', '::1', 'localhost'].includes(address.address) && !address.address.startsWith('127.'),
+    close() {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        await stopped;
+      })();
+      return closing;
+    },
+  };
+}

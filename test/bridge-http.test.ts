@@ -1,0 +1,206 @@
+// `byhand bridge --listen`: the Streamable HTTP face, dual-era on one URL. The real CLI listens on loopback in front of
+// the modern Everything toolbox, and in front of a legacy stdio server (server-everything); the SDK 2.4.0 client
+// speaks the modern era to it, the SDK 1.x client the legacy one, and each gets its own handlers' answers. A foreign
+// Origin is refused, as `byhand serve` refuses it.
+
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { after, before, describe, test } from './support/node-test.js';
+import { startByhand, until, type RunningCli } from './support/cli.js';
+import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const MODERN = '2026-07-28';
+
+interface Listening {
+  cli: RunningCli;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** `byhand bridge ARGS --listen 0`, until it prints its URL. */
+async function listen(args: string[]): Promise<Listening> {
+  const cli = startByhand(['bridge', ...withListen(args)]);
+  const stop = async () => {
+    if (cli.child.exitCode === null) cli.child.kill('SIGTERM');
+    await cli.exit;
+  };
+  try {
+    await until(() => /^http:\/\/\S+\n/.test(cli.stdout()), `the bridge's URL (stderr: ${cli.stderr()})`, 10_000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { cli, url: cli.stdout().split('\n')[0], stop };
+}
+
+/** --listen goes before a `-- COMMAND`. */
+function withListen(args: string[]): string[] {
+  const dashes = args.indexOf('--');
+  return dashes < 0 ? [...args, '--listen', '0'] : [...args.slice(0, dashes), '--listen', '0', ...args.slice(dashes)];
+}
+
+function textOf(result: unknown): string {
+  const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
+  return content.map((block) => block.text ?? '').join('\n');
+}
+
+interface Answers {
+  prompts: string[];
+  forms: string[];
+}
+
+async function modernHost(url: string, capabilities: Record<string, object> = { sampling: {}, elicitation: { form: {} } }): Promise<{ client: ModernClient; answers: Answers }> {
+  const client = new ModernClient({ name: 'modern-host', version: '1.0.0' }, { capabilities, versionNegotiation: { mode: { pin: MODERN } } });
+  const answers: Answers = { prompts: [], forms: [] };
+  if ('sampling' in capabilities) {
+    client.setRequestHandler('sampling/createMessage', async (request) => {
+      const text = request.params.messages.map((m) => (!Array.isArray(m.content) && m.content.type === 'text' ? m.content.text : '')).join(' ');
+      answers.prompts.push(text);
+      return { role: 'assistant' as const, content: { type: 'text' as const, text: `the modern model says: ${text.length} characters` }, model: 'modern-model', stopReason: 'endTurn' };
+    });
+  }
+  if ('elicitation' in capabilities) {
+    client.setRequestHandler('elicitation/create', async (request) => {
+      const params = request.params as { message: string; requestedSchema?: { properties: Record<string, unknown> } };
+      answers.forms.push(params.message);
+      return { action: 'accept' as const, content: Object.fromEntries(Object.keys(params.requestedSchema?.properties ?? {}).map((name) => [name, `modern ${name}`])) };
+    });
+  }
+  await client.connect(new ModernTransport(new URL(url)));
+  return { client, answers };
+}
+
+async function legacyHost(url: string): Promise<{ client: LegacyClient; answers: Answers }> {
+  const client = new LegacyClient({ name: 'legacy-host', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {} } });
+  const answers: Answers = { prompts: [], forms: [] };
+  client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+    const text = request.params.messages.map((m) => ('text' in m.content ? String(m.content.text) : '')).join(' ');
+    answers.prompts.push(text);
+    return { role: 'assistant', content: { type: 'text', text: `the legacy model says: ${text.length} characters` }, model: 'legacy-model', stopReason: 'endTurn' };
+  });
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    answers.forms.push(request.params.message);
+    const properties = 'requestedSchema' in request.params ? Object.keys(request.params.requestedSchema.properties) : [];
+    return { action: 'accept', content: Object.fromEntries(properties.map((name) => [name, `legacy ${name}`])) };
+  });
+  await client.connect(new LegacyTransport(new URL(url)));
+  return { client, answers };
+}
+
+describe('byhand bridge --listen', () => {
+  let server: RunningServer;
+  let url: string;
+  before(async () => {
+    server = await startServer({ port: 0, toolboxes: ['everything'] });
+    url = server.urls.everything!;
+  });
+  after(() => server.close());
+
+  test('in front of a modern server: a 2026 host and a 2025 host on the same URL, each asked in its own era', { timeout: 15_000 }, async () => {
+    const bridge = await listen([url]);
+    let modern: ModernClient | undefined;
+    let legacy: LegacyClient | undefined;
+    try {
+      const m = await modernHost(bridge.url);
+      modern = m.client;
+      assert.equal(modern.getServerVersion()?.name, 'byhand-everything');
+      const thought = await modern.callTool({ name: 'test_sampling', arguments: { prompt: 'Name a colour' } });
+      assert.equal(textOf(thought), 'LLM response: the modern model says: 13 characters');
+      const asked = await modern.callTool({ name: 'test_elicitation', arguments: { message: 'Who are you?' } });
+      assert.equal(textOf(asked), 'User response: action=accept, content={"response":"modern response"}');
+      const progress: number[] = [];
+      await modern.callTool({ name: 'test_tool_with_progress', arguments: {} }, { onprogress: (p) => void progress.push(p.progress) });
+      assert.ok(progress.length > 0, 'the server\'s progress reaches the host, on an event stream');
+
+      const l = await legacyHost(bridge.url);
+      legacy = l.client;
+      assert.equal(legacy.getServerVersion()?.name, 'byhand-everything');
+      const legacyThought = await legacy.callTool({ name: 'test_sampling', arguments: { prompt: 'Name a shape' } });
+      assert.equal(textOf(legacyThought), 'LLM response: the legacy model says: 12 characters');
+      const legacyAsked = await legacy.callTool({ name: 'test_elicitation', arguments: { message: 'Where are you?' } });
+      assert.equal(textOf(legacyAsked), 'User response: action=accept, content={"response":"legacy response"}');
+      assert.deepEqual(l.answers.forms, ['Where are you?']);
+    } finally {
+      await modern?.close().catch(() => undefined);
+      await legacy?.close().catch(() => undefined);
+      await bridge.stop();
+    }
+  });
+
+  test('subscriptions/listen from a 2026 host is an event stream: acknowledged, then a legacy session\'s list change', { timeout: 15_000 }, async () => {
+    const bridge = await listen([url, '--era', 'legacy']);
+    const stop = new AbortController();
+    try {
+      const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} };
+      const post = (body: object, signal?: AbortSignal) =>
+        fetch(bridge.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', ...body }), ...(signal ? { signal } : {}) });
+      const stream = await post({ id: 'sub', method: 'subscriptions/listen', params: { _meta: meta, notifications: { toolsListChanged: true } } }, stop.signal);
+      assert.equal(stream.headers.get('content-type'), 'text/event-stream');
+      const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let events = '';
+      const nextEvent = async (method: string) => {
+        for (let reads = 0; reads < 20 && !events.includes(`"method":"${method}"`); reads++) events += (await reader.read()).value ?? '';
+        assert.match(events, new RegExp(`"method":"${method}".*"io.modelcontextprotocol/subscriptionId":"sub"`));
+      };
+      await nextEvent('notifications/subscriptions/acknowledged');
+      const call = await post({ id: 2, method: 'tools/call', params: { _meta: meta, name: 'test_trigger_tool_change', arguments: {} } });
+      assert.match(await call.text(), /Mutation triggered/);
+      await nextEvent('notifications/tools/list_changed');
+    } finally {
+      stop.abort();
+      await bridge.stop();
+    }
+  });
+
+  test('a foreign Host or Origin is refused before anything reaches the server', { timeout: 15_000 }, async () => {
+    const bridge = await listen([url]);
+    try {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'page', version: '1' } } });
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const foreign = await fetch(bridge.url, { method: 'POST', headers: { ...headers, origin: 'http://evil.example' }, body });
+      assert.equal(foreign.status, 403);
+      await foreign.body?.cancel();
+      const elsewhere = await fetch(bridge.url.replace(/\/mcp$/, '/other'), { method: 'POST', headers, body });
+      assert.equal(elsewhere.status, 404);
+      await elsewhere.body?.cancel();
+      assert.doesNotMatch(bridge.cli.stderr(), /bridging to/);
+    } finally {
+      await bridge.stop();
+    }
+  });
+
+  test('a 2026 host in front of a legacy stdio server: pushed requests come back as input_required, undeclared ones as -32021', { timeout: 15_000 }, async () => {
+    const bridge = await listen(['--', process.execPath, everything, 'stdio']);
+    let modern: ModernClient | undefined;
+    let unsampled: ModernClient | undefined;
+    try {
+      const m = await modernHost(bridge.url);
+      modern = m.client;
+      const thought = await modern.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'Name a colour', maxTokens: 20 } });
+      assert.match(textOf(thought), /the modern model says/);
+      assert.match(m.answers.prompts[0] ?? '', /Name a colour/);
+      const asked = await modern.callTool({ name: 'trigger-elicitation-request', arguments: {} });
+      assert.match(textOf(asked), /modern name/);
+
+      const u = await modernHost(bridge.url, { elicitation: { form: {} } });
+      unsampled = u.client;
+      await assert.rejects(unsampled.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'Name a colour', maxTokens: 20 } }), (error: Error & { code?: number }) => {
+        assert.equal(error.code, -32021, error.message);
+        return true;
+      });
+      // The legacy server was answered, not left waiting: the next call goes through.
+      assert.match(textOf(await unsampled.callTool({ name: 'trigger-elicitation-request', arguments: {} })), /modern name/);
+    } finally {
+      await modern?.close().catch(() => undefined);
+      await unsampled?.close().catch(() => undefined);
+      await bridge.stop();
+    }
+  });
+});

@@ -1,0 +1,196 @@
+// `byhand bridge` on stdio, as a 2025 desktop host launches it: the official SDK 1.x client, with its own sampling
+// and elicitation handlers, runs the real CLI in front of the modern Everything toolbox on loopback, and in front of
+// a legacy stdio server (server-everything), and the tools that ask the host get this host's own answers.
+
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { after, before, describe, test } from './support/node-test.js';
+import { bin, until } from './support/cli.js';
+import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+interface DesktopHost {
+  client: Client;
+  prompts: string[];
+  forms: string[];
+  /** Forms the bridge withdrew (notifications/cancelled) before they were answered. */
+  withdrawn: string[];
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/** The SDK 1.x client launching `byhand bridge ARGS`, declaring what `capabilities` says, answering from its own handlers. */
+async function desktopHost(args: string[], capabilities: Record<string, object> = { sampling: {}, elicitation: {}, roots: {} }, formsWait = false): Promise<DesktopHost> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [bin, 'bridge', ...args],
+    env: { ...process.env, BYHAND_PROVIDER: 'offline', NO_COLOR: '1' },
+    stderr: 'pipe',
+    cwd: root,
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const client = new Client({ name: 'desktop-host', version: '1.0.0' }, { capabilities });
+  const host: DesktopHost = { client, prompts: [], forms: [], withdrawn: [], stderr: () => stderr, close: () => client.close() };
+  if ('sampling' in capabilities) client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+    const text = request.params.messages.map((m) => ('text' in m.content ? String(m.content.text) : '')).join(' ');
+    host.prompts.push(text);
+    return { role: 'assistant', content: { type: 'text', text: `the desktop model says: ${text.length} characters` }, model: 'desktop-model', stopReason: 'endTurn' };
+  });
+  if ('elicitation' in capabilities) client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+    host.forms.push(request.params.message);
+    // A person who has not answered yet: the form stays open until it is withdrawn.
+    if (formsWait) {
+      return new Promise((_, reject) => extra.signal.addEventListener('abort', () => (host.withdrawn.push(request.params.message), reject(new Error('withdrawn')))));
+    }
+    const properties = 'requestedSchema' in request.params ? Object.keys(request.params.requestedSchema.properties) : [];
+    return { action: 'accept', content: Object.fromEntries(properties.map((name) => [name, `desktop ${name}`])) };
+  });
+  if ('roots' in capabilities) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///desktop/project', name: 'project' }] }));
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw new Error(`the bridge did not start: ${String(error)}\n${stderr}`, { cause: error });
+  }
+  return host;
+}
+
+function textOf(result: unknown): string {
+  const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
+  return content.map((block) => block.text ?? '').join('\n');
+}
+
+describe('byhand bridge: a 2025 host on stdio', () => {
+  let server: RunningServer;
+  let url: string;
+  before(async () => {
+    server = await startServer({ port: 0, toolboxes: ['everything'] });
+    url = server.urls.everything!;
+  });
+  after(() => server.close());
+
+  test('in front of a modern server: initialize from its identity, input_required relayed to the host as its own requests', { timeout: 15_000 }, async () => {
+    const host = await desktopHost([url]);
+    try {
+      assert.equal(host.client.getServerVersion()?.name, 'byhand-everything', host.stderr());
+      assert.match(host.stderr(), /modern era/);
+      const tools = await host.client.listTools();
+      assert.ok(tools.tools.some((tool) => tool.name === 'test_sampling'));
+      await host.client.ping();
+
+      const thought = await host.client.callTool({ name: 'test_sampling', arguments: { prompt: 'Name a colour' } });
+      assert.equal(textOf(thought), 'LLM response: the desktop model says: 13 characters');
+      assert.deepEqual(host.prompts, ['Name a colour']);
+
+      const asked = await host.client.callTool({ name: 'test_elicitation', arguments: { message: 'Who are you?' } });
+      assert.equal(textOf(asked), 'User response: action=accept, content={"response":"desktop response"}');
+      assert.deepEqual(host.forms, ['Who are you?']);
+
+      const roots = await host.client.callTool({ name: 'test_input_required_result_list_roots', arguments: {} });
+      assert.equal(textOf(roots), 'Roots: file:///desktop/project');
+    } finally {
+      await host.close();
+    }
+  });
+
+  test('a modern server\'s list changes reach the host as its session\'s notifications, through subscriptions/listen', { timeout: 15_000 }, async () => {
+    const host = await desktopHost([url], {});
+    const changed: string[] = [];
+    host.client.setNotificationHandler(ToolListChangedNotificationSchema, async (notification) => void changed.push(notification.method));
+    host.client.setNotificationHandler(PromptListChangedNotificationSchema, async (notification) => void changed.push(notification.method));
+    try {
+      assert.equal(host.client.getServerCapabilities()?.tools?.listChanged, true);
+      await host.client.callTool({ name: 'test_trigger_tool_change', arguments: {} });
+      await host.client.callTool({ name: 'test_trigger_prompt_change', arguments: {} });
+      await until(() => changed.length === 2, 'both list changes', 10_000);
+      assert.deepEqual(changed.sort(), ['notifications/prompts/list_changed', 'notifications/tools/list_changed']);
+    } finally {
+      await host.close();
+    }
+  });
+
+  test('resources/subscribe to a modern server becomes an entry of the subscriptions/listen the bridge holds', { timeout: 15_000 }, async () => {
+    const host = await desktopHost([url, '--trace'], {});
+    try {
+      assert.deepEqual(await host.client.subscribeResource({ uri: 'test://watched-resource' }), {});
+      await until(() => /subscriptions\/listen.*"resourceSubscriptions":\["test:\/\/watched-resource"\]/.test(host.stderr()), 'the listen stream with the subscription', 10_000);
+      assert.deepEqual(await host.client.unsubscribeResource({ uri: 'test://watched-resource' }), {});
+    } finally {
+      await host.close();
+    }
+  });
+
+  test('a host that declared no sampling: neither does the back, so the server refuses with -32021 naming it', { timeout: 15_000 }, async () => {
+    const host = await desktopHost([url], { elicitation: {} });
+    try {
+      await assert.rejects(host.client.callTool({ name: 'test_missing_capability', arguments: {} }), (error: Error & { code?: number }) => {
+        assert.equal(error.code, -32021);
+        assert.match(error.message, /sampling\/createMessage/);
+        return true;
+      });
+      assert.deepEqual(host.prompts, []);
+    } finally {
+      await host.close();
+    }
+  });
+
+  test('the host cancels a call: the back request ends, and the form it was waiting on is withdrawn from the host', { timeout: 15_000 }, async () => {
+    const host = await desktopHost([url], { elicitation: {} }, true);
+    try {
+      const controller = new AbortController();
+      const call = host.client.callTool({ name: 'test_elicitation', arguments: { message: 'Still there?' } }, undefined, { signal: controller.signal });
+      await until(() => host.forms.length === 1, 'the form to reach the host', 10_000);
+      controller.abort();
+      await assert.rejects(call);
+      await until(() => host.withdrawn.length === 1, 'the bridge to withdraw the form', 10_000);
+      assert.deepEqual(host.withdrawn, ['Still there?']);
+      // The bridge still serves the next request after the cancelled one.
+      assert.ok((await host.client.listTools()).tools.length > 0);
+    } finally {
+      await host.close();
+    }
+  });
+
+  test('--sampling offline and --answers FILE answer what the host did not declare, through the host package', { timeout: 15_000 }, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'bridge-answers-'));
+    const answers = join(folder, 'answers.json');
+    writeFileSync(answers, JSON.stringify({ response: 'from the answers file' }));
+    const host = await desktopHost([url, '--sampling', 'offline', '--answers', answers], {});
+    try {
+      const thought = await host.client.callTool({ name: 'test_sampling', arguments: { prompt: 'Name a colour' } });
+      assert.match(textOf(thought), /^LLM response: byhand offline provider: this is not a language model/);
+      const asked = await host.client.callTool({ name: 'test_elicitation', arguments: { message: 'Who are you?' } });
+      assert.equal(textOf(asked), 'User response: action=accept, content={"response":"from the answers file"}');
+      assert.deepEqual([host.prompts, host.forms], [[], []]);
+    } finally {
+      await host.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  test('in front of a legacy stdio server: the same era passes through, pushed requests reach the host', { timeout: 15_000 }, async () => {
+    const host = await desktopHost(['--', process.execPath, everything, 'stdio']);
+    try {
+      assert.match(host.stderr(), /legacy era/);
+      const thought = await host.client.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'Name a colour', maxTokens: 20 } });
+      assert.match(textOf(thought), /the desktop model says/);
+      assert.equal(host.prompts.length, 1);
+      assert.match(host.prompts[0], /Name a colour/);
+
+      const asked = await host.client.callTool({ name: 'trigger-elicitation-request', arguments: {} });
+      assert.match(textOf(asked), /desktop name/);
+      assert.equal(host.forms.length, 1);
+    } finally {
+      await host.close();
+    }
+  });
+});
