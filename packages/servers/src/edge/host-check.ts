@@ -2,7 +2,6 @@
 // name. Host and Origin must each name a loopback name or one the operator allowed (`--allow-host`).
 
 import { hostHeaderValidationResponse, originValidationResponse } from '@modelcontextprotocol/server';
-import { hostForUrl } from './listen.js';
 
 export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
@@ -18,4 +17,10 @@ export function acceptedHosts(bindHost: string, allowed: readonly string[] = [])
 export function hostGuard(accepted: readonly string[]): (request: Request) => Response | undefined {
   const allowed = [...new Set([...LOOPBACK_HOSTS, ...accepted])];
   return (request) => hostHeaderValidationResponse(request, allowed) ?? originValidationResponse(request, allowed);
+}
+
+/** A host as it goes in a URL: the wildcard addresses as loopback, IPv6 bracketed. */
+export function hostForUrl(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }

@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toWebRequest, UnconvertibleRequestError, writeWebResponse } from './node-adapter.js';
+import { hostForUrl } from './host-check.js';
 import { capConnectionsPerAddress } from './per-address.js';
 
 export interface ServerLimits {
@@ -47,11 +48,6 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-/** A host as it goes in a URL: the wildcard addresses as loopback, IPv6 bracketed. */
-export function hostForUrl(host: string): string {
-  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-}
 
 function badRequest(message: string): Response {
   return Response.json({ jsonrpc: '2.0', error: { code: -32600, message: `Bad request: ${message}` }, id: null }, { status: 400 });

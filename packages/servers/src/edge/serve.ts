@@ -7,7 +7,8 @@ import { openJarStorage } from '../toolboxes/cookie-jar/jar/open.js';
 import { defaultStateKey } from './state.js';
 import type { LegacyMode, ToolboxHandler } from './toolbox.js';
 import { acceptedHosts } from './host-check.js';
-import { hostForUrl, listenFetch, type ServerLimits } from './listen.js';
+import { hostForUrl } from './host-check.js';
+import { listenFetch, type ServerLimits } from './listen.js';
 
 export { DEFAULT_SERVER_LIMITS, type ServerLimits } from './listen.js';
 
