@@ -3,7 +3,8 @@
 
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
@@ -55,5 +56,33 @@ describe('the credentials file under concurrent writers', { timeout: 60_000 }, (
     await store.update((doc) => void (doc.clients.third = { client_id: 'third', via: 'pre-registered' }));
     assert.deepEqual(clients(file).sort(), ['first', 'second', 'third']);
     assert.equal(existsSync(`${file}.lock`), false);
+  });
+});
+
+describe('reading the credentials file', () => {
+  test('read once while it is unchanged; a write by this process or another, or an edit, is seen at once', { timeout: 10_000 }, async () => {
+    const file = join(scratch, 'cached', 'credentials.json');
+    const store = fileStore(file);
+    await store.update((doc) => void (doc.clients.first = { client_id: 'first', via: 'pre-registered' }));
+    const fs = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
+    const original = fs.readFileSync;
+    let reads = 0;
+    fs.readFileSync = ((...args: Parameters<typeof original>) => (String(args[0]) === file && reads++, original(...args))) as typeof original;
+    syncBuiltinESMExports();
+    try {
+      for (let i = 0; i < 5; i++) assert.deepEqual(Object.keys((await store.read()).clients), ['first']);
+      assert.equal(reads, 1, 'five reads of an unchanged file read it once');
+      await store.update((doc) => void (doc.clients.second = { client_id: 'second', via: 'pre-registered' }));
+      assert.deepEqual(Object.keys((await store.read()).clients).sort(), ['first', 'second'], "this process's write");
+      // Another writer renames a new file in place, as the store does.
+      const other = JSON.parse(original(file, 'utf8')) as { clients: Record<string, unknown> };
+      other.clients.third = { client_id: 'third', via: 'pre-registered' };
+      writeFileSync(`${file}.new`, JSON.stringify(other));
+      renameSync(`${file}.new`, file);
+      assert.deepEqual(Object.keys((await store.read()).clients).sort(), ['first', 'second', 'third'], "another process's write");
+    } finally {
+      fs.readFileSync = original;
+      syncBuiltinESMExports();
+    }
   });
 });

@@ -26,11 +26,19 @@ export function credentialsFile(env: Readonly<Record<string, string | undefined>
 
 export function fileStore(file: string = credentialsFile()): CredentialStore {
   let queue: Promise<unknown> = Promise.resolve();
+  // The text as last read, and the file it was read from: a long-running command (a bridge, a watch) asks before every
+  // request, and reading and parsing the file each time costs more than the request. A write renames a new file in
+  // place, so its identity changes whenever its contents do.
+  let last: { identity: string; text: string } | undefined;
   const read = (): CredentialDocument => {
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      const stat = statSync(file);
+      const identity = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+      if (last?.identity !== identity) last = { identity, text: readFileSync(file, 'utf8') };
+      text = last.text;
     } catch (error) {
+      last = undefined;
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return normalizeDocument(undefined);
       throw new AuthError('login-required', `cannot read the credentials file ${file}: ${(error as Error).message}`, 'check the file\'s owner and permissions, or remove it and log in again');
     }
