@@ -101,10 +101,10 @@ export function runNode(args, { timeoutMs = 20_000, cwd = ROOT, env = process.en
  * `{id, ...message}` and resolves with the child's `{id, ...}` answer. Every call has a deadline.
  * @param {string} script a file in bench/
  * @param {string[]} [args]
- * @param {{ name?: string }} [options]
+ * @param {{ name?: string, execArgv?: string[] }} [options]
  */
-export function startChild(script, args = [], { name = script } = {}) {
-  const child = fork(join(BENCH_DIR, script), args, { cwd: ROOT, execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json' });
+export function startChild(script, args = [], { name = script, execArgv = [] } = {}) {
+  const child = fork(join(BENCH_DIR, script), args, { cwd: ROOT, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'json' });
   let nextId = 0;
   /** @type {Map<number, { resolve: (answer: ChildMessage) => void, reject: (error: Error) => void, timer: NodeJS.Timeout }>} */
   const pending = new Map();

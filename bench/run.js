@@ -4,7 +4,7 @@
 // bench/results.md and the generated tables of docs/performance.md.
 //
 //   node bench/run.js                 all benchmarks, 3 runs each
-//   node bench/run.js client server   only these (ids below)
+//   node bench/run.js client bridge   only these (ids below)
 //   node bench/run.js --runs 5        more runs
 //   node bench/run.js --quick         one run, fewer iterations (a smoke test, not figures to quote)
 //   node bench/run.js --no-write      write neither results.md nor docs/performance.md
@@ -20,6 +20,7 @@ import { BENCH_DIR, ROOT, markdownTable, requireDist, textTable } from './lib.js
 import { serverBenchmark } from './server-bench.js';
 import { checkpointBenchmark } from './checkpoint-bench.js';
 import { bundleBenchmark } from './bundle-bench.js';
+import { bridgeBenchmark } from './bridge-bench.js';
 /** @import { BenchOptions, Section } from './lib.js' */
 /** @import { Combined } from './combine.js' */
 
@@ -35,6 +36,7 @@ export const BENCHMARKS = [
   { id: 'server', run: serverBenchmark },
   { id: 'checkpoint', run: checkpointBenchmark },
   { id: 'bundle', run: bundleBenchmark },
+  { id: 'bridge', run: bridgeBenchmark },
 ];
 
 /** Each run of every benchmark must stay well under this; each benchmark also bounds its own loops. */
