@@ -70,6 +70,29 @@ describe('silent sockets cannot lock serve out', { timeout: 30_000 }, () => {
     }
   });
 
+  test('an honest client with a hundred requests at once is served whole under the default limits', async () => {
+    const server = await startServer({ port: 0, toolboxes: ['everything'] });
+    try {
+      const url = server.urls.everything;
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' };
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
+      const statuses = await Promise.all(
+        Array.from({ length: 100 }, async () => {
+          try {
+            const answer = await fetch(url, { method: 'POST', headers, body });
+            await answer.arrayBuffer();
+            return answer.status;
+          } catch (error) {
+            return String((error as Error & { cause?: { code?: string } }).cause?.code ?? error);
+          }
+        }),
+      );
+      assert.deepEqual(statuses, Array(100).fill(200), 'no request was cut at accept');
+    } finally {
+      await server.close();
+    }
+  });
+
   test('a socket that misses the header deadline is destroyed, not half-closed, so its slot comes back', async () => {
     const server = await startServer({
       port: 0,

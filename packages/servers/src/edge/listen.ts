@@ -25,7 +25,9 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   requestTimeoutMs: 30_000,
   headersTimeoutMs: 10_000,
   maxConnections: 512,
-  maxConnectionsPerAddress: 64,
+  // Half the total: one address cannot take every slot, and an honest client with many requests at once (a load
+  // generator, a busy host) is not cut at accept, as it was at an eighth.
+  maxConnectionsPerAddress: 256,
   timeoutCheckMs: 1_000,
 };
 
