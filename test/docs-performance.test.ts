@@ -11,7 +11,7 @@ const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.ur
 
 test('every generated block of docs/performance.md is in the report of the script that measured it, as written', { timeout: 5_000 }, () => {
   const blocks = generatedBlocks(read('docs/performance.md'));
-  assert.deepEqual([...blocks.keys()].sort(), ['bundle', 'checkpoint', 'client', 'install', 'server'], 'one block per benchmark and the install cost');
+  assert.deepEqual([...blocks.keys()].sort(), ['bridge', 'bundle', 'checkpoint', 'client', 'install', 'server'], 'one block per benchmark and the install cost');
   const bench = new Set(read('bench/results.md').split('\n'));
   const install = new Set(read('bench/install-cost.md').split('\n'));
   for (const [id, block] of blocks) {
