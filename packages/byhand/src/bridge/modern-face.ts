@@ -3,17 +3,11 @@
 // back to the host as `input_required` with a signed handle of the call (pending-calls.ts). The host's envelope must
 // declare what the server asks for, or the call is refused with -32021, whichever era the server speaks.
 
-import { MODERN_VERSIONS, type Client, type ClientCapabilities, type JsonObject, type JsonRpcRequest } from '@byhand/client';
+import { META, MODERN_VERSIONS, type Client, type ClientCapabilities, type JsonObject, type JsonRpcRequest } from '@byhand/client';
 import { forward } from './forward.js';
 import { ListenFace, type Notify } from './listen-face.js';
 import { AnswerError } from './json-rpc-peer.js';
 import type { PendingCalls } from './pending-calls.js';
-
-const META = {
-  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
-  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
-  serverInfo: 'io.modelcontextprotocol/serverInfo',
-};
 
 /** The requests during which a server may ask for input, and the parameter that names what they are about. */
 const INPUT_METHODS: Record<string, string> = { 'tools/call': 'name', 'resources/read': 'uri', 'prompts/get': 'name' };
