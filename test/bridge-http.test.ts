@@ -9,9 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { after, before, describe, test } from './support/node-test.js';
 import { startByhand, until, type RunningCli } from './support/cli.js';
+import { answerAsLegacyHost, answerAsModernHost, type Asked } from './support/bridge-hosts.js';
+import { textOf } from './servers-support.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -46,50 +47,17 @@ function withListen(args: string[]): string[] {
   return dashes < 0 ? [...args, '--listen', '0'] : [...args.slice(0, dashes), '--listen', '0', ...args.slice(dashes)];
 }
 
-function textOf(result: unknown): string {
-  const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
-  return content.map((block) => block.text ?? '').join('\n');
-}
-
-interface Answers {
-  prompts: string[];
-  forms: string[];
-}
-
-async function modernHost(url: string, capabilities: Record<string, object> = { sampling: {}, elicitation: { form: {} } }): Promise<{ client: ModernClient; answers: Answers }> {
+async function modernHost(url: string, capabilities: Record<string, object> = { sampling: {}, elicitation: { form: {} } }): Promise<{ client: ModernClient; answers: Asked }> {
   const client = new ModernClient({ name: 'modern-host', version: '1.0.0' }, { capabilities, versionNegotiation: { mode: { pin: MODERN } } });
-  const answers: Answers = { prompts: [], forms: [] };
-  if ('sampling' in capabilities) {
-    client.setRequestHandler('sampling/createMessage', async (request) => {
-      const text = request.params.messages.map((m) => (!Array.isArray(m.content) && m.content.type === 'text' ? m.content.text : '')).join(' ');
-      answers.prompts.push(text);
-      return { role: 'assistant' as const, content: { type: 'text' as const, text: `the modern model says: ${text.length} characters` }, model: 'modern-model', stopReason: 'endTurn' };
-    });
-  }
-  if ('elicitation' in capabilities) {
-    client.setRequestHandler('elicitation/create', async (request) => {
-      const params = request.params as { message: string; requestedSchema?: { properties: Record<string, unknown> } };
-      answers.forms.push(params.message);
-      return { action: 'accept' as const, content: Object.fromEntries(Object.keys(params.requestedSchema?.properties ?? {}).map((name) => [name, `modern ${name}`])) };
-    });
-  }
+  const answers = answerAsModernHost(client, capabilities, 'modern');
   await client.connect(new ModernTransport(new URL(url)));
   return { client, answers };
 }
 
-async function legacyHost(url: string): Promise<{ client: LegacyClient; answers: Answers }> {
-  const client = new LegacyClient({ name: 'legacy-host', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {} } });
-  const answers: Answers = { prompts: [], forms: [] };
-  client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
-    const text = request.params.messages.map((m) => ('text' in m.content ? String(m.content.text) : '')).join(' ');
-    answers.prompts.push(text);
-    return { role: 'assistant', content: { type: 'text', text: `the legacy model says: ${text.length} characters` }, model: 'legacy-model', stopReason: 'endTurn' };
-  });
-  client.setRequestHandler(ElicitRequestSchema, async (request) => {
-    answers.forms.push(request.params.message);
-    const properties = 'requestedSchema' in request.params ? Object.keys(request.params.requestedSchema.properties) : [];
-    return { action: 'accept', content: Object.fromEntries(properties.map((name) => [name, `legacy ${name}`])) };
-  });
+async function legacyHost(url: string): Promise<{ client: LegacyClient; answers: Asked }> {
+  const capabilities = { sampling: {}, elicitation: {} };
+  const client = new LegacyClient({ name: 'legacy-host', version: '1.0.0' }, { capabilities });
+  const answers = answerAsLegacyHost(client, capabilities, 'legacy');
   await client.connect(new LegacyTransport(new URL(url)));
   return { client, answers };
 }

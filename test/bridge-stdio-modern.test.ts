@@ -11,16 +11,16 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { after, before, describe, test } from './support/node-test.js';
 import { bin, until } from './support/cli.js';
+import { answerAsModernHost, type Asked } from './support/bridge-hosts.js';
+import { textOf } from './servers-support.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const MODERN = '2026-07-28';
 
-interface ModernHost {
+interface ModernHost extends Asked {
   client: Client;
-  prompts: string[];
-  forms: string[];
   stderr(): string;
   close(): Promise<void>;
 }
@@ -36,21 +36,7 @@ async function modernHost(args: string[], capabilities: Record<string, object> =
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const client = new Client({ name: 'modern-host', version: '1.0.0' }, { capabilities, versionNegotiation: { mode: { pin: MODERN } } });
-  const host: ModernHost = { client, prompts: [], forms: [], stderr: () => stderr, close: () => client.close() };
-  if ('sampling' in capabilities) {
-    client.setRequestHandler('sampling/createMessage', async (request) => {
-      const text = request.params.messages.map((m) => (!Array.isArray(m.content) && m.content.type === 'text' ? m.content.text : '')).join(' ');
-      host.prompts.push(text);
-      return { role: 'assistant' as const, content: { type: 'text' as const, text: `the modern model says: ${text.length} characters` }, model: 'modern-model', stopReason: 'endTurn' };
-    });
-  }
-  if ('elicitation' in capabilities) {
-    client.setRequestHandler('elicitation/create', async (request) => {
-      const params = request.params as { message: string; requestedSchema?: { properties: Record<string, unknown> } };
-      host.forms.push(params.message);
-      return { action: 'accept' as const, content: Object.fromEntries(Object.keys(params.requestedSchema?.properties ?? {}).map((name) => [name, `modern ${name}`])) };
-    });
-  }
+  const host: ModernHost = { client, ...answerAsModernHost(client, capabilities, 'modern'), stderr: () => stderr, close: () => client.close() };
   try {
     await client.connect(transport);
   } catch (error) {
@@ -58,11 +44,6 @@ async function modernHost(args: string[], capabilities: Record<string, object> =
     throw new Error(`the bridge did not start: ${String(error)}\n${stderr}`, { cause: error });
   }
   return host;
-}
-
-function textOf(result: unknown): string {
-  const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
-  return content.map((block) => block.text ?? '').join('\n');
 }
 
 describe('byhand bridge: a 2026 host on stdio', () => {

@@ -9,20 +9,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema, PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { after, before, describe, test } from './support/node-test.js';
 import { bin, until } from './support/cli.js';
+import { answerAsLegacyHost, type Asked } from './support/bridge-hosts.js';
+import { textOf } from './servers-support.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
-interface DesktopHost {
+interface DesktopHost extends Asked {
   client: Client;
-  prompts: string[];
-  forms: string[];
-  /** Forms the bridge withdrew (notifications/cancelled) before they were answered. */
-  withdrawn: string[];
   stderr(): string;
   close(): Promise<void>;
 }
@@ -39,22 +37,7 @@ async function desktopHost(args: string[], capabilities: Record<string, object> 
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const client = new Client({ name: 'desktop-host', version: '1.0.0' }, { capabilities });
-  const host: DesktopHost = { client, prompts: [], forms: [], withdrawn: [], stderr: () => stderr, close: () => client.close() };
-  if ('sampling' in capabilities) client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
-    const text = request.params.messages.map((m) => ('text' in m.content ? String(m.content.text) : '')).join(' ');
-    host.prompts.push(text);
-    return { role: 'assistant', content: { type: 'text', text: `the desktop model says: ${text.length} characters` }, model: 'desktop-model', stopReason: 'endTurn' };
-  });
-  if ('elicitation' in capabilities) client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
-    host.forms.push(request.params.message);
-    // A person who has not answered yet: the form stays open until it is withdrawn.
-    if (formsWait) {
-      return new Promise((_, reject) => extra.signal.addEventListener('abort', () => (host.withdrawn.push(request.params.message), reject(new Error('withdrawn')))));
-    }
-    const properties = 'requestedSchema' in request.params ? Object.keys(request.params.requestedSchema.properties) : [];
-    return { action: 'accept', content: Object.fromEntries(properties.map((name) => [name, `desktop ${name}`])) };
-  });
-  if ('roots' in capabilities) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///desktop/project', name: 'project' }] }));
+  const host: DesktopHost = { client, ...answerAsLegacyHost(client, capabilities, 'desktop', formsWait), stderr: () => stderr, close: () => client.close() };
   try {
     await client.connect(transport);
   } catch (error) {
@@ -62,11 +45,6 @@ async function desktopHost(args: string[], capabilities: Record<string, object> 
     throw new Error(`the bridge did not start: ${String(error)}\n${stderr}`, { cause: error });
   }
   return host;
-}
-
-function textOf(result: unknown): string {
-  const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
-  return content.map((block) => block.text ?? '').join('\n');
 }
 
 describe('byhand bridge: a 2025 host on stdio', () => {

@@ -61,8 +61,9 @@ export async function connectHost(url: string, script: HostScript): Promise<Scri
   return host;
 }
 
-export function textOf(result: { content?: unknown }): string {
-  const content = Array.isArray(result.content) ? result.content : [];
+/** The text blocks of a tool result, whichever client returned it (the SDK 1.x result type is a union). */
+export function textOf(result: object): string {
+  const content = 'content' in result && Array.isArray(result.content) ? result.content : [];
   return content.map((b: { type?: string; text?: string }) => (b.type === 'text' ? (b.text ?? '') : '')).join('\n');
 }
 

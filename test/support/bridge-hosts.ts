@@ -1,0 +1,59 @@
+// The hosts in front of `byhand bridge` in its tests: the official SDK clients, 2.4.0 for a 2026 host and 1.x for a
+// 2025 one, answering what a server asks with handlers of their own. Each answer names its host (`label`), so a test
+// can tell whose answer came back through the bridge; what each host was asked is recorded.
+
+import type { Client as ModernClient } from '@modelcontextprotocol/client';
+import type { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+export interface Asked {
+  /** The text of each sampling request. */
+  prompts: string[];
+  /** The message of each form. */
+  forms: string[];
+  /** Forms the bridge withdrew (notifications/cancelled) before they were answered. */
+  withdrawn: string[];
+}
+
+/** The SDK 2.4.0 client answers sampling and forms, as its capabilities declare. */
+export function answerAsModernHost(client: ModernClient, capabilities: Record<string, object>, label: string): Asked {
+  const asked: Asked = { prompts: [], forms: [], withdrawn: [] };
+  if ('sampling' in capabilities) {
+    client.setRequestHandler('sampling/createMessage', async (request) => {
+      const text = request.params.messages.map((m) => (!Array.isArray(m.content) && m.content.type === 'text' ? m.content.text : '')).join(' ');
+      asked.prompts.push(text);
+      return { role: 'assistant' as const, content: { type: 'text' as const, text: `the ${label} model says: ${text.length} characters` }, model: `${label}-model`, stopReason: 'endTurn' };
+    });
+  }
+  if ('elicitation' in capabilities) {
+    client.setRequestHandler('elicitation/create', async (request) => {
+      const params = request.params as { message: string; requestedSchema?: { properties: Record<string, unknown> } };
+      asked.forms.push(params.message);
+      return { action: 'accept' as const, content: Object.fromEntries(Object.keys(params.requestedSchema?.properties ?? {}).map((name) => [name, `${label} ${name}`])) };
+    });
+  }
+  return asked;
+}
+
+/**
+ * The SDK 1.x client answers sampling, forms and roots, as its capabilities declare. `formsWait`: a person who has not
+ * answered yet, so a form stays open until the bridge withdraws it.
+ */
+export function answerAsLegacyHost(client: LegacyClient, capabilities: Record<string, object>, label: string, formsWait = false): Asked {
+  const asked: Asked = { prompts: [], forms: [], withdrawn: [] };
+  if ('sampling' in capabilities) client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+    const text = request.params.messages.map((m) => ('text' in m.content ? String(m.content.text) : '')).join(' ');
+    asked.prompts.push(text);
+    return { role: 'assistant', content: { type: 'text', text: `the ${label} model says: ${text.length} characters` }, model: `${label}-model`, stopReason: 'endTurn' };
+  });
+  if ('elicitation' in capabilities) client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+    asked.forms.push(request.params.message);
+    if (formsWait) {
+      return new Promise((_, reject) => extra.signal.addEventListener('abort', () => (asked.withdrawn.push(request.params.message), reject(new Error('withdrawn')))));
+    }
+    const properties = 'requestedSchema' in request.params ? Object.keys(request.params.requestedSchema.properties) : [];
+    return { action: 'accept', content: Object.fromEntries(properties.map((name) => [name, `${label} ${name}`])) };
+  });
+  if ('roots' in capabilities) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: `file:///${label}/project`, name: 'project' }] }));
+  return asked;
+}
