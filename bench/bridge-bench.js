@@ -3,7 +3,7 @@
 // (bench/bridge-child.js), the two interleaved. What the bridge adds to a warm tools/call, how many calls 16
 // callers get through it, and whether its heap stays flat over many calls.
 
-import { BYHAND_CLIENT, fig, fileUrl, int, median, ms, startChild, times } from './lib.js';
+import { BYHAND_CLIENT, fig, fileUrl, int, kb, median, ms, startChild, times } from './lib.js';
 /** @import { BenchOptions, Goal, Section } from './lib.js' */
 
 const PLAN = {
@@ -93,7 +93,6 @@ export async function bridgeBenchmark(options) {
 
     const p50 = { direct: median(latency.direct), bridged: median(latency.bridged) };
     const perSec = { direct: (load.direct.calls / load.direct.ms) * 1000, bridged: (load.bridged.calls / load.bridged.ms) * 1000 };
-    const kb = (/** @type {number} */ b) => `${int(b / 1024)} KB`;
     /** @type {Goal[]} */
     const goals = [
       { label: 'warm tools/call through the bridge / direct (median), at most 1.15x', figure: fig(p50.bridged / p50.direct, times), met: (x) => x <= 1.15 },

@@ -6,7 +6,7 @@
 
 import { fetchFloor, nodeFloor, ANSWER } from './floors.js';
 import {
-  BYHAND_CLIENT, BYHAND_CLIENT_MODULES, SDK_CLIENT, cpuSince, fig, fileUrl, int, median, ms, p95, runNode, startChild, times, us,
+  BYHAND_CLIENT, BYHAND_CLIENT_MODULES, SDK_CLIENT, cpuSince, fig, fileUrl, int, kb, mb, median, ms, p95, runNode, startChild, times, us,
 } from './lib.js';
 /** @import { BenchOptions, Cell, Child, Goal, Section } from './lib.js' */
 /** @typedef {'byhand' | 'byhandFetch' | 'sdk' | 'fetch' | 'node'} Variant */
@@ -292,8 +292,6 @@ export async function clientBenchmark(options) {
    * @param {(x: number) => string} format
    */
   const row = (label, pick, format) => rows.push([label, ...VARIANTS.map((v) => fig(pick(v), format))]);
-  const kb = (/** @type {number} */ b) => `${int(b / 1024)} KB`;
-  const mb = (/** @type {number} */ b) => `${(b / 1048576).toFixed(1)} MB`;
   for (const [server, title] of [['canned', 'canned server'], ['sdk', 'SDK server']]) {
     const r = results[server];
     row(`${title}: tools/call, median`, (v) => r.simple[v].median, ms);

@@ -169,12 +169,12 @@ export function startChild(script, args = [], { name = script, execArgv = [] } =
 export const ms = (v) => (Number.isFinite(v) ? `${v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0)} ms` : 'n/a');
 /** @param {number} v microseconds */
 export const us = (v) => (Number.isFinite(v) ? `${v.toFixed(0)} µs` : 'n/a');
-/** @param {number} bytes */
-export const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
-/** @param {number} num @param {number} den */
-export const ratio = (num, den) => (Number.isFinite(num) && Number.isFinite(den) && den > 0 ? `${(num / den).toFixed(2)}x` : 'n/a');
 /** @param {number} v */
 export const int = (v) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : 'n/a');
+/** @param {number} bytes */
+export const kb = (bytes) => `${int(bytes / 1024)} KB`;
+/** @param {number} bytes */
+export const mb = (bytes) => `${(bytes / 1048576).toFixed(1)} MB`;
 
 /**
  * A measured figure: its value and how it is printed. run.js repeats every benchmark and prints a figure as the
