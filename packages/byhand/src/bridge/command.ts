@@ -15,7 +15,7 @@ import { UsageError } from '../shared/usage-error.js';
 import { serveStdio, type Backs } from './stdio-face.js';
 import type { Back } from './legacy-face.js';
 import { PendingCalls } from './pending-calls.js';
-import { createStateCodec, defaultStateKey, DEFAULT_STATE_TTL_SECONDS } from '@byhand/servers/edge';
+import { createStateCodec, defaultStateKey, stateKeyBytes, DEFAULT_STATE_TTL_SECONDS } from '@byhand/servers/edge';
 
 export const SPEC: CommandSpec = {
   name: 'bridge',
@@ -59,7 +59,7 @@ export async function bridgeCommand(args: string[], io: CommandIO = processIO())
       };
     };
     const key = defaultStateKey(io.env.BYHAND_STATE_SECRET);
-    const pending = new PendingCalls({ codec: createStateCodec(typeof key === 'function' ? key() : key, DEFAULT_STATE_TTL_SECONDS) });
+    const pending = new PendingCalls({ codec: createStateCodec(stateKeyBytes(key), DEFAULT_STATE_TTL_SECONDS) });
     const backs = { open: openBack, own: ownHost(parsed.values, io), pending, warn: (text: string) => notice(io, text) };
     const listen = stringFlag(parsed.values, 'listen');
     if (listen === undefined) await serveStdio(io, backs);

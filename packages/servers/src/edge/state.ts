@@ -27,6 +27,11 @@ export interface StateKit {
 /** A key, or a function that makes one on first use (Workers refuse random values at module scope). */
 export type StateKeySource = Uint8Array | (() => Uint8Array);
 
+/** The key's bytes; a per-process key is made on first use. */
+export function stateKeyBytes(source: StateKeySource): Uint8Array {
+  return typeof source === 'function' ? source() : source;
+}
+
 export const DEFAULT_STATE_TTL_SECONDS = 600;
 
 export const MIN_STATE_SECRET_BYTES = 32;
@@ -86,7 +91,7 @@ export function callBinding(toolbox: string, ctx: ServerContext): string {
 
 export function createStateKit(toolbox: string, key: StateKeySource, ttlSeconds = DEFAULT_STATE_TTL_SECONDS, now?: () => number): StateKit {
   let codec: StateCodec | undefined;
-  const codecNow = () => (codec ??= createStateCodec(typeof key === 'function' ? key() : key, ttlSeconds, now));
+  const codecNow = () => (codec ??= createStateCodec(stateKeyBytes(key), ttlSeconds, now));
   return {
     mint: (payload, ctx) => codecNow().mint(payload, callBinding(toolbox, ctx)),
     read: <T>(ctx: ServerContext) => ctx.mcpReq.requestState<T>(),
