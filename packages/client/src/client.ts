@@ -312,13 +312,14 @@ export class Client {
   }
 
   /**
-   * One JSON-RPC request exactly as given (no envelope, no headers but `headers` and the transport's own), and the
-   * reply as it came, error or not: for a tool that checks servers by sending what a well-behaved client never does.
+   * One JSON-RPC request exactly as given (no envelope, no headers but `options.headers` and the transport's own), and the
+   * reply as it came, error or not: for a tool that checks servers by sending what a well-behaved client never does,
+   * and for a bridge that carries another client's request. Notifications on the way go to `options.onNotification`.
    */
-  async sendRaw(message: JsonRpcRequest, headers: Record<string, string> = {}, options: CallOptions = {}): Promise<Reply> {
+  async sendRaw(message: JsonRpcRequest, options: CallOptions = {}): Promise<Reply> {
     const deadline = new Deadline(message.method, options.timeoutMs ?? this.wire.timeoutMs, options.signal ?? this.wire.signal);
     try {
-      return await this.wire.transport.request(message, { deadline, headers });
+      return await this.wire.transport.request(message, { deadline, headers: {}, ...options });
     } finally {
       deadline.dispose();
     }
@@ -354,7 +355,8 @@ export class Client {
     this.instructions = identity.instructions;
   }
 
-  private paramHeadersFor(name: string, args: JsonObject): Record<string, string> {
+  /** The Mcp-Param-* headers of a call, from the tool's schema as the last listTools() saw it. */
+  paramHeadersFor(name: string, args: JsonObject): Record<string, string> {
     const params = this.toolHeaders?.get(name);
     return params ? paramHeaders(params, args) : {};
   }

@@ -21,7 +21,7 @@ export async function sendRawOn(client: Client, message: { jsonrpc: '2.0'; id: s
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
   try {
-    const reply = await client.sendRaw(message, headers);
+    const reply = await client.sendRaw(message, { headers });
     return { ...(reply.status !== undefined ? { status: reply.status } : {}), message: reply.message, ms: ms() };
   } catch (error) {
     // A refusal that is not JSON-RPC (a plain 400 or 404) is an answer too: the checks read it as one.
