@@ -102,6 +102,35 @@ describe('byhand bridge --listen', () => {
     }
   });
 
+  test('in front of a modern server a 2026 call passes through: the server\'s own requestState, its own -32021, the Mcp-Param headers set', { timeout: 15_000 }, async () => {
+    const bridge = await listen([url]);
+    try {
+      const meta = (capabilities: object) => ({ 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': capabilities });
+      const post = async (to: string, body: { method: string; params: { name: string } & Record<string, unknown> }, headers: Record<string, string> = {}) => {
+        const response = await fetch(to, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, ...body }) });
+        return (await response.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+      };
+      const call = { method: 'tools/call', params: { _meta: meta({ elicitation: { form: {} } }), name: 'test_input_required_result_request_state', arguments: {} } };
+      const asked = await post(bridge.url, call);
+      assert.equal(asked.result?.resultType, 'input_required', JSON.stringify(asked));
+      assert.equal(typeof asked.result?.requestState, 'string', JSON.stringify(asked));
+      // The retry goes straight to the server: it takes the state because the state is its own.
+      const retry = { ...call, params: { ...call.params, inputResponses: { confirm: { action: 'accept', content: { ok: true } } }, requestState: asked.result?.requestState } };
+      const done = await post(url, retry, { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': call.params.name });
+      assert.match(JSON.stringify(done), /state-ok: requestState verified/);
+
+      const sampling = { method: 'tools/call', params: { _meta: meta({}), name: 'test_sampling', arguments: { prompt: 'Name a colour' } } };
+      const undeclared = await post(bridge.url, sampling);
+      assert.equal(undeclared.error?.code, -32021, JSON.stringify(undeclared));
+
+      // Never listed by this host: the bridge lists the tools itself for the Mcp-Param-Region header the schema asks for.
+      const region = await post(bridge.url, { method: 'tools/call', params: { _meta: meta({}), name: 'test_custom_header', arguments: { region: 'eu-west' } } });
+      assert.match(JSON.stringify(region.result), /region=eu-west/, JSON.stringify(region));
+    } finally {
+      await bridge.stop();
+    }
+  });
+
   test('subscriptions/listen from a 2026 host is an event stream: acknowledged, then a legacy session\'s list change', { timeout: 15_000 }, async () => {
     const bridge = await listen([url, '--era', 'legacy']);
     const stop = new AbortController();

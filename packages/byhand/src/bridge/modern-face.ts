@@ -1,9 +1,12 @@
 // A 2026 host (enveloped requests, `server/discover`) in front of any server. Each request carries the host's
-// envelope; the back client carries the request in the server's era, and what the server asks during a call comes
-// back to the host as `input_required` with a signed handle of the call (pending-calls.ts). The host's envelope must
-// declare what the server asks for, or the call is refused with -32021, whichever era the server speaks.
+// envelope. In front of a 2026 server the calls that may ask for input (and the tasks they start) pass through: the
+// host's envelope goes on with the server's version, the headers are made to agree with it, and the server's
+// `input_required` and `requestState` come back untouched, so the server itself holds the -32021 gate on what the
+// host declared. In front of a legacy server the back client carries the request, and what the server pushes during
+// a call comes back to the host as `input_required` with a signed handle of the call (pending-calls.ts), refused
+// with -32021 when the host's envelope does not declare it.
 
-import { META, MODERN_VERSIONS, type Client, type ClientCapabilities, type JsonObject, type JsonRpcRequest } from '@byhand/client';
+import { META, MODERN_VERSIONS, standardHeaders, type Client, type ClientCapabilities, type JsonObject, type JsonRpcRequest } from '@byhand/client';
 import { forward } from './forward.js';
 import { ListenFace, type Notify } from './listen-face.js';
 import { AnswerError } from './json-rpc-peer.js';
@@ -11,6 +14,11 @@ import type { PendingCalls } from './pending-calls.js';
 
 /** The requests during which a server may ask for input, and the parameter that names what they are about. */
 const INPUT_METHODS: Record<string, string> = { 'tools/call': 'name', 'resources/read': 'uri', 'prompts/get': 'name' };
+
+/** What passes through to a 2026 server as the host sent it: the tasks extension's requests (SEP-2663) with the calls. */
+const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
+
+let lastId = 0;
 
 /** Whether a request is a 2026 one: it carries the envelope, or is the discovery that needs none. */
 export function isModernRequest(request: JsonRpcRequest): boolean {
@@ -21,6 +29,8 @@ export function isModernRequest(request: JsonRpcRequest): boolean {
 export class ModernFace {
   /** The host streams of `subscriptions/listen`: a legacy server's notifications go to them (`relay`). */
   readonly listens = new ListenFace();
+  /** Tools listed once on the back, so that its calls carry the Mcp-Param-* headers the tools' schemas ask for. */
+  private listing: Promise<unknown> | undefined;
 
   constructor(
     /** The back, opened on first use with the pending calls' host. */
@@ -54,6 +64,7 @@ export class ModernFace {
     if (request.method === 'ping') return {};
     if (request.method === 'subscriptions/listen') return this.listens.listen(client, request.id, params, signal, notify);
     const about = INPUT_METHODS[request.method];
+    if (client.era === 'modern' && (about !== undefined || TASK_METHODS.has(request.method))) return this.passThrough(client, request.method, params, signal, notify);
     if (about === undefined) return forward(client, request.method, params, { signal });
     const declared = (meta[META.clientCapabilities] ?? {}) as ClientCapabilities;
     const binding = `${request.method}\0${String(params[about])}`;
@@ -65,6 +76,25 @@ export class ModernFace {
       return this.pending.resume(requestState, (inputResponses ?? {}) as JsonObject, declared, binding, signal, progress);
     }
     return this.pending.start(declared, binding, (work, onProgress) => forward(client, request.method, call, { signal: AbortSignal.any([signal, work]), progress: onProgress }), progress);
+  }
+
+  /** The host's request as it sent it, with the server's protocol version; the server's answer as it came. */
+  private async passThrough(client: Client, method: string, params: JsonObject, signal: AbortSignal, notify: Notify): Promise<JsonObject> {
+    const version = client.protocolVersion;
+    const body: JsonObject = { ...params, _meta: { ...(params._meta as JsonObject), [META.protocolVersion]: version } };
+    const send = () => {
+      const headers = { ...standardHeaders(method, body, version), ...(method === 'tools/call' ? client.paramHeadersFor(String(params.name), (params.arguments ?? {}) as JsonObject) : {}) };
+      return client.sendRaw({ jsonrpc: '2.0', id: `bridge-${++lastId}`, method, params: body }, { signal, headers, onNotification: notify });
+    };
+    if (method === 'tools/call') await (this.listing ??= client.listTools({ signal }).catch((error: unknown) => ((this.listing = undefined), Promise.reject(error))));
+    let reply = await send();
+    // A schema that changed since the tools were listed shows as an Mcp-Param mismatch: list again, once (as the client does).
+    if (method === 'tools/call' && reply.message.error?.code === -32020 && /Mcp-Param/i.test(reply.message.error.message)) {
+      await client.listTools({ signal });
+      reply = await send();
+    }
+    if (reply.message.error) throw new AnswerError(reply.message.error);
+    return reply.message.result ?? {};
   }
 }
 
