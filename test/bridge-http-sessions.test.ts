@@ -10,17 +10,16 @@ import { createHttpFace } from '../packages/byhand/src/bridge/http-face.js';
 import { PendingCalls } from '../packages/byhand/src/bridge/pending-calls.js';
 import { createStateCodec } from '../packages/servers/src/edge/state-codec.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
-
-const ENDPOINT = 'http://127.0.0.1/mcp';
+import { listenNode } from '../packages/servers/src/edge/listen.js';
 const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'host', version: '1' } } };
 const ping = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
 
-function post(body: unknown, session?: string): Request {
-  return new Request(ENDPOINT, {
+function post(body: unknown, session?: string): RequestInit {
+  return {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(session !== undefined ? { 'mcp-session-id': session } : {}) },
     body: JSON.stringify(body),
-  });
+  };
 }
 
 describe('byhand bridge --listen: 2025 sessions', () => {
@@ -30,13 +29,25 @@ describe('byhand bridge --listen: 2025 sessions', () => {
   });
   after(() => server.close());
 
-  function face(open: (host: Host) => Promise<Back>, maxSessions: number) {
+  /** The face on a loopback listener, as `bridge --listen` serves it; `fetch` posts to it. */
+  async function face(open: (host: Host) => Promise<Back>, maxSessions: number) {
     const pending = new PendingCalls({ codec: createStateCodec(new Uint8Array(32).fill(1), 600) });
-    return createHttpFace({ backs: { open, own: {}, pending, warn: () => undefined }, maxSessions });
+    const http = createHttpFace({ backs: { open, own: {}, pending, warn: () => undefined }, maxSessions });
+    const listening = await listenNode((req, res) => http.serve(req, res), { host: '127.0.0.1' }).catch(async (error: unknown) => {
+      await http.close();
+      throw error;
+    });
+    return {
+      fetch: (init: RequestInit) => fetch(`${listening.origin}/mcp`, init),
+      close: async () => {
+        await listening.close();
+        await http.close();
+      },
+    };
   }
 
   test('full: the least recently used idle session is closed to make room', { timeout: 15_000 }, async () => {
-    const http = face(async (host) => {
+    const http = await face(async (host) => {
       const client = await connect(server.urls.everything, { host });
       return { client, close: () => client.close() };
     }, 1);
@@ -58,7 +69,7 @@ describe('byhand bridge --listen: 2025 sessions', () => {
   });
 
   test('a session whose server could not be opened is not kept', { timeout: 15_000 }, async () => {
-    const http = face(() => Promise.reject(new Error('the server is down')), 4);
+    const http = await face(() => Promise.reject(new Error('the server is down')), 4);
     try {
       const answer = await http.fetch(post(initialize));
       const id = answer.headers.get('mcp-session-id')!;

@@ -8,5 +8,5 @@ export { toWebRequest, writeWebResponse, type FetchHandler } from './edge/node-a
 export { openJarStorage } from './toolboxes/cookie-jar/jar/open.js';
 export { sqliteStore } from './toolboxes/cookie-jar/jar/sqlite-store.js';
 export { postgresStore } from './toolboxes/cookie-jar/jar/postgres-store.js';
-export { listenFetch, type Listening, type ListenOptions } from './edge/listen.js';
-export { acceptedHosts, hostGuard } from './edge/host-check.js';
+export { listenFetch, listenNode, type Listening, type ListenOptions, type NodeHandler } from './edge/listen.js';
+export { acceptedHosts, hostGuard, hostRefusal } from './edge/host-check.js';

@@ -110,14 +110,16 @@ interface ListenAt {
 /** Serves the HTTP face until the command is interrupted; the URL to give a host goes on stdout. */
 async function serveHttp(io: CommandIO, backs: Backs, at: ListenAt, failure: { what: string }): Promise<void> {
   failure.what = `byhand bridge --listen ${at.host}:${at.port}`;
-  const { listenFetch, acceptedHosts, hostGuard } = await import('@byhand/servers/node');
-  const { createHttpFace } = await import('./http-face.js');
+  const { listenNode, acceptedHosts, hostRefusal } = await import('@byhand/servers/node');
+  const { createHttpFace, rpcError } = await import('./http-face.js');
   const face = createHttpFace({ backs });
-  const refuse = hostGuard(acceptedHosts(at.host, at.allowedHosts));
+  const refusal = hostRefusal(acceptedHosts(at.host, at.allowedHosts));
   try {
-    const listening = await listenFetch(async (request, path) => {
-      if (path !== at.path) return Response.json({ jsonrpc: '2.0', id: null, error: { code: -32601, message: `Not found: the bridge serves ${at.path}` } }, { status: 404 });
-      return refuse(request) ?? face.fetch(request);
+    const listening = await listenNode(async (req, res, path) => {
+      if (path !== at.path) return rpcError(res, 404, -32601, `Not found: the bridge serves ${at.path}`);
+      const refused = refusal(req.headers.host, req.headers.origin);
+      if (refused !== undefined) return rpcError(res, 403, -32000, refused);
+      return face.serve(req, res);
     }, { host: at.host, port: at.port });
     try {
       io.stdout.write(`${listening.origin}${at.path}\n`);

@@ -2,11 +2,14 @@
 // answered on its own POST, stateless, through the one modern face; what the server asks during a call waits in the
 // pending calls, so the retry may come on any connection. A 2025 host opens a session with `initialize`: its own
 // back, and its requests answered on an event stream on which the bridge also sends what the server asks of it.
+// It answers on node:http itself, with no web Request or Response: a bridge adds a hop to every call, and building
+// those objects for it cost about as much as the rest of the hop.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from '@byhand/client';
-import { JsonRpcPeer } from './json-rpc-peer.js';
+import { errorOf, JsonRpcPeer } from './json-rpc-peer.js';
 import { LegacyFace, type Back } from './legacy-face.js';
 import { isModernRequest, ModernFace } from './modern-face.js';
 import type { Backs } from './stdio-face.js';
@@ -20,38 +23,36 @@ export interface HttpFaceOptions {
 }
 
 export interface HttpFace {
-  fetch(request: Request): Promise<Response>;
+  /** One HTTP request to the face's path. */
+  serve(req: IncomingMessage, res: ServerResponse): Promise<void>;
   close(): Promise<void>;
 }
 
-const encoder = new TextEncoder();
-
 /** One answer stream: the events of one POST (or the session's GET), closed when its request is answered. */
 class EventStream {
-  readonly readable: ReadableStream<Uint8Array>;
-  private controller!: ReadableStreamDefaultController<Uint8Array>;
   private open = true;
 
-  constructor(private readonly onClose: () => void) {
-    this.readable = new ReadableStream<Uint8Array>({
-      start: (controller) => void (this.controller = controller),
-      cancel: () => this.ended(),
-    });
+  constructor(private readonly res: ServerResponse, headers: Record<string, string>, private readonly onClose: () => void) {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
+    res.flushHeaders();
+    // The host hung up.
+    res.once('close', () => this.ended());
   }
 
   send(message: JsonRpcMessage): void {
-    if (this.open) this.controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+    if (this.open) this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
   }
 
   close(): void {
-    if (!this.open) return;
-    this.controller.close();
-    this.ended();
+    if (this.ended()) this.res.end();
   }
 
-  private ended(): void {
+  /** Whether this was the end (and not a second word on it). */
+  private ended(): boolean {
+    if (!this.open) return false;
     this.open = false;
     this.onClose();
+    return true;
   }
 }
 
@@ -89,21 +90,19 @@ class LegacySession {
   }
 
   /** A request from the host, answered on an event stream that also carries what is asked of it meanwhile. */
-  request(message: JsonRpcRequest): Response {
-    const stream = new EventStream(() => this.streams.delete(message.id));
+  request(message: JsonRpcRequest, res: ServerResponse): void {
+    const stream = new EventStream(res, { 'mcp-session-id': this.id }, () => this.streams.delete(message.id));
     this.streams.set(message.id, stream);
     this.current.run(stream, () => this.peer.receive(message));
-    return new Response(stream.readable, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'mcp-session-id': this.id } });
   }
 
   /** The session's own stream (GET): where the server's notifications go when no request is running. */
-  listen(): Response {
+  listen(res: ServerResponse): void {
     this.standalone?.close();
-    const stream = new EventStream(() => {
+    const stream = new EventStream(res, { 'mcp-session-id': this.id }, () => {
       if (this.standalone === stream) this.standalone = undefined;
     });
     this.standalone = stream;
-    return new Response(stream.readable, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'mcp-session-id': this.id } });
   }
 
   async close(): Promise<void> {
@@ -140,44 +139,48 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
   let modernBack: Promise<Back> | undefined;
   const modern: ModernFace = new ModernFace(async () => (await (modernBack ??= backs.open(backs.pending.host(), (n) => modern.listens.relay(n)))).client, backs.pending);
 
-  async function fetch(request: Request): Promise<Response> {
-    const sessionId = request.headers.get('mcp-session-id');
-    const session = sessionId === null ? undefined : sessions.get(sessionId);
-    if (sessionId !== null && session === undefined) return rpcError(404, -32001, 'Session not found: it ended, or this bridge never opened it; send initialize again');
-    if (request.method === 'GET') return session !== undefined ? session.listen() : rpcError(405, -32000, 'Method Not Allowed: a GET needs the Mcp-Session-Id of a 2025 session');
-    if (request.method === 'DELETE') {
-      if (session === undefined) return rpcError(405, -32000, 'Method Not Allowed: a DELETE needs the Mcp-Session-Id of a 2025 session');
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const sessionId = header(req, 'mcp-session-id');
+    const session = sessionId === undefined ? undefined : sessions.get(sessionId);
+    if (sessionId !== undefined && session === undefined) return rpcError(res, 404, -32001, 'Session not found: it ended, or this bridge never opened it; send initialize again');
+    if (req.method === 'GET') return session !== undefined ? session.listen(res) : rpcError(res, 405, -32000, 'Method Not Allowed: a GET needs the Mcp-Session-Id of a 2025 session');
+    if (req.method === 'DELETE') {
+      if (session === undefined) return rpcError(res, 405, -32000, 'Method Not Allowed: a DELETE needs the Mcp-Session-Id of a 2025 session');
       await end(session);
-      return new Response(null, { status: 200 });
+      return void res.writeHead(200).end();
     }
-    if (request.method !== 'POST') return rpcError(405, -32000, `Method Not Allowed: ${request.method}`);
-    const body = await readBody(request, maxBodyBytes);
-    if (body === undefined) return rpcError(413, -32600, `Request body over ${maxBodyBytes} bytes`);
+    if (req.method !== 'POST') return rpcError(res, 405, -32000, `Method Not Allowed: ${req.method ?? ''}`);
+    const body = await readBody(req, maxBodyBytes);
+    if (body === undefined) {
+      // The rest of the body is not read: the connection cannot carry another request.
+      res.setHeader('connection', 'close');
+      return rpcError(res, 413, -32600, `Request body over ${maxBodyBytes} bytes`);
+    }
     let message: unknown;
     try {
       message = JSON.parse(body);
     } catch {
-      return rpcError(400, -32700, 'Parse error: the body is not JSON');
+      return rpcError(res, 400, -32700, 'Parse error: the body is not JSON');
     }
-    if (message === null || typeof message !== 'object' || Array.isArray(message)) return rpcError(400, -32600, 'Invalid Request: one JSON-RPC message per POST');
+    if (message === null || typeof message !== 'object' || Array.isArray(message)) return rpcError(res, 400, -32600, 'Invalid Request: one JSON-RPC message per POST');
     const m = message as JsonObject;
     if (typeof m.method !== 'string' || m.id === undefined) {
       // An answer to what the bridge asked, or a notification: the session's.
       session?.peer.receive(m);
-      return new Response(null, { status: 202 });
+      return void res.writeHead(202).end();
     }
     const rpc = m as unknown as JsonRpcRequest;
-    if (session === undefined && isModernRequest(rpc)) return modernAnswer(rpc, request.signal);
+    if (session === undefined && isModernRequest(rpc)) return modernAnswer(rpc, res);
     if (session !== undefined) {
       session.lastUsed = ++clock;
-      return session.request(rpc);
+      return session.request(rpc, res);
     }
-    if (rpc.method !== 'initialize') return rpcError(400, -32000, `Bad Request: ${rpc.method} without a session; a 2025 host sends initialize first, a 2026 one the _meta envelope`);
-    if (sessions.size >= maxSessions && !(await closeIdlest())) return rpcError(503, -32000, `Service Unavailable: ${maxSessions} sessions are busy; try later`);
+    if (rpc.method !== 'initialize') return rpcError(res, 400, -32000, `Bad Request: ${rpc.method} without a session; a 2025 host sends initialize first, a 2026 one the _meta envelope`);
+    if (sessions.size >= maxSessions && !(await closeIdlest())) return rpcError(res, 503, -32000, `Service Unavailable: ${maxSessions} sessions are busy; try later`);
     const opened = new LegacySession(backs, () => void end(opened));
     sessions.set(opened.id, opened);
     opened.lastUsed = ++clock;
-    return opened.request(rpc);
+    opened.request(rpc, res);
   }
 
   async function end(session: LegacySession): Promise<void> {
@@ -198,22 +201,28 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
    * A 2026 request's answer, as JSON; as an event stream when notifications come before it: `subscriptions/listen`,
    * which lasts until the host hangs up, and a request that asked for progress.
    */
-  function modernAnswer(request: JsonRpcRequest, signal: AbortSignal): Promise<Response> | Response {
+  async function modernAnswer(request: JsonRpcRequest, res: ServerResponse): Promise<void> {
+    const hungUp = new AbortController();
     if (request.method === 'subscriptions/listen' || (request.params?._meta as JsonObject | undefined)?.progressToken !== undefined) {
-      const stream = new EventStream(() => controller.abort());
-      const controller = new AbortController();
-      const peer = new JsonRpcPeer((message) => (stream.send(message), stream.close()), (r, s) => modern.handle(r, AbortSignal.any([s, signal, controller.signal]), (n) => stream.send(n)));
+      const stream = new EventStream(res, {}, () => hungUp.abort());
+      const peer = new JsonRpcPeer((message) => (stream.send(message), stream.close()), (r, s) => modern.handle(r, AbortSignal.any([s, hungUp.signal]), (n) => stream.send(n)));
       peer.receive(request);
-      return new Response(stream.readable, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } });
+      return;
     }
-    return new Promise<JsonRpcMessage>((resolve) => {
-      const peer = new JsonRpcPeer(resolve, (r, s) => modern.handle(r, AbortSignal.any([s, signal]), () => undefined));
-      peer.receive(request);
-    }).then((answer) => Response.json(answer));
+    res.once('close', () => {
+      if (!res.writableFinished) hungUp.abort();
+    });
+    let answer: JsonRpcMessage;
+    try {
+      answer = { jsonrpc: '2.0', id: request.id, result: await modern.handle(request, hungUp.signal, () => undefined) };
+    } catch (error) {
+      answer = { jsonrpc: '2.0', id: request.id, error: errorOf(error) };
+    }
+    writeJson(res, 200, answer);
   }
 
   return {
-    fetch,
+    serve,
     async close() {
       backs.pending.close();
       await Promise.all([...sessions.values()].map((session) => session.close()));
@@ -223,26 +232,37 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
   };
 }
 
-/** The body as text, or undefined once it passes `max` bytes (it is not read further). */
-async function readBody(request: Request, max: number): Promise<string | undefined> {
-  if (Number(request.headers.get('content-length') ?? 0) > max) return undefined;
-  const reader = request.body?.getReader();
-  if (reader === undefined) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** A header's one value: node joins repeated ones with a comma, except where it keeps an array. */
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
-function rpcError(status: number, code: number, message: string): Response {
-  return Response.json({ jsonrpc: '2.0', id: null, error: { code, message } }, { status });
+/** The body as text, or undefined once it passes `max` bytes (what is left of it is not read). */
+async function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
+  if (Number(req.headers['content-length'] ?? 0) > max) return undefined;
+  return new Promise<string | undefined>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size <= max) return void chunks.push(chunk);
+      // Stop keeping it, not reading it: a socket destroyed mid-upload would lose the 413 to a reset.
+      req.off('data', onData);
+      req.resume();
+      resolve(undefined);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', reject);
+  });
+}
+
+function writeJson(res: ServerResponse, status: number, message: JsonObject | JsonRpcMessage): void {
+  const body = JSON.stringify(message);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+}
+
+export function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  writeJson(res, status, { jsonrpc: '2.0', id: null, error: { code, message } });
 }

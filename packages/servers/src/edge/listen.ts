@@ -4,7 +4,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toWebRequest, UnconvertibleRequestError, writeWebResponse } from './node-adapter.js';
+import { requestProblem, toWebRequest, UnconvertibleRequestError, writeWebResponse } from './node-adapter.js';
 import { hostForUrl } from './host-check.js';
 import { capConnectionsPerAddress } from './per-address.js';
 
@@ -61,17 +61,16 @@ function rawBadRequest(message: string): string {
   return `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 }
 
-/** Serves `route(request, path)` (path: the target without its query or trailing slashes) until closed. */
+/** A node:http handler behind the listener's bounds; `path` is the target without its query or trailing slashes. */
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void>;
+
+/** Serves `route(request, path)`, a web-standard handler, until closed. */
 export async function listenFetch(route: (request: Request, path: string) => Promise<Response>, options: ListenOptions): Promise<Listening> {
-  const limits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
   const report = (error: unknown) => options.onerror?.(error instanceof Error ? error : new Error(String(error)));
   let origin = 'http://127.0.0.1';
-  // Everything a request can throw, synchronously or not, ends as an answer on that request: one bad request must
-  // never end the process that serves everyone else.
-  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const listening = await listenNode(async (req, res, path) => {
     let response: Response;
     try {
-      const path = (req.url ?? '/').split('?')[0].replace(/\/+$/, '');
       response = await route(toWebRequest(req, res, origin), path);
     } catch (error) {
       if (error instanceof UnconvertibleRequestError) {
@@ -83,6 +82,36 @@ export async function listenFetch(route: (request: Request, path: string) => Pro
       }
     }
     await writeWebResponse(response, res);
+  }, options);
+  origin = listening.origin;
+  return listening;
+}
+
+/**
+ * Serves `handle` on node:http itself, for a handler that answers without web Request/Response objects (the bridge,
+ * where they cost as much as the rest of a call). A request with two Host headers or a target on another origin is
+ * refused before the handler sees it, as `listenFetch` refuses it.
+ */
+export async function listenNode(handle: NodeHandler, options: ListenOptions): Promise<Listening> {
+  const limits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
+  const report = (error: unknown) => options.onerror?.(error instanceof Error ? error : new Error(String(error)));
+  let origin = 'http://127.0.0.1';
+  // Everything a request can throw, synchronously or not, ends as an answer on that request: one bad request must
+  // never end the process that serves everyone else.
+  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const problem = requestProblem(req, origin);
+    if (problem !== undefined) {
+      res.setHeader('connection', 'close');
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: `Bad request: ${req.method ?? ''} ${req.url ?? ''}: ${problem}` }, id: null }));
+      return;
+    }
+    try {
+      await handle(req, res, (req.url ?? '/').split('?')[0].replace(/\/+$/, ''));
+    } catch (error) {
+      report(error);
+      if (res.headersSent) res.destroy();
+      else res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
+    }
   };
   const server = createServer({ connectionsCheckingInterval: limits.timeoutCheckMs }, (req: IncomingMessage, res: ServerResponse) => {
     serve(req, res).catch((error: unknown) => {

@@ -41,19 +41,34 @@ function bodyStream(req: IncomingMessage, res: ServerResponse): ReadableStream<U
   });
 }
 
+/**
+ * Why a request cannot be served as it came, or undefined: two Host headers (node keeps the first, and a proxy in
+ * front may have used the other), or a target that names another origin (this server is no proxy).
+ */
+export function requestProblem(req: IncomingMessage, origin: string): string | undefined {
+  if ((req.headersDistinct.host?.length ?? 0) > 1) return 'more than one Host header';
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', origin);
+  } catch {
+    return `the target ${req.url ?? ''} is not a URL`;
+  }
+  return url.origin === origin ? undefined : `the target ${req.url ?? ''} names another origin`;
+}
+
 /** Builds a web Request from a node request. The body is streamed, so size caps downstream still see it arrive. */
 export function toWebRequest(req: IncomingMessage, res: ServerResponse, origin: string): Request {
   const headers = new Headers();
   const method = (req.method ?? 'GET').toUpperCase();
+  const problem = requestProblem(req, origin);
+  if (problem !== undefined) throw new UnconvertibleRequestError(`${method} ${req.url ?? ''}: ${problem}`);
   try {
-    if ((req.headersDistinct.host?.length ?? 0) > 1) throw new Error('more than one Host header');
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined) continue;
       if (Array.isArray(value)) for (const v of value) headers.append(name, v);
       else headers.set(name, value);
     }
     const url = new URL(req.url ?? '/', origin);
-    if (url.origin !== origin) throw new Error(`the target ${req.url} names another origin`);
     const controller = new AbortController();
     // 'close' on the response (not the request or a kept-alive socket) is what fires when the client hangs up mid-stream.
     res.once('close', () => {
