@@ -24,6 +24,9 @@ process.on('message', (data) => {
     /** @type {() => void} */ (globalThis.gc)();
     const used = process.cpuUsage();
     send({ id: message.id, cpuUs: used.user + used.system, heapUsed: process.memoryUsage().heapUsed });
+  } else if (message.type === 'cpu') {
+    const used = process.cpuUsage();
+    send({ id: message.id, cpuUs: used.user + used.system });
   } else if (message.type === 'stop') {
     process.kill(process.pid, 'SIGTERM');
   }
