@@ -33,7 +33,12 @@ export function fileStore(file: string = credentialsFile()): CredentialStore {
   const read = (): CredentialDocument => {
     let text: string;
     try {
-      const stat = statSync(file);
+      // No file is the usual case for a server without a login: told without an exception, made per request otherwise.
+      const stat = statSync(file, { throwIfNoEntry: false });
+      if (stat === undefined) {
+        last = undefined;
+        return normalizeDocument(undefined);
+      }
       const identity = `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
       if (last?.identity !== identity) last = { identity, text: readFileSync(file, 'utf8') };
       text = last.text;
