@@ -72,6 +72,22 @@ describe('byhand bridge: a 2026 host on stdio', () => {
     }
   });
 
+  test('lists and reads carry the caching hints a 2026 result must have (ttlMs, cacheScope), whichever era the server speaks', { timeout: 15_000 }, async () => {
+    for (const args of [[url], ['--', process.execPath, everything, 'stdio']]) {
+      const host = await modernHost(args);
+      try {
+        // The SDK's schemas require both hints on these results: a result without them is refused as invalid.
+        assert.ok((await host.client.listTools()).tools.length > 0, host.stderr());
+        assert.ok((await host.client.listPrompts()).prompts.length > 0);
+        const { resources } = await host.client.listResources();
+        assert.ok((await host.client.readResource({ uri: resources[0].uri })).contents.length > 0);
+        assert.ok(Array.isArray((await host.client.listResourceTemplates()).resourceTemplates));
+      } finally {
+        await host.close();
+      }
+    }
+  });
+
   test('a ping before anything else is answered without taking the host for a 2025 one, a character split across reads intact', { timeout: 15_000 }, async () => {
     const child = spawn(process.execPath, [bin, 'bridge', url], { cwd: root, env: { ...process.env, BYHAND_PROVIDER: 'offline' }, stdio: ['pipe', 'pipe', 'ignore'] });
     const answers: Record<string, unknown>[] = [];

@@ -20,6 +20,12 @@ const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 
 let lastId = 0;
 
+/**
+ * The results a 2026 server must give its caching hints on (SEP-2549). A legacy server gives none, and `tools/list` is
+ * rebuilt from every page, so where the server's own are missing the bridge says: not to be reused, not shared.
+ */
+const CACHEABLE = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
+
 /** Whether a request is a 2026 one: it carries the envelope, or is the discovery that needs none. */
 export function isModernRequest(request: JsonRpcRequest): boolean {
   const meta = request.params?._meta as JsonObject | undefined;
@@ -42,7 +48,8 @@ export class ModernFace {
   async handle(request: JsonRpcRequest, signal: AbortSignal, notify: Notify): Promise<JsonObject> {
     const result = await this.answer(request, signal, notify);
     // A 2026 result says whether it is complete; a legacy server's never does.
-    return result.resultType === undefined ? { ...result, resultType: 'complete' } : result;
+    const complete = result.resultType === undefined ? { ...result, resultType: 'complete' } : result;
+    return CACHEABLE.has(request.method) && complete.resultType === 'complete' ? withCacheHints(complete) : complete;
   }
 
   private async answer(request: JsonRpcRequest, signal: AbortSignal, notify: Notify): Promise<JsonObject> {
@@ -106,4 +113,11 @@ function discoverResult(client: Client): JsonObject {
     ...(client.instructions !== undefined ? { instructions: client.instructions } : {}),
     _meta: { [META.serverInfo]: client.serverInfo ?? { name: 'byhand-bridge', version: '0' } },
   };
+}
+
+/** The server's hints when it gave valid ones, else the safe ones. */
+function withCacheHints(result: JsonObject): JsonObject {
+  const ttlMs = Number.isInteger(result.ttlMs) && (result.ttlMs as number) >= 0 ? result.ttlMs : 0;
+  const cacheScope = result.cacheScope === 'public' || result.cacheScope === 'private' ? result.cacheScope : 'private';
+  return { ...result, ttlMs, cacheScope };
 }
