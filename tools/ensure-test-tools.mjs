@@ -19,6 +19,7 @@ const STAMP = '.byhand-installed';
 const TOOLS = [
   { folder: 'tools/conformance', what: 'the official MCP conformance suites and their Node 22' },
   { folder: 'tools/runtimes', what: 'Node 22 and 24 for the version matrix, workerd through miniflare' },
+  { folder: 'tools/peers', what: 'the MCP Inspector CLI and mcp-remote, the real peers the bridge is tested against' },
   { folder: 'tools/sqlite', what: 'better-sqlite3 for the SQLite tests on Node 20, a native build', link: 'better-sqlite3' },
 ];
 
