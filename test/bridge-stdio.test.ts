@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingMessageNotificationSchema, PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { after, before, describe, test } from './support/node-test.js';
 import { bin, until } from './support/cli.js';
 import { answerAsLegacyHost, type Asked } from './support/bridge-hosts.js';
@@ -102,6 +102,23 @@ describe('byhand bridge: a 2025 host on stdio', () => {
       assert.deepEqual(await host.client.subscribeResource({ uri: 'test://watched-resource' }), {});
       await until(() => /subscriptions\/listen.*"resourceSubscriptions":\["test:\/\/watched-resource"\]/.test(host.stderr()), 'the listen stream with the subscription', 10_000);
       assert.deepEqual(await host.client.unsubscribeResource({ uri: 'test://watched-resource' }), {});
+    } finally {
+      await host.close();
+    }
+  });
+
+  test('logging/setLevel to a modern server becomes the envelope\'s level on later requests: the tool\'s log messages reach the host', { timeout: 15_000 }, async () => {
+    const host = await desktopHost([url], {});
+    const logged: string[] = [];
+    host.client.setNotificationHandler(LoggingMessageNotificationSchema, async (notification) => void logged.push(String(notification.params.data)));
+    try {
+      await host.client.callTool({ name: 'test_tool_with_logging', arguments: {} });
+      assert.deepEqual(logged, [], 'no level asked for, no logs (SEP-2575)');
+      assert.deepEqual(await host.client.setLoggingLevel('info'), {});
+      await host.client.callTool({ name: 'test_tool_with_logging', arguments: {} });
+      await until(() => logged.length === 3, 'the three log messages', 5_000);
+      assert.deepEqual(logged, ['Tool execution started', 'Tool processing data', 'Tool execution completed']);
+      await assert.rejects(host.client.setLoggingLevel('loud' as 'info'), (error: Error & { code?: number }) => error.code === -32602);
     } finally {
       await host.close();
     }

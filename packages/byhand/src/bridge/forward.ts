@@ -22,7 +22,7 @@ export async function forward(client: Client, method: string, params: JsonObject
   if (AS_IS.has(method)) return client.request(method, bare, call);
   if (SESSION_ONLY.has(method)) {
     if (client.era === 'legacy') return client.request(method, bare, call);
-    // A modern server has no session to set a level on (the legacy face holds subscriptions itself).
+    // A modern server has no session to set a level on (a 2025 host's level the legacy face carries in the envelope).
     if (method === 'logging/setLevel') return {};
     throw new AnswerError({ code: -32601, message: `byhand bridge: ${method} is not bridged to a ${client.protocolVersion} server` });
   }

@@ -3,7 +3,8 @@
 // every later request is carried by forward.ts, `ping` never leaves the bridge, and a modern server's changes come
 // from the subscription stream the bridge holds for the host (listen-relay.ts).
 
-import { LEGACY_VERSIONS, type Client, type ClientCapabilities, type Host, type JsonObject, type JsonRpcNotification, type JsonRpcRequest } from '@byhand/client';
+import { LEGACY_VERSIONS, type Client, type ClientCapabilities, type Host, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type LoggingLevel } from '@byhand/client';
+import { LOG_LEVELS } from '../call/args.js';
 import { forward } from './forward.js';
 import { AnswerError } from './json-rpc-peer.js';
 import { ListenRelay } from './listen-relay.js';
@@ -57,6 +58,13 @@ export class LegacyFace {
     if (this.listen !== undefined && (request.method === 'resources/subscribe' || request.method === 'resources/unsubscribe')) {
       if (request.method === 'resources/subscribe') this.listen.subscribe(String(params.uri));
       else this.listen.unsubscribe(String(params.uri));
+      return {};
+    }
+    if (request.method === 'logging/setLevel' && this.back.client.era === 'modern') {
+      // A modern server has no session to set a level on: the envelope of every later request carries it.
+      const levels: readonly unknown[] = LOG_LEVELS;
+      if (!levels.includes(params.level)) throw new AnswerError({ code: -32602, message: `Invalid params: level must be one of ${LOG_LEVELS.join(', ')}` });
+      await this.back.client.setLogLevel(params.level as LoggingLevel);
       return {};
     }
     const token = (params._meta as JsonObject | undefined)?.progressToken;
