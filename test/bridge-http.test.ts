@@ -10,7 +10,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernTranspor
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { after, before, describe, test } from './support/node-test.js';
-import { startByhand, until, type RunningCli } from './support/cli.js';
+import { listen } from './support/bridge-listen.js';
 import { answerAsLegacyHost, answerAsModernHost, type Asked } from './support/bridge-hosts.js';
 import { textOf } from './servers-support.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
@@ -18,34 +18,6 @@ import { startServer, type RunningServer } from '../packages/servers/src/edge/se
 const root = fileURLToPath(new URL('..', import.meta.url));
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const MODERN = '2026-07-28';
-
-interface Listening {
-  cli: RunningCli;
-  url: string;
-  stop(): Promise<void>;
-}
-
-/** `byhand bridge ARGS --listen 0`, until it prints its URL. */
-async function listen(args: string[]): Promise<Listening> {
-  const cli = startByhand(['bridge', ...withListen(args)]);
-  const stop = async () => {
-    if (cli.child.exitCode === null) cli.child.kill('SIGTERM');
-    await cli.exit;
-  };
-  try {
-    await until(() => /^http:\/\/\S+\n/.test(cli.stdout()), `the bridge's URL (stderr: ${cli.stderr()})`, 10_000);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { cli, url: cli.stdout().split('\n')[0], stop };
-}
-
-/** --listen goes before a `-- COMMAND`. */
-function withListen(args: string[]): string[] {
-  const dashes = args.indexOf('--');
-  return dashes < 0 ? [...args, '--listen', '0'] : [...args.slice(0, dashes), '--listen', '0', ...args.slice(dashes)];
-}
 
 async function modernHost(url: string, capabilities: Record<string, object> = { sampling: {}, elicitation: { form: {} } }): Promise<{ client: ModernClient; answers: Asked }> {
   const client = new ModernClient({ name: 'modern-host', version: '1.0.0' }, { capabilities, versionNegotiation: { mode: { pin: MODERN } } });

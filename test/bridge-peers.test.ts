@@ -16,7 +16,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { after, before, describe, test } from './support/node-test.js';
-import { bin, startByhand, until, type RunningCli } from './support/cli.js';
+import { bin, until } from './support/cli.js';
+import { listen } from './support/bridge-listen.js';
 import { answerAsLegacyHost, type Asked } from './support/bridge-hosts.js';
 import { textOf } from './servers-support.js';
 import { node22 } from './conformance/suite.js';
@@ -37,23 +38,6 @@ function needTools(): void {
   for (const file of [node22, inspectorBin, mcpRemoteBin]) {
     assert.ok(existsSync(file), `missing ${file}: run \`node tools/ensure-test-tools.mjs\` (\`npm test\` does) first`);
   }
-}
-
-/** `byhand bridge ARGS --listen 127.0.0.1:0`, until it prints its URL. */
-async function listen(args: string[]): Promise<{ cli: RunningCli; url: string; stop(): Promise<void> }> {
-  const dashes = args.indexOf('--');
-  const cli = startByhand(['bridge', ...(dashes < 0 ? [...args, '--listen', '127.0.0.1:0'] : [...args.slice(0, dashes), '--listen', '127.0.0.1:0', ...args.slice(dashes)])]);
-  const stop = async () => {
-    if (cli.child.exitCode === null) cli.child.kill('SIGTERM');
-    await cli.exit;
-  };
-  try {
-    await until(() => /^http:\/\/\S+\n/.test(cli.stdout()), `the bridge's URL (stderr: ${cli.stderr()})`, 10_000);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { cli, url: cli.stdout().split('\n')[0], stop };
 }
 
 describe('the MCP Inspector CLI 2.12 through both faces of the bridge', () => {
