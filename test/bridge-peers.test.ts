@@ -226,24 +226,44 @@ const CASES: Case[] = [
   },
 ];
 
-/** Run apart, on a host whose person does not answer forms. */
-const CANCEL_CASE = 'the host cancels a call: the form it was waiting on is withdrawn from the host';
-
-async function cancelCase(peer: Peer, env: Record<string, string>): Promise<void> {
-  const host = await desktopHost(peer, env, { elicitation: {} }, true);
-  try {
-    const controller = new AbortController();
-    const pending = host.client.callTool({ name: 'test_elicitation', arguments: { message: 'Still there?' } }, undefined, { signal: controller.signal, timeout: CASE_MS });
-    await until(() => host.forms.length === 1, 'the form to reach the host', CASE_MS);
-    controller.abort();
-    await pending.catch(() => undefined);
-    await until(() => host.withdrawn.length === 1, 'the form to be withdrawn', 2_000).catch(() => {
-      throw new Error('the form stayed open on the host after the call was cancelled');
-    });
-  } finally {
-    await host.close();
-  }
+/** The cases that need a host of their own: what it declares, and whether its person answers forms. */
+interface CaseApart {
+  name: string;
+  capabilities: Record<string, object>;
+  formsWait?: boolean;
+  run(host: DesktopHost): Promise<void>;
 }
+
+const CASES_APART: CaseApart[] = [
+  {
+    name: 'a tool that needs sampling, from a host that did not declare it: refused, naming sampling',
+    capabilities: { elicitation: {} },
+    run: async (host) => {
+      // A JSON-RPC error or a tool error (isError) will do, as long as it says what the host lacks.
+      const said = await call(host, 'test_missing_capability').then(
+        (result) => (result.isError === true ? textOf(result) : `a result: ${textOf(result)}`),
+        (error: Error) => error.message,
+      );
+      assert.match(said, /sampling/, `it said: ${said}`);
+      assert.deepEqual(host.prompts, [], 'the host was asked to sample all the same');
+    },
+  },
+  {
+    name: 'the host cancels a call: the form it was waiting on is withdrawn from the host',
+    capabilities: { elicitation: {} },
+    formsWait: true,
+    run: async (host) => {
+      const controller = new AbortController();
+      const pending = host.client.callTool({ name: 'test_elicitation', arguments: { message: 'Still there?' } }, undefined, { signal: controller.signal, timeout: CASE_MS });
+      await until(() => host.forms.length === 1, 'the form to reach the host', CASE_MS);
+      controller.abort();
+      await pending.catch(() => undefined);
+      await until(() => host.withdrawn.length === 1, 'the form to be withdrawn', 2_000).catch(() => {
+        throw new Error('the form stayed open on the host after the call was cancelled');
+      });
+    },
+  },
+];
 
 /** A failure in words that do not change from run to run: no ports, no process ids, no temporary paths. */
 function outcome(error: unknown): string {
@@ -266,17 +286,24 @@ async function runCases(peer: Peer, env: Record<string, string>): Promise<Map<st
   } finally {
     await host.close();
   }
-  try {
-    await cancelCase(peer, env);
-    outcomes.set(CANCEL_CASE, 'pass');
-  } catch (error) {
-    outcomes.set(CANCEL_CASE, outcome(error));
+  for (const c of CASES_APART) {
+    try {
+      const apart = await desktopHost(peer, env, c.capabilities, c.formsWait);
+      try {
+        await c.run(apart);
+      } finally {
+        await apart.close();
+      }
+      outcomes.set(c.name, 'pass');
+    } catch (error) {
+      outcomes.set(c.name, outcome(error));
+    }
   }
   return outcomes;
 }
 
 function report(columns: { peer: Peer; outcomes: Map<string, string> }[]): string {
-  const rows = [...CASES.map((c) => c.name), CANCEL_CASE].map((name) => `| ${name} | ${columns.map(({ outcomes }) => outcomes.get(name)).join(' | ')} |`);
+  const rows = [...CASES, ...CASES_APART].map(({ name }) => name).map((name) => `| ${name} | ${columns.map(({ outcomes }) => outcomes.get(name)).join(' | ')} |`);
   return [
     '# The bridge and mcp-remote, side by side',
     '',
