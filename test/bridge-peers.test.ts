@@ -77,12 +77,14 @@ describe('the MCP Inspector CLI 2.12 through both faces of the bridge', () => {
 
   const toolNames = (result: Record<string, unknown>) => (result.tools as { name: string }[]).map((tool) => tool.name);
 
-  test('stdio face: the Inspector launches `byhand bridge URL` and lists and calls the modern toolbox\'s tools', { timeout: 60_000 }, async () => {
-    const bridge = ['--', process.execPath, bin, 'bridge', url];
-    assert.ok(toolNames(await inspector(['--method', 'tools/list', ...bridge])).includes('test_custom_header'));
-    // Its argument goes in an Mcp-Param header too, which the bridge adds for a host that never heard of them.
-    const called = await inspector(['--method', 'tools/call', '--tool-name', 'test_custom_header', '--tool-arg', 'region=eu-west', ...bridge]);
-    assert.equal(textOf(called), 'region=eu-west');
+  test('stdio face: the Inspector launches `byhand bridge URL` and lists and calls the modern toolbox\'s tools, in either era', { timeout: 60_000 }, async () => {
+    for (const era of ['legacy', 'modern']) {
+      const bridge = ['--protocol-era', era, '--', process.execPath, bin, 'bridge', url];
+      assert.ok(toolNames(await inspector(['--method', 'tools/list', ...bridge])).includes('test_custom_header'), era);
+      // Its argument goes in an Mcp-Param header too, which the bridge adds for a host that never heard of them.
+      const called = await inspector(['--method', 'tools/call', '--tool-name', 'test_custom_header', '--tool-arg', 'region=eu-west', ...bridge]);
+      assert.equal(textOf(called), 'region=eu-west', era);
+    }
   });
 
   test('HTTP face: the Inspector\'s http transport to `bridge --listen`, in the legacy era and in the modern one', { timeout: 60_000 }, async () => {
