@@ -14,8 +14,7 @@ import { headerParams, paramHeaders, type HeaderParam } from './headers.js';
 import { HttpTransport, type HttpAuth } from './transport/http.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import { legacyEra } from './legacy-door.js';
-import { DEFAULT_MAX_ROUNDS, type ModernSettings, type RoundEvent } from './modern.js';
-import type { LegacySettings } from './legacy.js';
+import { DEFAULT_MAX_ROUNDS, type RoundEvent } from './modern.js';
 import { contradicts, negotiate } from './negotiate.js';
 import { redactUrl } from './redact.js';
 import { Deadline } from './deadline.js';
@@ -109,8 +108,6 @@ export class Client {
   private connection!: Connection;
   private readonly options: ConnectOptions;
   private readonly now: () => number;
-  /** What the connection reads on every request; the log level changes with setLogLevel(). */
-  private settings!: ModernSettings & LegacySettings;
   /** The era came from a cached verdict without a word from the server (negotiate.ts). */
   private unconfirmed = false;
   /** The Mcp-Param-* mirrors of each listed tool, worked out once at listTools(). */
@@ -168,18 +165,17 @@ export class Client {
 
   async open(): Promise<void> {
     const { host = {}, clientInfo = { name: 'byhand', version: '0.2.0' } } = this.options;
-    this.settings = {
-      wire: this.wire,
-      capabilities: this.capabilities,
-      clientInfo,
-      host,
-      maxRounds: this.options.maxRounds ?? DEFAULT_MAX_ROUNDS,
-      logLevel: this.options.logLevel,
-      onRound: this.options.onRound,
-    };
     const negotiated = await negotiate({
       mode: this.options.era ?? 'auto',
-      settings: this.settings,
+      settings: {
+        wire: this.wire,
+        capabilities: this.capabilities,
+        clientInfo,
+        host,
+        maxRounds: this.options.maxRounds ?? DEFAULT_MAX_ROUNDS,
+        logLevel: this.options.logLevel,
+        onRound: this.options.onRound,
+      },
       cache: this.options.verdicts ?? processVerdicts,
       probeTimeoutMs: this.options.probeTimeoutMs ?? 3000,
       reopen: () => openTransport(this.target, this.options),
@@ -196,9 +192,8 @@ export class Client {
    * Asks for log notifications at `level` and above from now on: the modern envelope carries it on every later
    * request (SEP-2575); a legacy session is told with logging/setLevel.
    */
-  async setLogLevel(level: LoggingLevel, options: CallOptions = {}): Promise<void> {
-    this.settings.logLevel = level;
-    if (this.era === 'legacy') await this.connection.request('logging/setLevel', { level }, options);
+  setLogLevel(level: LoggingLevel, options: CallOptions = {}): Promise<void> {
+    return this.connection.setLogLevel(level, options);
   }
 
   async listTools(options?: CallOptions): Promise<Tool[]> {

@@ -4,7 +4,7 @@
 
 import type { RequestOptions } from './exchange.js';
 import type { Task, TaskOps } from './tasks.js';
-import type { DiscoverResult, Era, Implementation, JsonObject, Tool } from './types.js';
+import type { DiscoverResult, Era, Implementation, JsonObject, LoggingLevel, Tool } from './types.js';
 
 /** A request the client sends on an era's behalf (the tasks methods go through Client, which revalidates). */
 export type Send = (method: string, params: JsonObject, signal?: AbortSignal) => Promise<JsonObject>;
@@ -23,6 +23,8 @@ export interface Connection {
   request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
   /** tools/call, resources/read or prompts/get: the host's input is gathered the era's way while the request runs. */
   input(method: string, name: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject>;
+  /** Log notifications at `level` and above from now on, asked for the era's way. */
+  setLogLevel(level: LoggingLevel, options?: RequestOptions): Promise<void>;
   /** The server's self-description, asked for again; an era without one says what to read instead. */
   discover(options?: RequestOptions): Promise<{ identity: ServerIdentity; result: DiscoverResult }>;
 

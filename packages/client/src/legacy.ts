@@ -109,6 +109,12 @@ export class LegacyConnection implements Connection {
     return getLegacyTask(send, taskId);
   }
 
+  /** The session is told; a renewed session is told again at its initialize. */
+  async setLogLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
+    await this.request('logging/setLevel', { level }, options);
+    this.settings.logLevel = level;
+  }
+
   private async initialize(version: string): Promise<void> {
     const { wire, clientInfo, logLevel } = this.settings;
     const params = { protocolVersion: version, capabilities: this.capabilities(), clientInfo };

@@ -151,6 +151,11 @@ export class ModernConnection implements Connection {
     }
   }
 
+  /** The envelope carries the level on every later request (SEP-2575): there is no session to tell. */
+  async setLogLevel(level: LoggingLevel): Promise<void> {
+    this.settings.logLevel = level;
+  }
+
   async discover(options: RequestOptions = {}): Promise<{ identity: ServerIdentity; result: DiscoverResult }> {
     const result = (await this.request('server/discover', {}, options)) as unknown as DiscoverResult;
     return { identity: identityOf(result), result };
