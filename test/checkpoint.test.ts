@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from './support/node-test.js';
+import { fixtureScript } from './support/fixture-bundle.js';
 import { fixtureHandler, serve, type Served } from './fixtures/sdk-server.js';
 import { clickThrough, startMockAs, startMockRs } from './auth-mock.js';
 import { connect, VerdictCache } from '../packages/client/src/index.js';
@@ -132,14 +133,14 @@ describe('a config that mixes eras, transports and failures', () => {
 
 describe('VS Code mcp.json and bad input', () => {
   test('servers with type stdio and http', async () => {
-    const stdio = { type: 'stdio', command: process.execPath, args: ['--conditions=byhand-source', '--import', 'tsx', join(repoRoot, 'test/fixtures/sdk-stdio-server.ts'), 'serve'] };
+    const stdio = { type: 'stdio', command: process.execPath, args: [fixtureScript('test/fixtures/sdk-stdio-server.ts'), 'serve'] };
     const { code, stdout } = await byhand(['checkpoint', '--config', config('vscode.json', { servers: { fixture: stdio } })]);
     assert.equal(code, 0, stdout);
     assert.match(stdout, /✓ fixture\n {4}era: 2026-07-28 \(can ask you to think\)\n {4}7 tool\(s\)/);
   });
 
   test('a command line\'s secret words never reach the output, plain or --json, probed or failed', { timeout: 60_000 }, async () => {
-    const fixture = [process.execPath, '--conditions=byhand-source', '--import', 'tsx', join(repoRoot, 'test/fixtures/sdk-stdio-server.ts'), 'serve'];
+    const fixture = [process.execPath, fixtureScript('test/fixtures/sdk-stdio-server.ts'), 'serve'];
     const secrets = ['--api-key', 'sk-live-123', '--token=tok-456', 'API_KEY=env-789'];
     const plain = await byhand(['checkpoint', '--', ...fixture, ...secrets]);
     assert.equal(plain.code, 0, plain.stdout + plain.stderr);

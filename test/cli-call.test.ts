@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from './support/node-test.js';
+import { fixtureScript } from './support/fixture-bundle.js';
 import { callCommand } from '../packages/byhand/src/call/command.js';
 import { coerceToolArguments } from '../packages/byhand/src/call/coerce.js';
 import { demoCommand, LEGACY_REFUSAL } from '../packages/byhand/src/call/demo.js';
@@ -266,7 +267,7 @@ describe('byhand call against a stdio server from --config', () => {
   const config = () =>
     file('mcp.json', {
       mcpServers: {
-        fixture: { command: process.execPath, args: ['--conditions=byhand-source', '--import', 'tsx', 'test/fixtures/sdk-stdio-server.ts', 'serve'], cwd: ROOT },
+        fixture: { command: process.execPath, args: [fixtureScript('test/fixtures/sdk-stdio-server.ts'), 'serve'], cwd: ROOT },
         broken: { command: '${BYHAND_TEST_UNSET_COMMAND}' },
       },
     });
@@ -274,7 +275,7 @@ describe('byhand call against a stdio server from --config', () => {
   test('a sampling tool over stdio: the round, the offline answer', async () => {
     const { code, stdout, stderr } = await run('call', ['fixture', 'think', 'topic=soup', '--config', config()]);
     assert.equal(code, 0, stderr);
-    assert.match(stderr, /^byhand: fixture from .*mcp\.json \(.*sdk-stdio-server\.ts serve\); modern era, 2026-07-28$/m);
+    assert.match(stderr, /^byhand: fixture from .*mcp\.json \(.*sdk-stdio-server-\w+\.mjs serve\); modern era, 2026-07-28$/m);
     assert.match(stderr, /^round 1: the server asks the host to think: "Think about soup", maxTokens 64 \[answer\]$/m);
     assert.match(stderr, /^ {2}\(with a requestState of 10 characters, sent back unchanged\)$/m);
     assert.match(stdout, /^model said: byhand offline provider: this is not a language model/);

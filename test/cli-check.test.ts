@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from './support/node-test.js';
+import { fixtureScript } from './support/fixture-bundle.js';
 import { argumentsFor } from '../packages/byhand/src/check/canned.js';
 import { checkCommand } from '../packages/byhand/src/check/command.js';
 import type { Finding } from '../packages/byhand/src/check/finding.js';
@@ -188,7 +189,7 @@ describe('byhand check: output', () => {
 });
 
 describe('byhand check over stdio', () => {
-  const fixture = (mode: string) => ['--', process.execPath, '--conditions=byhand-source', '--import', 'tsx', join(ROOT, 'test/fixtures/check/stdio-server.ts'), mode];
+  const fixture = (mode: string) => ['--', process.execPath, fixtureScript('test/fixtures/check/stdio-server.ts'), mode];
 
   test('a stray console.log on stdout is reported with the line; header checks are skipped with the reason', { timeout: 30_000 }, async () => {
     const { code, findings } = await check('--json', '--timeout', '15000', ...fixture('stray'));

@@ -9,12 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from './support/node-test.js';
+import { fixtureScript } from './support/fixture-bundle.js';
 import { fixtureHandler, serve, type Served } from './fixtures/sdk-server.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(repoRoot, 'packages', 'byhand', 'bin', 'byhand.js');
 const everything = join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const stdioFixture = ['--conditions=byhand-source', '--import', 'tsx', join(repoRoot, 'test/fixtures/sdk-stdio-server.ts'), 'serve'];
+const stdioFixture = [fixtureScript('test/fixtures/sdk-stdio-server.ts'), 'serve'];
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-explore-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -166,7 +167,6 @@ describe('call, read and prompt without a name list the choices', () => {
 
 describe('ad-hoc targets', () => {
   test('call -- COMMAND ... TOOL key=value: a stdio server from its command line, run in --cwd', { timeout: 60_000 }, async () => {
-    // tsx is found from the repository, so the server must run there, not in the empty project folder.
     const { code, stdout, stderr } = await byhand(['call', '--cwd', repoRoot, '--', process.execPath, ...stdioFixture, 'echo', 'text=hi']);
     assert.equal(code, 0, stderr);
     assert.match(stderr, /started as a stdio server; modern era/);

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from './support/node-test.js';
+import { fixtureScript } from './support/fixture-bundle.js';
 import { listen, json } from './fixtures/loopback.js';
 import { fixtureHandler, serve } from './fixtures/sdk-server.js';
 import { serveSse } from './fixtures/sse-server.js';
@@ -18,7 +19,7 @@ import { serveSse } from './fixtures/sse-server.js';
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(repoRoot, 'packages', 'byhand', 'bin', 'byhand.js');
 // Started in the repository, where `--import tsx` resolves.
-const stdioFixture = ['node', '--conditions=byhand-source', '--import', 'tsx', join(repoRoot, 'test/fixtures/sdk-stdio-server.ts'), 'serve'];
+const stdioFixture = ['node', fixtureScript('test/fixtures/sdk-stdio-server.ts'), 'serve'];
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-inspector-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -245,7 +246,7 @@ describe('call -- COMMAND… TOOL: exact with --tool, checked when guessed', () 
     // The fixture ignores words after its mode, so `serve echo` starts it, and `extra` was taken as the tool.
     const wrong = await byhand(['call', '--cwd', repoRoot, '--', ...stdioFixture, 'echo', 'extra']);
     assert.equal(wrong.code, 2, wrong.stderr);
-    assert.match(wrong.stderr, /has no tool "extra": the words after -- were split into the command `node .* serve echo` and the tool extra, and echo is one of its tools; run: byhand call --cwd \S+ --tool echo extra -- node .*sdk-stdio-server\.ts serve;/);
+    assert.match(wrong.stderr, /has no tool "extra": the words after -- were split into the command `node .* serve echo` and the tool extra, and echo is one of its tools; run: byhand call --cwd \S+ --tool echo extra -- node .*sdk-stdio-server-\w+\.mjs serve;/);
 
     const none = await byhand(['call', '--cwd', repoRoot, '--', ...stdioFixture, 'nosuch', 'text=hi']);
     assert.equal(none.code, 2);

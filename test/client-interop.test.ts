@@ -2,8 +2,8 @@
 // over real loopback HTTP and real child processes, in both eras.
 
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from './support/node-test.js';
+import { fixtureCommand } from './support/fixture-bundle.js';
 import { connect, type ElicitResult, type Host, type InputContext } from '../packages/client/src/index.js';
 import { fixtureHandler, serve, type Served } from './fixtures/sdk-server.js';
 import { textOf } from './servers-support.js';
@@ -222,8 +222,7 @@ describe('a dual-era server pinned to legacy', () => {
 });
 
 describe('stdio', () => {
-  const fixture = fileURLToPath(new URL('./fixtures/sdk-stdio-server.ts', import.meta.url));
-  const command = (mode: string) => ({ command: process.execPath, args: ['--conditions=byhand-source', '--import', 'tsx', fixture, mode] });
+  const command = (mode: string) => fixtureCommand('test/fixtures/sdk-stdio-server.ts', mode);
 
   test('the SDK\'s serveStdio is found modern by the server/discover probe', async (t) => {
     const client = await connect(command('serve'), { host: recordingHost() });

@@ -2,57 +2,19 @@
 // and approval of a model call, with the TTY detected rather than told.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from './support/node-test.js';
+import { fixtureScript } from './support/fixture-bundle.js';
 import { fileURLToPath } from 'node:url';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
-const hostModule = new URL('../packages/host/src/index.ts', import.meta.url).href;
 const haveScript = spawnSync('script', ['--version']).status === 0;
 
 // The fixture runs in the child, on the pty: it answers one input request and prints the result.
-const fixture = join(mkdtempSync(join(tmpdir(), 'byhand-pty-')), 'fixture.mts');
-writeFileSync(
-  fixture,
-  `import { createHost } from ${JSON.stringify(hostModule)};
-const provider = {
-  name: 'fake', endpoint: 'http://fake.invalid', spends: true,
-  async prepare() {
-    return { model: 'fake-model', notes: [], run: async () => ({ role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'fake-model', stopReason: 'endTurn' }) };
-  },
-};
-const host = createHost({ provider });
-const ctx = { key: 'k', method: 'tools/call', name: 'book', round: 1, era: 'modern', signal: new AbortController().signal };
-const form = {
-  message: 'Book a table',
-  requestedSchema: {
-    type: 'object',
-    properties: {
-      name: { type: 'string', title: 'Your name' },
-      size: { type: 'integer', minimum: 1, maximum: 8 },
-      seating: { type: 'string', oneOf: [{ const: 'in', title: 'Inside' }, { const: 'out', title: 'Terrace' }] },
-      terrace: { type: 'boolean', title: 'Heater', default: true },
-    },
-    required: ['name', 'size'],
-  },
-};
-let result;
-try {
-  result = process.argv[2] === 'sample'
-    ? await host.sample({ maxTokens: 10, messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }] }, ctx)
-    : await host.elicit(form, ctx);
-} catch (error) {
-  result = { error: error.message };
-}
-console.log('RESULT ' + JSON.stringify({ tty: Boolean(process.stdin.isTTY), result }));
-`,
-);
+const fixture = fixtureScript('test/fixtures/host-pty-child.ts');
 
 /** Runs the fixture on a pty; each step waits for text to appear, then types. */
 async function onPty(scenario: string, steps: [waitFor: string, type: string][]) {
-  const child = spawn('script', ['-qfec', `node --conditions=byhand-source --import tsx ${fixture} ${scenario}`, '/dev/null'], {
+  const child = spawn('script', ['-qfec', `node ${fixture} ${scenario}`, '/dev/null'], {
     cwd: repo,
     env: { ...process.env, TERM: process.env.TERM ?? 'xterm' },
     stdio: ['pipe', 'pipe', 'inherit'],

@@ -5,12 +5,13 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { after, before, describe, test } from './support/node-test.js';
+import { fixtureScript } from './support/fixture-bundle.js';
 import { fileURLToPath } from 'node:url';
 import { fixtureHandler, serve, type Served } from './fixtures/sdk-server.js';
 import { fakeModel, serveHostSafety, type FakeModel } from './fixtures/host-safety-server.js';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
-const cli = fileURLToPath(new URL('./fixtures/byhand-cli.ts', import.meta.url));
+const cli = fixtureScript('test/fixtures/byhand-cli.ts');
 const haveScript = spawnSync('script', ['--version']).status === 0;
 
 interface Step {
@@ -24,7 +25,7 @@ let server: Served;
 let model: FakeModel;
 
 function onPty(args: string[], steps: Step[]) {
-  return onPtyCommand(['node', '--conditions=byhand-source', '--import', 'tsx', cli, 'call', server.url, ...args].join(' '), steps);
+  return onPtyCommand(['node', cli, 'call', server.url, ...args].join(' '), steps);
 }
 
 async function onPtyCommand(command: string, steps: Step[]) {
@@ -124,7 +125,7 @@ describe('byhand call on a pseudo-terminal, 2025-era server', { skip: !haveScrip
   after(() => legacy.close());
 
   test('Ctrl-C at a pushed form exits 130 and announces notifications/cancelled for the call in flight', { timeout: 30_000 }, async () => {
-    const command = ['node', '--conditions=byhand-source', '--import', 'tsx', cli, 'call', legacy.url, 'ask_name'].join(' ');
+    const command = ['node', cli, 'call', legacy.url, 'ask_name'].join(' ');
     const run = await onPtyCommand(command, [{ until: shows('name: '), type: '\u0003' }]);
     assert.equal(run.code, 130, run.output);
     const cancelled = legacy.requests.find((r) => r.body.includes('"notifications/cancelled"'));
