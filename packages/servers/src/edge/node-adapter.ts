@@ -14,12 +14,30 @@ export class UnconvertibleRequestError extends Error {
   override name = 'UnconvertibleRequestError';
 }
 
+/** The most of an unwanted body that is read and dropped; past it the connection is destroyed. */
+const DROP_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads the rest of a body the handler no longer wants and drops it. A client that is still sending when its answer
+ * (a 413) comes reads that answer only if its upload is not stuck or reset: a server that stops reading leaves it
+ * stuck until the request deadline, one that closes resets it. The server's request deadline bounds the time spent.
+ */
+export function dropRestOfBody(req: IncomingMessage): void {
+  if (req.complete) return;
+  req.removeAllListeners('data');
+  let dropped = 0;
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.byteLength;
+    if (dropped > DROP_LIMIT_BYTES) req.socket.destroy();
+  });
+  req.resume();
+}
+
 /**
  * The request body as a web stream. Not `Readable.toWeb`: its cancel destroys the socket, and a handler that stops
- * reading early (a 413) would then lose its own answer to a reset. Here a cancel discards the rest of the body and
- * marks the connection to close once the answer is written.
+ * reading early (a 413) would then lose its own answer to a reset. Here a cancel drops the rest of the body.
  */
-function bodyStream(req: IncomingMessage, res: ServerResponse): ReadableStream<Uint8Array> {
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     start(controller) {
       req.on('data', (chunk: Buffer) => {
@@ -34,9 +52,7 @@ function bodyStream(req: IncomingMessage, res: ServerResponse): ReadableStream<U
       req.resume();
     },
     cancel() {
-      req.removeAllListeners('data');
-      req.resume();
-      if (!res.headersSent) res.setHeader('connection', 'close');
+      dropRestOfBody(req);
     },
   });
 }
@@ -76,8 +92,10 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse, origin: 
     });
     const init: RequestInit & { duplex?: 'half' } = { method, headers, signal: controller.signal };
     if (method !== 'GET' && method !== 'HEAD') {
-      init.body = bodyStream(req, res);
+      init.body = bodyStream(req);
       init.duplex = 'half';
+      // A handler that answered without reading the body (a declared length over the cap) leaves it paused.
+      res.once('finish', () => dropRestOfBody(req));
     }
     const request = new Request(url, init);
     rememberClientAddress(request, req.socket.remoteAddress);
