@@ -29,7 +29,9 @@ function sent(trace: JsonRpcMessage[], method: string): JsonObject[] {
   return trace.filter((m) => 'method' in m && m.method === method && 'id' in m).map((m) => (m as { params?: JsonObject }).params ?? {});
 }
 
-describe('tasks on a 2025-11-25 server (the reference server)', { timeout: 60_000 }, () => {
+// Concurrent: the reference server's work takes seconds of its own real time (its stages are setTimeout calls in
+// dist/tools/simulate-research-query.js), and each test has its own client and session.
+describe('tasks on a 2025-11-25 server (the reference server)', { timeout: 60_000, concurrency: true }, () => {
   test('callTool asks for a task, polls tasks/get at its pollInterval, and returns what tasks/result holds', async () => {
     const trace: JsonRpcMessage[] = [];
     const waits: number[] = [];

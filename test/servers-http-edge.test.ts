@@ -168,7 +168,9 @@ async function oversizedThenNext(port: number, framing: 'declared' | 'chunked', 
     else await write(`${head}Transfer-Encoding: chunked\r\n\r\n${size.toString(16)}\r\n`).then(() => write(body)).then(() => write('\r\n0\r\n\r\n'));
     const next = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
     await write(`POST /api/kitchen HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\nContent-Length: ${Buffer.byteLength(next)}\r\nConnection: close\r\n\r\n${next}`);
-    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, 10_000)))]);
+    clearTimeout(timer);
     return { answer, ...(writeError !== undefined ? { writeError } : {}) };
   } finally {
     socket.destroy();
