@@ -34,6 +34,16 @@ function stalledServer() {
   };
 }
 
+/** `promise`, or `failure` after `ms`; the timer is cleared either way, so it never holds the file open. */
+async function within(promise: Promise<void> | undefined, ms: number, failure: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([promise, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(failure)), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 describe('requesters: the middle of a body', () => {
   for (const transport of ['node', 'fetch'] as const) {
     test(`${transport}: a body that stalls after its headers ends in a TimeoutError, and the connection is closed`, { timeout: 15_000 }, async () => {
@@ -42,7 +52,7 @@ describe('requesters: the middle of a body', () => {
       const client = await connect(server.url, { transport, timeoutMs: 400 });
       try {
         await assert.rejects(client.callTool('stall'), (e: unknown) => e instanceof TimeoutError && /tools\/call got no answer within 400 ms/.test(e.message));
-        await Promise.race([stalled.closed[0], new Promise((_, reject) => setTimeout(() => reject(new Error('the client kept the stalled connection open')), 5000))]);
+        await within(stalled.closed[0], 5000, 'the client kept the stalled connection open');
       } finally {
         await client.close();
         await server.close();
@@ -59,7 +69,7 @@ describe('requesters: the middle of a body', () => {
         while (server.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
         controller.abort(new Error('the user pressed stop'));
         await assert.rejects(call, (e: unknown) => e instanceof AbortedError && /the user pressed stop/.test(e.message));
-        await Promise.race([stalled.closed[0], new Promise((_, reject) => setTimeout(() => reject(new Error('the client kept the aborted connection open')), 5000))]);
+        await within(stalled.closed[0], 5000, 'the client kept the aborted connection open');
       } finally {
         await client.close();
         await server.close();
