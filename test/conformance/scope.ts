@@ -33,3 +33,8 @@ export const CLIENT_OUT_OF_SCOPE: Scope = {};
 export const CLIENT_DEFAULT_WARNINGS: Readonly<Record<string, { check: string; why: string }>> = {
   'auth/basic-cimd': { check: 'cimd-client-id-used', why: 'no default CIMD URL (it must be one the owner hosts); clean with clientMetadataUrl set' },
 };
+
+/** Server scenarios through `byhand bridge --listen` (test/conformance-bridge.test.ts), beyond the direct run's. */
+export const BRIDGE_OUT_OF_SCOPE: Scope = {
+  ...SERVER_OUT_OF_SCOPE,
+};

@@ -9,8 +9,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from '@byhand/client';
-import { errorOf, JsonRpcPeer } from './json-rpc-peer.js';
-import { LegacyFace, type Back } from './legacy-face.js';
+import { AnswerError, errorOf, JsonRpcPeer } from './json-rpc-peer.js';
+import { LegacyFace } from './legacy-face.js';
+import { ModernBacks } from './modern-backs.js';
 import { isModernRequest, ModernFace } from './modern-face.js';
 import type { Backs } from './stdio-face.js';
 
@@ -136,8 +137,8 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
   const sessions = new Map<string, LegacySession>();
   /** Orders the sessions by use, without reading the time. */
   let clock = 0;
-  let modernBack: Promise<Back> | undefined;
-  const modern: ModernFace = new ModernFace(async () => (await (modernBack ??= backs.open(backs.pending.host(), (n) => modern.listens.relay(n)))).client, backs.pending);
+  const modernBacks: ModernBacks = new ModernBacks(backs.open, backs.pending, (n) => modern.listens.relay(n));
+  const modern = new ModernFace((declared) => modernBacks.client(declared), backs.pending);
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const sessionId = header(req, 'mcp-session-id');
@@ -170,7 +171,7 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
       return void res.writeHead(202).end();
     }
     const rpc = m as unknown as JsonRpcRequest;
-    if (session === undefined && isModernRequest(rpc)) return modernAnswer(rpc, res);
+    if (session === undefined && isModernRequest(rpc)) return modernAnswer(rpc, req, res);
     if (session !== undefined) {
       session.lastUsed = ++clock;
       return session.request(rpc, res);
@@ -201,11 +202,16 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
    * A 2026 request's answer, as JSON; as an event stream when notifications come before it: `subscriptions/listen`,
    * which lasts until the host hangs up, and a request that asked for progress.
    */
-  async function modernAnswer(request: JsonRpcRequest, res: ServerResponse): Promise<void> {
+  async function modernAnswer(request: JsonRpcRequest, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      await modern.check(request, (name) => header(req, name));
+    } catch (error) {
+      return writeJson(res, statusOf(error), { jsonrpc: '2.0', id: request.id, error: errorOf(error) });
+    }
     const hungUp = new AbortController();
     if (request.method === 'subscriptions/listen' || (request.params?._meta as JsonObject | undefined)?.progressToken !== undefined) {
       const stream = new EventStream(res, {}, () => hungUp.abort());
-      const peer = new JsonRpcPeer((message) => (stream.send(message), stream.close()), (r, s) => modern.handle(r, AbortSignal.any([s, hungUp.signal]), (n) => stream.send(n)));
+      const peer = new JsonRpcPeer((message) => (stream.send(message), stream.close()), (r, s) => modern.run(r, AbortSignal.any([s, hungUp.signal]), (n) => stream.send(n)));
       peer.receive(request);
       return;
     }
@@ -213,12 +219,14 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
       if (!res.writableFinished) hungUp.abort();
     });
     let answer: JsonRpcMessage;
+    let status = 200;
     try {
-      answer = { jsonrpc: '2.0', id: request.id, result: await modern.handle(request, hungUp.signal, () => undefined) };
+      answer = { jsonrpc: '2.0', id: request.id, result: await modern.run(request, hungUp.signal, () => undefined) };
     } catch (error) {
       answer = { jsonrpc: '2.0', id: request.id, error: errorOf(error) };
+      status = statusOf(error);
     }
-    writeJson(res, 200, answer);
+    writeJson(res, status, answer);
   }
 
   return {
@@ -227,9 +235,19 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
       backs.pending.close();
       await Promise.all([...sessions.values()].map((session) => session.close()));
       sessions.clear();
-      await (await modernBack?.catch(() => undefined))?.close().catch(() => undefined);
+      await modernBacks.close();
     },
   };
+}
+
+/**
+ * The HTTP status of a 2026 error answer: a request refused before it was carried says its own (modern-gate.ts); an
+ * error from carrying it is the JSON-RPC answer, 200, except -32021, whose 400 the spec puts on the error itself
+ * (the SDK's httpStatusForErrorCode, @modelcontextprotocol/server dist/src-*.mjs).
+ */
+function statusOf(error: unknown): number {
+  if (error instanceof AnswerError && error.status !== undefined) return error.status;
+  return errorOf(error).code === -32021 ? 400 : 200;
 }
 
 /** A header's one value: node joins repeated ones with a comma, except where it keeps an array. */
