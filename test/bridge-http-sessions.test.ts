@@ -1,6 +1,6 @@
 // The 2025 sessions of the bridge's HTTP face (http-face.ts), in process in front of the Everything toolbox: they are
-// bounded, the least recently used idle one making room for a new host, and a session whose server could not be
-// opened is not kept.
+// bounded, the least recently used idle one making room for a new host, a session whose server could not be opened
+// is not kept, and a stream the host lost can be resumed.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from './support/node-test.js';
@@ -75,6 +75,38 @@ describe('byhand bridge --listen: 2025 sessions', () => {
       const id = answer.headers.get('mcp-session-id')!;
       assert.match(await answer.text(), /the server is down/);
       assert.equal((await http.fetch(post(ping, id))).status, 404);
+    } finally {
+      await http.close();
+    }
+  });
+
+  test('resumable: a host that lost its stream mid-call gets the rest, the answer included, by GET with Last-Event-ID', { timeout: 15_000 }, async () => {
+    const http = await face(async (host) => {
+      const client = await connect(server.urls.everything, { host });
+      return { client, close: () => client.close() };
+    }, 4);
+    try {
+      const asking = { ...initialize, params: { ...initialize.params, capabilities: { elicitation: {} } } };
+      const opened = await http.fetch(post(asking));
+      const session = opened.headers.get('mcp-session-id')!;
+      const primed = await opened.text();
+      assert.match(primed, /^id: \S+\nretry: \d+\ndata: \n\n/, 'a 2025-11-25 stream opens with a priming event');
+      await http.fetch(post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session));
+      const call = await http.fetch(post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'test_elicitation', arguments: { message: 'Where?' } } }, session));
+      // Read up to the server's question, then hang up, as a host whose connection dropped.
+      const reader = call.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let seen = '';
+      while (!seen.includes('elicitation/create')) seen += (await reader.read()).value ?? '';
+      await reader.cancel();
+      const question = /id: (\S+)\nevent: message\ndata: (.*elicitation\/create.*)\n/.exec(seen);
+      assert.ok(question, seen);
+      const asked = JSON.parse(question[2]) as { id: string };
+      // The host answers, and the call ends while nobody listens on its stream.
+      await http.fetch(post({ jsonrpc: '2.0', id: asked.id, result: { action: 'accept', content: { response: 'here' } } }, session));
+      const resumed = await http.fetch({ method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'last-event-id': question[1] } });
+      const rest = await resumed.text();
+      assert.doesNotMatch(rest, /elicitation\/create/, 'what the host saw is not sent again');
+      assert.match(rest, /"id":7,"result":.*User response: action=accept/);
     } finally {
       await http.close();
     }

@@ -78,8 +78,11 @@ describe('byhand bridge --listen', () => {
     const bridge = await listen([url]);
     try {
       const meta = (capabilities: object) => ({ 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': capabilities });
-      const post = async (to: string, body: { method: string; params: { name: string } & Record<string, unknown> }, headers: Record<string, string> = {}) => {
+      // What a 2026 host sends with each request: the headers that mirror the body (the bridge refuses it without them, as a 2026 server does).
+      const mirrored = (body: { method: string; params: { name: string } }) => ({ 'MCP-Protocol-Version': MODERN, 'Mcp-Method': body.method, 'Mcp-Name': body.params.name });
+      const post = async (to: string, body: { method: string; params: { name: string } & Record<string, unknown> }, headers: Record<string, string> = mirrored(body), status = { code: 0 }) => {
         const response = await fetch(to, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, ...body }) });
+        status.code = response.status;
         return (await response.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
       };
       const call = { method: 'tools/call', params: { _meta: meta({ elicitation: { form: {} } }), name: 'test_input_required_result_request_state', arguments: {} } };
@@ -95,8 +98,14 @@ describe('byhand bridge --listen', () => {
       const undeclared = await post(bridge.url, sampling);
       assert.equal(undeclared.error?.code, -32021, JSON.stringify(undeclared));
 
-      // Never listed by this host: the bridge lists the tools itself for the Mcp-Param-Region header the schema asks for.
-      const region = await post(bridge.url, { method: 'tools/call', params: { _meta: meta({}), name: 'test_custom_header', arguments: { region: 'eu-west' } } });
+      // Never listed by this host: the bridge lists the tools itself, to check the Mcp-Param-Region header the schema asks
+      // for (a call without it is refused 400 -32020, as the server would) and to send it on.
+      const regional = { method: 'tools/call', params: { _meta: meta({}), name: 'test_custom_header', arguments: { region: 'eu-west' } } };
+      const status = { code: 0 };
+      const bare = await post(bridge.url, regional, mirrored(regional), status);
+      assert.equal(bare.error?.code, -32020, JSON.stringify(bare));
+      assert.equal(status.code, 400);
+      const region = await post(bridge.url, regional, { ...mirrored(regional), 'Mcp-Param-Region': 'eu-west' });
       assert.match(JSON.stringify(region.result), /region=eu-west/, JSON.stringify(region));
     } finally {
       await bridge.stop();
@@ -108,8 +117,10 @@ describe('byhand bridge --listen', () => {
     const stop = new AbortController();
     try {
       const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} };
-      const post = (body: object, signal?: AbortSignal) =>
-        fetch(bridge.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', ...body }), ...(signal ? { signal } : {}) });
+      const post = (body: { id: string | number; method: string; params: { name?: string } & Record<string, unknown> }, signal?: AbortSignal) => {
+        const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': MODERN, 'Mcp-Method': body.method, ...(body.params.name !== undefined ? { 'Mcp-Name': body.params.name } : {}) };
+        return fetch(bridge.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', ...body }), ...(signal ? { signal } : {}) });
+      };
       const stream = await post({ id: 'sub', method: 'subscriptions/listen', params: { _meta: meta, notifications: { toolsListChanged: true } } }, stop.signal);
       assert.equal(stream.headers.get('content-type'), 'text/event-stream');
       const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
@@ -145,7 +156,7 @@ describe('byhand bridge --listen', () => {
     }
   });
 
-  test('a 2026 host in front of a legacy stdio server: pushed requests come back as input_required, undeclared ones as -32021', { timeout: 15_000 }, async () => {
+  test('a 2026 host in front of a legacy stdio server: pushed requests come back as input_required; a host without sampling gets a back without it', { timeout: 15_000 }, async () => {
     const bridge = await listen(['--', process.execPath, everything, 'stdio']);
     let modern: ModernClient | undefined;
     let unsampled: ModernClient | undefined;
@@ -160,11 +171,12 @@ describe('byhand bridge --listen', () => {
 
       const u = await modernHost(bridge.url, { elicitation: { form: {} } });
       unsampled = u.client;
-      await assert.rejects(unsampled.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'Name a colour', maxTokens: 20 } }), (error: Error & { code?: number }) => {
-        assert.equal(error.code, -32021, error.message);
-        return true;
-      });
-      // The legacy server was answered, not left waiting: the next call goes through.
+      // Its back declares what it declared, no sampling: the legacy server is never told it may ask, and offers no
+      // sampling tool to this host (server-everything registers it only for a client that can sample).
+      const offered = (await unsampled.listTools()).tools.map((tool) => tool.name);
+      assert.ok(offered.includes('trigger-elicitation-request') && !offered.includes('trigger-sampling-request'), offered.join(', '));
+      // The first host's back, which declared sampling, still offers it; both go on.
+      assert.ok((await modern.listTools()).tools.some((tool) => tool.name === 'trigger-sampling-request'));
       assert.match(textOf(await unsampled.callTool({ name: 'trigger-elicitation-request', arguments: {} })), /modern name/);
     } finally {
       await modern?.close().catch(() => undefined);

@@ -1,6 +1,6 @@
 // The calls a 2026 host has left waiting in `byhand bridge` (pending-calls.ts), on an injected timer: a call whose
 // caller never retries is given up and what the server asked is answered with an error; there are only so many at
-// once; a requestState the bridge did not issue, or for another call, is refused.
+// once; a requestState the bridge did not issue, for another call, or of an earlier round, is refused.
 
 import assert from 'node:assert/strict';
 import { describe, test } from './support/node-test.js';
@@ -29,7 +29,7 @@ function manualTimer() {
 
 /** A server that asks for sampling once, then answers with what the host said (or with the error it got). */
 function askingWork(pending: PendingCalls, seen: { error?: Error }) {
-  const host = pending.host();
+  const host = pending.host(SAMPLING);
   return async (signal: AbortSignal): Promise<JsonObject> => {
     const ctx: InputContext = { key: 'think', method: 'tools/call', name: 'ask', round: 1, era: 'legacy', signal };
     try {
@@ -92,7 +92,7 @@ describe('byhand bridge: calls waiting for a 2026 host', () => {
   test('a caller who cancels its retry gives the call up; a requestState is retried once at a time', { timeout: 5_000 }, async () => {
     const pending = new PendingCalls({ codec, schedule: manualTimer().schedule });
     const seen: { error?: Error } = {};
-    const host = pending.host();
+    const host = pending.host(SAMPLING);
     // A server that asks twice: the second question is left to the caller who then cancels.
     const twice = async (signal: AbortSignal): Promise<JsonObject> => {
       const ctx: InputContext = { key: 'one', method: 'tools/call', name: 'ask', round: 1, era: 'legacy', signal };
@@ -112,6 +112,9 @@ describe('byhand bridge: calls waiting for a 2026 host', () => {
     await assert.rejects(pending.resume(String(first.requestState), answer, SAMPLING, 'tools/call\0ask'), (error) => code(error) === -32602 && /already being retried/.test((error as Error).message));
     const asked = await second;
     assert.deepEqual(Object.keys(asked.inputRequests as JsonObject), ['two']);
+    // Each round has its own requestState, and an earlier round's is refused once the call moved on.
+    assert.notEqual(asked.requestState, first.requestState);
+    await assert.rejects(pending.resume(String(first.requestState), answer, SAMPLING, 'tools/call\0ask'), (error) => code(error) === -32602);
     const third = pending.resume(String(asked.requestState), {}, SAMPLING, 'tools/call\0ask', cancel.signal);
     cancel.abort();
     await assert.rejects(third);
@@ -125,6 +128,7 @@ describe('byhand bridge: calls waiting for a 2026 host', () => {
     await assert.rejects(pending.start({ elicitation: {} }, 'tools/call\0ask', askingWork(pending, seen)), (error) => {
       assert.equal(code(error), -32021);
       assert.match((error as Error).message, /do not declare sampling/);
+      assert.deepEqual((error as AnswerError).error.data, { requiredCapabilities: { sampling: {} } });
       return true;
     });
     assert.match(String(seen.error?.message), /did not declare sampling/);

@@ -1,7 +1,8 @@
 // The Streamable HTTP face (`--listen`), dual-era on one path. A 2026 request (an envelope, or server/discover) is
 // answered on its own POST, stateless, through the one modern face; what the server asks during a call waits in the
 // pending calls, so the retry may come on any connection. A 2025 host opens a session with `initialize`: its own
-// back, and its requests answered on an event stream on which the bridge also sends what the server asks of it.
+// back, and its requests answered on an event stream on which the bridge also sends what the server asks of it; the
+// streams are resumable (resumable.ts). A 2026 request is checked as a 2026 server checks it (modern-gate.ts).
 // It answers on node:http itself, with no web Request or Response: a bridge adds a hop to every call, and building
 // those objects for it cost about as much as the rest of the hop.
 
@@ -9,9 +10,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from '@byhand/client';
-import { errorOf, JsonRpcPeer } from './json-rpc-peer.js';
-import { LegacyFace, type Back } from './legacy-face.js';
+import { AnswerError, errorOf, JsonRpcPeer } from './json-rpc-peer.js';
+import { LegacyFace } from './legacy-face.js';
+import { ModernBacks } from './modern-backs.js';
 import { isModernRequest, ModernFace } from './modern-face.js';
+import { SessionStreams, type ResumableStream } from './resumable.js';
 import type { Backs } from './stdio-face.js';
 
 export interface HttpFaceOptions {
@@ -56,15 +59,16 @@ class EventStream {
   }
 }
 
-/** One 2025 host: its session, its back, and the streams its answers and the server's questions go out on. */
+/** One 2025 host: its session, its back, and the streams its answers and the server's questions go out on (resumable.ts). */
 class LegacySession {
   readonly id = randomUUID();
   readonly peer: JsonRpcPeer;
   readonly face: LegacyFace;
-  /** The open POST stream of each request still running, by its id. */
-  private readonly streams = new Map<string | number, EventStream>();
-  private readonly current = new AsyncLocalStorage<EventStream>();
-  private standalone: EventStream | undefined;
+  private readonly streams = new SessionStreams();
+  /** The stream of each request still running, by its id: it outlives a host that hung up, for a GET to resume. */
+  private readonly running = new Map<string | number, ResumableStream>();
+  private readonly current = new AsyncLocalStorage<ResumableStream>();
+  private standalone: ResumableStream | undefined;
 
   /** When the host last sent something: the least recently used idle session is the one closed to make room. */
   lastUsed = 0;
@@ -86,29 +90,35 @@ class LegacySession {
 
   /** Whether a request of the host's is still being answered. */
   get busy(): boolean {
-    return this.streams.size > 0;
+    return this.running.size > 0;
   }
 
-  /** A request from the host, answered on an event stream that also carries what is asked of it meanwhile. */
-  request(message: JsonRpcRequest, res: ServerResponse): void {
-    const stream = new EventStream(res, { 'mcp-session-id': this.id }, () => this.streams.delete(message.id));
-    this.streams.set(message.id, stream);
+  /**
+   * A request from the host, answered on an event stream that also carries what is asked of it meanwhile; `version`,
+   * the host's protocol version, says whether the stream opens with a priming event.
+   */
+  request(message: JsonRpcRequest, res: ServerResponse, version: string | undefined): void {
+    const stream = this.streams.open();
+    this.running.set(message.id, stream);
+    stream.attach(res, { 'mcp-session-id': this.id }, { prime: version !== undefined && version >= '2025-11-25' });
     this.current.run(stream, () => this.peer.receive(message));
   }
 
-  /** The session's own stream (GET): where the server's notifications go when no request is running. */
-  listen(res: ServerResponse): void {
-    this.standalone?.close();
-    const stream = new EventStream(res, { 'mcp-session-id': this.id }, () => {
-      if (this.standalone === stream) this.standalone = undefined;
-    });
-    this.standalone = stream;
+  /**
+   * A GET: with a Last-Event-ID of one of this session's streams, what came after it on that stream and the rest of
+   * it; else the session's own stream, where the server's notifications go when no request is running.
+   */
+  listen(res: ServerResponse, lastEventId: string | undefined): void {
+    const found = lastEventId === undefined ? undefined : this.streams.find(lastEventId);
+    if (found !== undefined) return found.stream.attach(res, { 'mcp-session-id': this.id }, { after: found.after });
+    this.standalone ??= this.streams.open();
+    this.standalone.attach(res, { 'mcp-session-id': this.id });
   }
 
   async close(): Promise<void> {
     this.peer.close();
-    for (const stream of this.streams.values()) stream.close();
-    this.standalone?.close();
+    this.streams.close();
+    this.running.clear();
     await this.face.close().catch(() => undefined);
   }
 
@@ -118,13 +128,15 @@ class LegacySession {
    */
   private route(message: JsonRpcMessage): void {
     if (!('method' in message) && message.id !== null) {
-      const stream = this.streams.get(message.id);
+      const stream = this.running.get(message.id);
+      this.running.delete(message.id);
       stream?.send(message);
-      stream?.close();
+      stream?.end();
+      if (stream !== undefined) this.streams.retire(stream);
       if (this.failedStart) this.onFailedStart();
       return;
     }
-    const stream = this.current.getStore() ?? this.streams.values().next().value ?? this.standalone;
+    const stream = this.current.getStore() ?? this.running.values().next().value ?? this.standalone;
     stream?.send(message);
   }
 }
@@ -136,14 +148,14 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
   const sessions = new Map<string, LegacySession>();
   /** Orders the sessions by use, without reading the time. */
   let clock = 0;
-  let modernBack: Promise<Back> | undefined;
-  const modern: ModernFace = new ModernFace(async () => (await (modernBack ??= backs.open(backs.pending.host(), (n) => modern.listens.relay(n)))).client, backs.pending);
+  const modernBacks: ModernBacks = new ModernBacks(backs.open, backs.pending, (n) => modern.listens.relay(n));
+  const modern = new ModernFace((declared) => modernBacks.client(declared), backs.pending);
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const sessionId = header(req, 'mcp-session-id');
     const session = sessionId === undefined ? undefined : sessions.get(sessionId);
     if (sessionId !== undefined && session === undefined) return rpcError(res, 404, -32001, 'Session not found: it ended, or this bridge never opened it; send initialize again');
-    if (req.method === 'GET') return session !== undefined ? session.listen(res) : rpcError(res, 405, -32000, 'Method Not Allowed: a GET needs the Mcp-Session-Id of a 2025 session');
+    if (req.method === 'GET') return session !== undefined ? session.listen(res, header(req, 'last-event-id')) : rpcError(res, 405, -32000, 'Method Not Allowed: a GET needs the Mcp-Session-Id of a 2025 session');
     if (req.method === 'DELETE') {
       if (session === undefined) return rpcError(res, 405, -32000, 'Method Not Allowed: a DELETE needs the Mcp-Session-Id of a 2025 session');
       await end(session);
@@ -170,17 +182,17 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
       return void res.writeHead(202).end();
     }
     const rpc = m as unknown as JsonRpcRequest;
-    if (session === undefined && isModernRequest(rpc)) return modernAnswer(rpc, res);
+    if (session === undefined && isModernRequest(rpc)) return modernAnswer(rpc, req, res);
     if (session !== undefined) {
       session.lastUsed = ++clock;
-      return session.request(rpc, res);
+      return session.request(rpc, res, header(req, 'mcp-protocol-version'));
     }
     if (rpc.method !== 'initialize') return rpcError(res, 400, -32000, `Bad Request: ${rpc.method} without a session; a 2025 host sends initialize first, a 2026 one the _meta envelope`);
     if (sessions.size >= maxSessions && !(await closeIdlest())) return rpcError(res, 503, -32000, `Service Unavailable: ${maxSessions} sessions are busy; try later`);
     const opened = new LegacySession(backs, () => void end(opened));
     sessions.set(opened.id, opened);
     opened.lastUsed = ++clock;
-    opened.request(rpc, res);
+    opened.request(rpc, res, typeof rpc.params?.protocolVersion === 'string' ? rpc.params.protocolVersion : undefined);
   }
 
   async function end(session: LegacySession): Promise<void> {
@@ -201,11 +213,16 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
    * A 2026 request's answer, as JSON; as an event stream when notifications come before it: `subscriptions/listen`,
    * which lasts until the host hangs up, and a request that asked for progress.
    */
-  async function modernAnswer(request: JsonRpcRequest, res: ServerResponse): Promise<void> {
+  async function modernAnswer(request: JsonRpcRequest, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      await modern.check(request, (name) => header(req, name));
+    } catch (error) {
+      return writeJson(res, statusOf(error), { jsonrpc: '2.0', id: request.id, error: errorOf(error) });
+    }
     const hungUp = new AbortController();
     if (request.method === 'subscriptions/listen' || (request.params?._meta as JsonObject | undefined)?.progressToken !== undefined) {
       const stream = new EventStream(res, {}, () => hungUp.abort());
-      const peer = new JsonRpcPeer((message) => (stream.send(message), stream.close()), (r, s) => modern.handle(r, AbortSignal.any([s, hungUp.signal]), (n) => stream.send(n)));
+      const peer = new JsonRpcPeer((message) => (stream.send(message), stream.close()), (r, s) => modern.run(r, AbortSignal.any([s, hungUp.signal]), (n) => stream.send(n)));
       peer.receive(request);
       return;
     }
@@ -213,12 +230,14 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
       if (!res.writableFinished) hungUp.abort();
     });
     let answer: JsonRpcMessage;
+    let status = 200;
     try {
-      answer = { jsonrpc: '2.0', id: request.id, result: await modern.handle(request, hungUp.signal, () => undefined) };
+      answer = { jsonrpc: '2.0', id: request.id, result: await modern.run(request, hungUp.signal, () => undefined) };
     } catch (error) {
       answer = { jsonrpc: '2.0', id: request.id, error: errorOf(error) };
+      status = statusOf(error);
     }
-    writeJson(res, 200, answer);
+    writeJson(res, status, answer);
   }
 
   return {
@@ -227,9 +246,19 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
       backs.pending.close();
       await Promise.all([...sessions.values()].map((session) => session.close()));
       sessions.clear();
-      await (await modernBack?.catch(() => undefined))?.close().catch(() => undefined);
+      await modernBacks.close();
     },
   };
+}
+
+/**
+ * The HTTP status of a 2026 error answer: a request refused before it was carried says its own (modern-gate.ts); an
+ * error from carrying it is the JSON-RPC answer, 200, except -32021, whose 400 the spec puts on the error itself
+ * (the SDK's httpStatusForErrorCode, @modelcontextprotocol/server dist/src-*.mjs).
+ */
+function statusOf(error: unknown): number {
+  if (error instanceof AnswerError && error.status !== undefined) return error.status;
+  return errorOf(error).code === -32021 ? 400 : 200;
 }
 
 /** A header's one value: node joins repeated ones with a comma, except where it keeps an array. */

@@ -6,9 +6,12 @@ import { McpError, type JsonObject, type JsonRpcError, type JsonRpcMessage, type
 
 export type Handler = (request: JsonRpcRequest, signal: AbortSignal) => Promise<JsonObject>;
 
-/** A JSON-RPC error to answer with, as thrown by a handler. */
+/**
+ * A JSON-RPC error to answer with, as thrown by a handler. `status` is the HTTP status of a request refused before it
+ * was carried to the server (an HTTP face answers it so); an error that came later is answered 200, except -32021.
+ */
 export class AnswerError extends Error {
-  constructor(readonly error: JsonRpcError) {
+  constructor(readonly error: JsonRpcError, readonly status?: number) {
     super(error.message);
   }
 }

@@ -6,7 +6,8 @@
 // a call comes back to the host as `input_required` with a signed handle of the call (pending-calls.ts), refused
 // with -32021 when the host's envelope does not declare it.
 
-import { META, MODERN_VERSIONS, standardHeaders, type Client, type ClientCapabilities, type JsonObject, type JsonRpcRequest } from '@byhand/client';
+import { headerParams, META, MODERN_VERSIONS, standardHeaders, type Client, type ClientCapabilities, type JsonObject, type JsonRpcRequest, type Tool } from '@byhand/client';
+import { admit, checkParamHeaders, refused, type HeaderLookup, type MirroredParam } from './modern-gate.js';
 import { forward } from './forward.js';
 import { ListenFace, type Notify } from './listen-face.js';
 import { AnswerError } from './json-rpc-peer.js';
@@ -26,7 +27,7 @@ let lastId = 0;
  */
 const CACHEABLE = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
 
-/** Whether a request is a 2026 one: it carries the envelope, or is the discovery that needs none. */
+/** Whether a request is a 2026 one: it carries the envelope, or is server/discover (refused -32602 without one, as a 2026 server does). */
 export function isModernRequest(request: JsonRpcRequest): boolean {
   const meta = request.params?._meta as JsonObject | undefined;
   return request.method === 'server/discover' || (meta !== undefined && meta[META.protocolVersion] !== undefined);
@@ -35,17 +36,40 @@ export function isModernRequest(request: JsonRpcRequest): boolean {
 export class ModernFace {
   /** The host streams of `subscriptions/listen`: a legacy server's notifications go to them (`relay`). */
   readonly listens = new ListenFace();
-  /** Tools listed once on the back, so that its calls carry the Mcp-Param-* headers the tools' schemas ask for. */
-  private listing: Promise<unknown> | undefined;
+  /** Each back's tools, listed once, for the Mcp-Param-* headers their schemas ask for (checked, and sent on). */
+  private readonly mirrored = new WeakMap<Client, Promise<Map<string, MirroredParam[]>>>();
 
   constructor(
-    /** The back, opened on first use with the pending calls' host. */
-    private readonly back: () => Promise<Client>,
+    /** The back for the caller's declared capabilities, opened on first use (modern-backs.ts). */
+    private readonly back: (declared: ClientCapabilities) => Promise<{ client: Client; scope: string }>,
     private readonly pending: PendingCalls,
   ) {}
 
   /** `notify`: how a notification reaches the host during this request (a subscription's). */
   async handle(request: JsonRpcRequest, signal: AbortSignal, notify: Notify): Promise<JsonObject> {
+    await this.check(request);
+    return this.run(request, signal, notify);
+  }
+
+  /**
+   * What a 2026 server refuses before running a request (modern-gate.ts); on HTTP, `header` also has the headers
+   * checked against the body, a tool call's Mcp-Param-* ones against the tool's schema.
+   */
+  async check(request: JsonRpcRequest, header?: HeaderLookup): Promise<void> {
+    admit(request, header);
+    if (request.method === 'server/discover' || (request.method !== 'tools/call' && !TASK_METHODS.has(request.method))) return;
+    const { client } = await this.back(declaredBy(request));
+    if (TASK_METHODS.has(request.method) && client.era !== 'modern') throw refused(404, -32601, `Method not found: ${request.method} (the tasks of a ${client.protocolVersion} server are not bridged)`);
+    if (request.method !== 'tools/call' || header === undefined) return;
+    const name = String(request.params?.name);
+    let tools = await this.toolsOf(client);
+    // A tool listed since: list again, once.
+    if (!tools.has(name)) tools = await this.toolsOf(client, true);
+    checkParamHeaders(tools.get(name) ?? [], request.params?.arguments, header);
+  }
+
+  /** A request `check` admitted. */
+  async run(request: JsonRpcRequest, signal: AbortSignal, notify: Notify): Promise<JsonObject> {
     const result = await this.answer(request, signal, notify);
     // A 2026 result says whether it is complete; a legacy server's never does.
     const complete = result.resultType === undefined ? { ...result, resultType: 'complete' } : result;
@@ -55,25 +79,17 @@ export class ModernFace {
   private async answer(request: JsonRpcRequest, signal: AbortSignal, notify: Notify): Promise<JsonObject> {
     const params = request.params ?? {};
     const meta = (params._meta ?? {}) as JsonObject;
-    const version = meta[META.protocolVersion];
-    if (request.method !== 'server/discover' || version !== undefined) {
-      const supported: readonly unknown[] = MODERN_VERSIONS;
-      if (!supported.includes(version)) {
-        throw new AnswerError({ code: -32022, message: `Unsupported protocol version: ${JSON.stringify(version)}`, data: { supported: [...MODERN_VERSIONS], requested: version ?? null } });
-      }
-    }
-    const client = await this.back();
+    const declared = declaredBy(request);
+    const { client, scope } = await this.back(declared);
     if (request.method === 'server/discover') {
       // An era found in the verdict cache comes without the server's word on who it is.
       if (client.era === 'modern' && client.serverInfo === undefined) await client.discover({ signal });
       return discoverResult(client);
     }
-    if (request.method === 'ping') return {};
     if (request.method === 'subscriptions/listen') return this.listens.listen(client, request.id, params, signal, notify);
     const about = INPUT_METHODS[request.method];
     if (client.era === 'modern' && (about !== undefined || TASK_METHODS.has(request.method))) return this.passThrough(client, request.method, params, signal, notify);
     if (about === undefined) return forward(client, request.method, params, { signal });
-    const declared = (meta[META.clientCapabilities] ?? {}) as ClientCapabilities;
     const binding = `${request.method}\0${String(params[about])}`;
     const { inputResponses, requestState, ...call } = params;
     // The server's progress goes to the round the host is waiting on, under that request's own token.
@@ -82,7 +98,18 @@ export class ModernFace {
     if (typeof requestState === 'string') {
       return this.pending.resume(requestState, (inputResponses ?? {}) as JsonObject, declared, binding, signal, progress);
     }
-    return this.pending.start(declared, binding, (work, onProgress) => forward(client, request.method, call, { signal: AbortSignal.any([signal, work]), progress: onProgress }), progress);
+    return this.pending.start(declared, binding, (work, onProgress) => forward(client, request.method, call, { signal: AbortSignal.any([signal, work]), progress: onProgress }), progress, scope);
+  }
+
+  /** The back's tools' mirrored arguments, by tool name; listed once (or again, `fresh`). */
+  private toolsOf(client: Client, fresh = false): Promise<Map<string, MirroredParam[]>> {
+    let listing = fresh ? undefined : this.mirrored.get(client);
+    if (listing === undefined) {
+      listing = client.listTools().then((tools) => new Map(tools.map((tool) => [tool.name, mirroredOf(tool)] as const)));
+      this.mirrored.set(client, listing);
+      listing.catch(() => this.mirrored.get(client) === listing && this.mirrored.delete(client));
+    }
+    return listing;
   }
 
   /** The host's request as it sent it, with the server's protocol version; the server's answer as it came. */
@@ -93,16 +120,28 @@ export class ModernFace {
       const headers = { ...standardHeaders(method, body, version), ...(method === 'tools/call' ? client.paramHeadersFor(String(params.name), (params.arguments ?? {}) as JsonObject) : {}) };
       return client.sendRaw({ jsonrpc: '2.0', id: `bridge-${++lastId}`, method, params: body }, { signal, headers, onNotification: notify });
     };
-    if (method === 'tools/call') await (this.listing ??= client.listTools({ signal }).catch((error: unknown) => ((this.listing = undefined), Promise.reject(error))));
+    if (method === 'tools/call') await this.toolsOf(client);
     let reply = await send();
     // A schema that changed since the tools were listed shows as an Mcp-Param mismatch: list again, once (as the client does).
     if (method === 'tools/call' && reply.message.error?.code === -32020 && /Mcp-Param/i.test(reply.message.error.message)) {
-      await client.listTools({ signal });
+      await this.toolsOf(client, true);
       reply = await send();
     }
     if (reply.message.error) throw new AnswerError(reply.message.error);
     return reply.message.result ?? {};
   }
+}
+
+/** What the caller's envelope declares (admitted requests carry one). */
+function declaredBy(request: JsonRpcRequest): ClientCapabilities {
+  const meta = (request.params?._meta ?? {}) as JsonObject;
+  return (meta[META.clientCapabilities] ?? {}) as ClientCapabilities;
+}
+
+/** A tool's x-mcp-header arguments (none for a tool whose annotations are invalid: the client leaves it out of its list). */
+function mirroredOf(tool: Tool): MirroredParam[] {
+  const found = headerParams(tool);
+  return 'params' in found ? found.params : [];
 }
 
 /** What server/discover says: the server's own answer when it is modern, its initialize result when it is legacy. */

@@ -8,6 +8,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { McpError, type ClientCapabilities, type CreateMessageResult, type ElicitResult, type Host, type InputContext, type InputResponse, type JsonObject, type ListRootsResult } from '@byhand/client';
 import type { StateCodec } from '@byhand/servers/edge';
 import { AnswerError } from './json-rpc-peer.js';
+import { elicitationModes } from './relay-host.js';
 
 export interface PendingCallsOptions {
   codec: StateCodec;
@@ -44,6 +45,15 @@ function needs(request: JsonObject): string | undefined {
   }
 }
 
+/** `sampling.tools` as the ClientCapabilities object that declares it, `{ sampling: { tools: {} } }`; plain elicitation is form mode. */
+function capabilityObject(need: string): JsonObject {
+  const [name, sub] = need.split('.') as [string, string | undefined];
+  if (name === 'elicitation') return { elicitation: { [sub ?? 'form']: {} } };
+  return { [name]: sub === undefined ? {} : { [sub]: {} } };
+}
+
+const isDeclared = (value: unknown) => value !== undefined && value !== null;
+
 function declares(declared: ClientCapabilities, need: string): boolean {
   const [name, sub] = need.split('.') as [string, string | undefined];
   const value = declared[name];
@@ -66,7 +76,10 @@ class PendingCall {
   /** Where the server's progress goes: the caller's request of the round now running, under its token. */
   progress: Progress | undefined;
 
-  constructor(readonly id: string, public declared: ClientCapabilities, readonly binding: string) {}
+  /** Which round the caller is on: each round's requestState names it, so a state of an earlier round is refused. */
+  round = 0;
+
+  constructor(readonly id: string, public declared: ClientCapabilities, readonly binding: string, readonly scope: string) {}
 
   /** An input request from the server, answered once the caller retries with it. */
   ask(key: string, request: JsonObject): Promise<InputResponse> {
@@ -75,7 +88,7 @@ class PendingCall {
       this.refused ??= new AnswerError({
         code: -32021,
         message: `the server asked for ${String(request.method)}, and this request's clientCapabilities do not declare ${need}`,
-        data: { requiredCapability: need },
+        data: { requiredCapabilities: capabilityObject(need) },
       });
       this.wake?.();
       return Promise.reject(new McpError('protocol', `the caller did not declare ${need}`, 'the caller must declare the capability in its envelope'));
@@ -140,27 +153,32 @@ export class PendingCalls {
   }
 
   /**
-   * The back client's host: every input request joins the call it came from. A modern server's round runs inside
-   * the call; a request a legacy server pushes on stdio names no call, so it joins the one call running, or the
-   * earliest of several.
+   * The back client's host for a caller that declared `declared`: a callback for what it declared and nothing else, so
+   * the back declares no more to the server than the caller did (relay-host.ts derives the same). Every input request
+   * joins the call it came from. A modern server's round runs inside the call; a request a legacy server pushes on
+   * stdio names no call, so it joins the one call of this back (`scope`) running, or the earliest of several.
    */
-  host(): Host {
-    const ask = (ctx: InputContext, method: string, params: unknown) => this.callFor().ask(ctx.key, { method, params: (params ?? {}) });
-    return {
-      sample: async (params, ctx) => (await ask(ctx, 'sampling/createMessage', params)) as CreateMessageResult,
-      samplingTools: true,
-      elicit: async (params, ctx) => (await ask(ctx, 'elicitation/create', params)) as ElicitResult,
-      elicitationModes: ['form', 'url'],
-      roots: async (ctx) => (await ask(ctx, 'roots/list', {})) as ListRootsResult,
-    };
+  host(declared: ClientCapabilities, scope = ''): Host {
+    const ask = (ctx: InputContext, method: string, params: unknown) => this.callFor(scope).ask(ctx.key, { method, params: (params ?? {}) });
+    const host: Host = {};
+    if (isDeclared(declared.sampling)) {
+      host.sample = async (params, ctx) => (await ask(ctx, 'sampling/createMessage', params)) as CreateMessageResult;
+      if ((declared.sampling as JsonObject).tools !== undefined) host.samplingTools = true;
+    }
+    if (isDeclared(declared.elicitation)) {
+      host.elicit = async (params, ctx) => (await ask(ctx, 'elicitation/create', params)) as ElicitResult;
+      host.elicitationModes = elicitationModes(declared.elicitation);
+    }
+    if (isDeclared(declared.roots)) host.roots = async (ctx) => (await ask(ctx, 'roots/list', {})) as ListRootsResult;
+    return host;
   }
 
   /** A call's first round: its result, or `input_required` with what the server asks. */
-  async start(declared: ClientCapabilities, binding: string, work: (signal: AbortSignal, progress: Progress) => Promise<JsonObject>, progress?: Progress): Promise<JsonObject> {
+  async start(declared: ClientCapabilities, binding: string, work: (signal: AbortSignal, progress: Progress) => Promise<JsonObject>, progress?: Progress, scope = ''): Promise<JsonObject> {
     if (this.calls.size >= this.max) {
       throw new AnswerError({ code: -32603, message: `byhand bridge: ${this.max} calls are already running or waiting for their callers; try again when one ends` });
     }
-    const call = new PendingCall(String(++this.nextId), declared, binding);
+    const call = new PendingCall(String(++this.nextId), declared, binding, scope);
     this.calls.set(call.id, call);
     call.progress = progress;
     call.result = this.current.run(call, () => work(call.controller.signal, (p) => call.progress?.(p)));
@@ -170,14 +188,15 @@ export class PendingCalls {
   /** A retry: its `inputResponses` answer what the call was waiting for, and the call goes on. */
   async resume(state: string, responses: JsonObject, declared: ClientCapabilities, binding: string, signal?: AbortSignal, progress?: Progress): Promise<JsonObject> {
     let id: unknown;
+    let round: unknown;
     try {
-      id = ((await this.options.codec.verify(state, binding)) as JsonObject).call;
+      ({ call: id, round } = (await this.options.codec.verify(state, binding)) as JsonObject);
     } catch {
       throw new AnswerError({ code: -32602, message: 'Invalid params: requestState is not one this bridge issued for this request, or it expired' });
     }
     const call = this.calls.get(String(id));
     if (call === undefined) throw new AnswerError({ code: -32602, message: 'Invalid params: the call this requestState stood for has ended (it waited too long, or was answered)' });
-    if (call.expiry === undefined) throw new AnswerError({ code: -32602, message: 'Invalid params: this requestState is already being retried; a round is answered once' });
+    if (call.expiry === undefined || round !== call.round) throw new AnswerError({ code: -32602, message: "Invalid params: this requestState's round is already being retried, or was answered; a round is answered once" });
     call.expiry.cancel();
     call.expiry = undefined;
     call.declared = declared;
@@ -207,8 +226,9 @@ export class PendingCalls {
     for (const call of this.calls.values()) this.end(call, new McpError('closed', 'the bridge is closing', 'start the bridge again'));
   }
 
-  private callFor(): PendingCall {
-    const call = this.current.getStore() ?? this.calls.values().next().value;
+  private callFor(scope: string): PendingCall {
+    let call = this.current.getStore();
+    for (const running of this.calls.values()) if (call === undefined && running.scope === scope) call = running;
     if (call === undefined) throw new McpError('protocol', 'the server asked for input while no call was running', 'a server asks for input only during a request');
     return call;
   }
@@ -227,7 +247,8 @@ export class PendingCalls {
       call.told.add(key);
     }
     call.expiry = this.schedule(() => this.end(call, new McpError('timeout', `the caller did not retry within ${this.waitMs} ms`, 'the caller was asked for input and never answered')), this.waitMs);
-    return { resultType: 'input_required', inputRequests, requestState: await this.options.codec.mint({ call: call.id }, call.binding) };
+    // A new state each round (the spec's requestState is the server's word on where the call is, and it moves on).
+    return { resultType: 'input_required', inputRequests, requestState: await this.options.codec.mint({ call: call.id, round: ++call.round }, call.binding) };
   }
 
   private end(call: PendingCall, error?: Error): void {

@@ -30,7 +30,7 @@ export function relayHost(declared: ClientCapabilities, ask: Ask, own: Host = {}
 }
 
 /** `elicitation: {}` is form mode (2025-06-18, where no modes existed); otherwise the modes named. */
-function elicitationModes(declared: { form?: JsonObject; url?: JsonObject }): ('form' | 'url')[] {
+export function elicitationModes(declared: { form?: JsonObject; url?: JsonObject }): ('form' | 'url')[] {
   const modes = (['form', 'url'] as const).filter((mode) => declared[mode] !== undefined);
   return modes.length > 0 ? modes : ['form'];
 }

@@ -7,7 +7,8 @@ import { StringDecoder } from 'node:string_decoder';
 import { DEFAULT_LIMITS, type Host, type JsonObject, type JsonRpcMessage } from '@byhand/client';
 import type { CommandIO } from '../shared/io.js';
 import { JsonRpcPeer } from './json-rpc-peer.js';
-import { LegacyFace, type Back, type OpenBack } from './legacy-face.js';
+import { LegacyFace, type OpenBack } from './legacy-face.js';
+import { ModernBacks } from './modern-backs.js';
 import { isModernRequest, ModernFace } from './modern-face.js';
 import type { PendingCalls } from './pending-calls.js';
 
@@ -24,13 +25,14 @@ export interface Backs {
 export async function serveStdio(io: CommandIO, backs: Backs): Promise<void> {
   const write = (message: JsonRpcMessage) => void io.stdout.write(`${JSON.stringify(message)}\n`);
   let face: LegacyFace | ModernFace | undefined;
-  let modernBack: Promise<Back> | undefined;
+  let modernBacks: ModernBacks | undefined;
   const link = { ask: (method: string, params: JsonObject, signal: AbortSignal) => peer.ask(method, params, signal), notify: (method: string, params?: JsonObject) => peer.notify(method, params) };
   const peer: JsonRpcPeer = new JsonRpcPeer(write, async (request, signal): Promise<JsonObject> => {
     // A ping says nothing of the host's era.
     if (face === undefined && request.method === 'ping') return {};
     if (face === undefined && isModernRequest(request)) {
-      const modern: ModernFace = new ModernFace(async () => (await (modernBack ??= backs.open(backs.pending.host(), (n) => modern.listens.relay(n)))).client, backs.pending);
+      const opened: ModernBacks = (modernBacks = new ModernBacks(backs.open, backs.pending, (n) => modern.listens.relay(n)));
+      const modern = new ModernFace((declared) => opened.client(declared), backs.pending);
       face = modern;
     }
     face ??= new LegacyFace(link, backs.open, backs.own, backs.warn);
@@ -49,7 +51,7 @@ export async function serveStdio(io: CommandIO, backs: Backs): Promise<void> {
   } finally {
     peer.close();
     backs.pending.close();
-    await (face instanceof LegacyFace ? face.close() : (await modernBack?.catch(() => undefined))?.close())?.catch(() => undefined);
+    await (face instanceof LegacyFace ? face.close() : modernBacks?.close())?.catch(() => undefined);
   }
 }
 

@@ -191,7 +191,9 @@ export class HttpTransport implements Transport {
           this.trace?.({ direction: 'receive', transport: 'http', ...(message ? { message } : { raw: event.data }) });
           if (!message || typeof message !== 'object') continue;
           if (isResponse(message) && message.id === request.id) return message;
-          if (isRequest(message)) await this.answer(message, exchange);
+          // Answered as it comes, not one after the other: a server may ask several things at once and wait for all (stdio
+          // and the HTTP+SSE transport answer so too). An answer the server did not take fails nothing else, as there.
+          if (isRequest(message)) this.answer(message, exchange).catch(() => undefined);
           else if ('method' in message) exchange.onNotification?.(message);
         }
       } catch (error) {
