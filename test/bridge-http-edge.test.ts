@@ -11,6 +11,7 @@ import { createHttpFace } from '../packages/byhand/src/bridge/http-face.js';
 import { PendingCalls } from '../packages/byhand/src/bridge/pending-calls.js';
 import { listenNode, type NodeHandler } from '../packages/servers/src/edge/listen.js';
 import { createStateCodec } from '../packages/servers/src/edge/state-codec.js';
+import { oversizedThenNext, statusesIn } from './support/oversized.js';
 
 /** A face whose server is never reached: every case here is refused before it would be. */
 async function withFace<T>(run: (port: number, origin: string) => Promise<T>, handler?: NodeHandler): Promise<T> {
@@ -66,25 +67,16 @@ describe('byhand bridge --listen, the HTTP edge', () => {
     });
   });
 
-  test('an oversized body on a keep-alive connection gets its 413, not a reset, declared or found while reading', { timeout: 15_000 }, async () => {
-    await withFace(async (port) => {
-      const body = Buffer.alloc(2 * 1024 * 1024, 'a');
-      for (const chunked of [false, true]) {
-        const answer = await new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
-          const req = httpRequest({ port, host: '127.0.0.1', path: '/mcp', method: 'POST', headers: { 'content-type': 'application/json', connection: 'keep-alive' } }, (res) => {
-            res.resume();
-            resolve({ status: res.statusCode ?? 0, connection: res.headers.connection });
-          });
-          req.once('error', reject);
-          // Written in two pieces the body goes chunked, with no Content-Length: its size is found while reading it.
-          if (chunked) req.write(body.subarray(0, 1024));
-          req.end(chunked ? body.subarray(1024) : body);
-        });
-        assert.equal(answer.status, 413, chunked ? 'chunked' : 'with Content-Length');
-        assert.equal(answer.connection, 'close');
-      }
+  for (const framing of ['declared', 'chunked'] as const) {
+    test(`an oversized body (${framing}) is read to its end and dropped: the client reads its 413, and the connection serves the next request`, { timeout: 30_000 }, async () => {
+      await withFace(async (port) => {
+        // The next request needs no server: a body that is not JSON is refused by the face itself.
+        const { answer, writeError } = await oversizedThenNext(port, '/mcp', framing, {}, 'not json');
+        assert.equal(writeError, undefined, `the upload was cut: ${answer.slice(0, 200)}`);
+        assert.deepEqual(statusesIn(answer), [413, 400], answer.slice(0, 400));
+      });
     });
-  });
+  }
 
   test('a handler that throws: 500 with a JSON-RPC error, and the next request is served', { timeout: 15_000 }, async () => {
     let calls = 0;

@@ -7,6 +7,7 @@ import { connect as tcpConnect, type Socket } from 'node:net';
 import { describe, test } from './support/node-test.js';
 import { startServer } from '../packages/servers/src/edge/serve.js';
 import { modernRpc } from './servers-support.js';
+import { oversizedThenNext, statusesIn } from './support/oversized.js';
 
 const portOf = (url: string) => Number(new URL(url).port);
 
@@ -149,34 +150,6 @@ describe('ambiguous or proxy requests get a 400', { timeout: 30_000 }, () => {
   });
 });
 
-/**
- * One keep-alive connection: an oversized POST written whole (declared or chunked), then an ordinary tools/list. What
- * the server wrote, and whether writing the body failed (a reset while the client still sent).
- */
-async function oversizedThenNext(port: number, framing: 'declared' | 'chunked', size: number): Promise<{ answer: string; writeError?: string }> {
-  const socket = tcpConnect({ port, host: '127.0.0.1' });
-  let answer = '';
-  let writeError: string | undefined;
-  socket.on('data', (chunk) => (answer += chunk.toString()));
-  socket.on('error', (error: NodeJS.ErrnoException) => (writeError ??= error.code ?? error.message));
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  const write = (bytes: string | Buffer) => new Promise<void>((resolve) => socket.write(bytes, () => resolve()));
-  try {
-    const head = 'POST /api/kitchen HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n';
-    const body = Buffer.alloc(size, 'x');
-    if (framing === 'declared') await write(`${head}Content-Length: ${size}\r\n\r\n`).then(() => write(body));
-    else await write(`${head}Transfer-Encoding: chunked\r\n\r\n${size.toString(16)}\r\n`).then(() => write(body)).then(() => write('\r\n0\r\n\r\n'));
-    const next = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
-    await write(`POST /api/kitchen HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\nContent-Length: ${Buffer.byteLength(next)}\r\nConnection: close\r\n\r\n${next}`);
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, 10_000)))]);
-    clearTimeout(timer);
-    return { answer, ...(writeError !== undefined ? { writeError } : {}) };
-  } finally {
-    socket.destroy();
-  }
-}
-
 describe('an oversized body', { timeout: 30_000 }, () => {
   // The server answers 413 as soon as it knows; the client is still sending. A server that stops reading leaves the
   // upload stuck until the request deadline, and one that closes resets it: either way the client may never read its
@@ -185,10 +158,10 @@ describe('an oversized body', { timeout: 30_000 }, () => {
     test(`(${framing}) is read to its end and dropped: the client reads its 413, and the connection serves the next request`, async () => {
       const server = await startServer({ port: 0, toolboxes: ['kitchen'], maxBodyBytes: 64 * 1024, limits: { requestTimeoutMs: 3_000, headersTimeoutMs: 3_000 } });
       try {
-        const { answer, writeError } = await oversizedThenNext(portOf(server.url), framing, 16 * 1024 * 1024);
+        const next = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
+        const { answer, writeError } = await oversizedThenNext(portOf(server.url), '/api/kitchen', framing, { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/list' }, next);
         assert.equal(writeError, undefined, `the upload was cut: ${answer.slice(0, 200)}`);
-        const statuses = [...answer.matchAll(/^HTTP\/1\.1 (\d{3}) /gm)].map((m) => Number(m[1]));
-        assert.deepEqual(statuses, [413, 200], answer.slice(0, 400));
+        assert.deepEqual(statusesIn(answer), [413, 200], answer.slice(0, 400));
       } finally {
         await server.close();
       }

@@ -4,7 +4,7 @@
 export * from './index.js';
 export { startServer, DEFAULT_SERVER_LIMITS } from './edge/serve.js';
 export type { StartServerOptions, RunningServer, ServerLimits } from './edge/serve.js';
-export { toWebRequest, writeWebResponse, type FetchHandler } from './edge/node-adapter.js';
+export { dropRestOfBody, toWebRequest, writeWebResponse, type FetchHandler } from './edge/node-adapter.js';
 export { openJarStorage } from './toolboxes/cookie-jar/jar/open.js';
 export { sqliteStore } from './toolboxes/cookie-jar/jar/sqlite-store.js';
 export { postgresStore } from './toolboxes/cookie-jar/jar/postgres-store.js';

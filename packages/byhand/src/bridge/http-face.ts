@@ -10,6 +10,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from '@byhand/client';
+import { dropRestOfBody } from '@byhand/servers/node';
 import { AnswerError, errorOf, JsonRpcPeer } from './json-rpc-peer.js';
 import { LegacyFace } from './legacy-face.js';
 import { ModernBacks } from './modern-backs.js';
@@ -163,11 +164,7 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
     }
     if (req.method !== 'POST') return rpcError(res, 405, -32000, `Method Not Allowed: ${req.method ?? ''}`);
     const body = await readBody(req, maxBodyBytes);
-    if (body === undefined) {
-      // The rest of the body is not read: the connection cannot carry another request.
-      res.setHeader('connection', 'close');
-      return rpcError(res, 413, -32600, `Request body over ${maxBodyBytes} bytes`);
-    }
+    if (body === undefined) return rpcError(res, 413, -32600, `Request body over ${maxBodyBytes} bytes`);
     let message: unknown;
     try {
       message = JSON.parse(body);
@@ -267,21 +264,18 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** The body as text, or undefined once it passes `max` bytes (what is left of it is not read). */
+/** The body as text, or undefined once it passes `max` bytes: the rest is then read and dropped (dropRestOfBody). */
 async function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
-  if (Number(req.headers['content-length'] ?? 0) > max) return undefined;
+  if (Number(req.headers['content-length'] ?? 0) > max) return void dropRestOfBody(req);
   return new Promise<string | undefined>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const onData = (chunk: Buffer) => {
+    req.on('data', (chunk: Buffer) => {
       size += chunk.byteLength;
       if (size <= max) return void chunks.push(chunk);
-      // Stop keeping it, not reading it: a socket destroyed mid-upload would lose the 413 to a reset.
-      req.off('data', onData);
-      req.resume();
+      dropRestOfBody(req);
       resolve(undefined);
-    };
-    req.on('data', onData);
+    });
     req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.once('error', reject);
   });
