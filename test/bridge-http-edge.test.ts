@@ -4,7 +4,6 @@
 // is served).
 
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
 import { connect as tcpConnect } from 'node:net';
 import { describe, test } from './support/node-test.js';
 import { createHttpFace } from '../packages/byhand/src/bridge/http-face.js';
