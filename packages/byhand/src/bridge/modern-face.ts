@@ -22,6 +22,12 @@ const TASK_METHODS = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 let lastId = 0;
 
 /**
+ * A call naming a tool the listing lacks lists the tools again (it may be new), but not more often than this: else
+ * every call with a made-up name would make the server list its tools once more.
+ */
+export const RELIST_AFTER_MS = 5_000;
+
+/**
  * The results a 2026 server must give its caching hints on (SEP-2549). A legacy server gives none, and `tools/list` is
  * rebuilt from every page, so where the server's own are missing the bridge says: not to be reused, not shared.
  */
@@ -36,13 +42,14 @@ export function isModernRequest(request: JsonRpcRequest): boolean {
 export class ModernFace {
   /** The host streams of `subscriptions/listen`: a legacy server's notifications go to them (`relay`). */
   readonly listens = new ListenFace();
-  /** Each back's tools, listed once, for the Mcp-Param-* headers their schemas ask for (checked, and sent on). */
-  private readonly mirrored = new WeakMap<Client, Promise<Map<string, MirroredParam[]>>>();
+  /** Each back's tools, listed once, for the Mcp-Param-* headers their schemas ask for (checked, and sent on), and when. */
+  private readonly mirrored = new WeakMap<Client, { listing: Promise<Map<string, MirroredParam[]>>; at: number }>();
 
   constructor(
     /** The back for the caller's declared capabilities, opened on first use (modern-backs.ts). */
     private readonly back: (declared: ClientCapabilities) => Promise<{ client: Client; scope: string }>,
     private readonly pending: PendingCalls,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** `notify`: how a notification reaches the host during this request (a subscription's). */
@@ -63,8 +70,8 @@ export class ModernFace {
     if (request.method !== 'tools/call' || header === undefined) return;
     const name = String(request.params?.name);
     let tools = await this.toolsOf(client);
-    // A tool listed since: list again, once.
-    if (!tools.has(name)) tools = await this.toolsOf(client, true);
+    // A tool listed since: list again, once, unless the listing is recent.
+    if (!tools.has(name) && this.now() - (this.mirrored.get(client)?.at ?? 0) >= RELIST_AFTER_MS) tools = await this.toolsOf(client, true);
     checkParamHeaders(tools.get(name) ?? [], request.params?.arguments, header);
   }
 
@@ -103,12 +110,12 @@ export class ModernFace {
 
   /** The back's tools' mirrored arguments, by tool name; listed once (or again, `fresh`). */
   private toolsOf(client: Client, fresh = false): Promise<Map<string, MirroredParam[]>> {
-    let listing = fresh ? undefined : this.mirrored.get(client);
-    if (listing === undefined) {
-      listing = client.listTools().then((tools) => new Map(tools.map((tool) => [tool.name, mirroredOf(tool)] as const)));
-      this.mirrored.set(client, listing);
-      listing.catch(() => this.mirrored.get(client) === listing && this.mirrored.delete(client));
-    }
+    const known = fresh ? undefined : this.mirrored.get(client);
+    if (known !== undefined) return known.listing;
+    const listing = client.listTools().then((tools) => new Map(tools.map((tool) => [tool.name, mirroredOf(tool)] as const)));
+    const entry = { listing, at: this.now() };
+    this.mirrored.set(client, entry);
+    listing.catch(() => this.mirrored.get(client) === entry && this.mirrored.delete(client));
     return listing;
   }
 
