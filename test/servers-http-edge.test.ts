@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { describe, test } from './support/node-test.js';
 import { startServer } from '../packages/servers/src/edge/serve.js';
+import { listenNode } from '../packages/servers/src/edge/listen.js';
+import { dropRestOfBody } from '../packages/servers/src/edge/node-adapter.js';
 import { modernRpc } from './servers-support.js';
 import { oversizedThenNext, statusesIn } from './support/oversized.js';
 
@@ -166,5 +168,20 @@ describe('an oversized body', { timeout: 30_000 }, () => {
         await server.close();
       }
     });
+  }
+});
+
+test('past its limit an unwanted body is not read on: the connection is destroyed', { timeout: 30_000 }, async () => {
+  const listening = await listenNode((req, res) => {
+    dropRestOfBody(req, 64 * 1024);
+    res.writeHead(413).end();
+    return Promise.resolve();
+  }, { host: '127.0.0.1' });
+  try {
+    const { answer, writeError } = await oversizedThenNext(listening.port, '/mcp', 'declared', {}, '{}');
+    assert.deepEqual(statusesIn(answer), [413], answer.slice(0, 200));
+    assert.ok(writeError !== undefined, 'the rest of the upload met a closed connection');
+  } finally {
+    await listening.close();
   }
 });

@@ -22,13 +22,13 @@ const DROP_LIMIT_BYTES = 64 * 1024 * 1024;
  * (a 413) comes reads that answer only if its upload is not stuck or reset: a server that stops reading leaves it
  * stuck until the request deadline, one that closes resets it. The server's request deadline bounds the time spent.
  */
-export function dropRestOfBody(req: IncomingMessage): void {
+export function dropRestOfBody(req: IncomingMessage, limit = DROP_LIMIT_BYTES): void {
   if (req.complete) return;
   req.removeAllListeners('data');
   let dropped = 0;
   req.on('data', (chunk: Buffer) => {
     dropped += chunk.byteLength;
-    if (dropped > DROP_LIMIT_BYTES) req.socket.destroy();
+    if (dropped > limit) req.socket.destroy();
   });
   req.resume();
 }
