@@ -230,14 +230,22 @@ export class Client {
   /** Calls a tool; one that runs as a task is followed to its end (polling, its input through the host, tasks/cancel on abort). */
   async callTool(name: string, args: JsonObject = {}, options: ToolCallOptions = {}): Promise<CallToolResult> {
     const started = await this.startTool(name, args, options);
-    if ('result' in started) return started.result;
+    return 'result' in started ? started.result : this.followTask(started.task, name, options, true);
+  }
+
+  /**
+   * Follows a task (startTool's, or one read back with getTask) to its result as callTool does; `name` is its tool's,
+   * for the host and errors. A wait that stops (abort, timeout) cancels the task only when `owned`: callTool's task has
+   * no one else waiting on it, another's may.
+   */
+  async followTask(task: Task, name: string, options: ToolCallOptions = {}, owned = false): Promise<CallToolResult> {
     const signal = options.signal ?? this.options.signal ?? new AbortController().signal;
     const send: Send = (method, params, s) => this.request(method, params, { ...options, ...(s ? { signal: s } : {}) });
-    const cancel = (taskId: string) => this.cancelTask(taskId, { timeoutMs: 5_000 });
+    const cancel = (taskId: string) => (owned ? this.cancelTask(taskId, { timeoutMs: 5_000 }) : Promise.resolve());
     const ops: TaskOps = { ...this.connection.taskOps(send, options.onTask), cancel };
     const result = await followTask(
       ops,
-      started.task,
+      task,
       {
         host: this.options.host ?? {},
         name,

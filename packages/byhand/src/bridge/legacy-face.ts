@@ -1,12 +1,14 @@
 // A 2025 host (it sent `initialize`) in front of any server. The back is opened once the host has said what it can
 // do, so the back declares exactly that (relay-host.ts); `initialize` is answered from who the server says it is,
-// every later request is carried by forward.ts, `ping` never leaves the bridge, and a modern server's changes come
-// from the subscription stream the bridge holds for the host (listen-relay.ts).
+// every later request is carried by forward.ts, `ping` never leaves the bridge, a modern server's changes come
+// from the subscription stream the bridge holds for the host (listen-relay.ts), and its tasks in the host's form
+// (legacy-tasks.ts).
 
-import { LEGACY_VERSIONS, type Client, type ClientCapabilities, type Host, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type LoggingLevel } from '@byhand/client';
+import { LEGACY_VERSIONS, type Client, type ClientCapabilities, type Host, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type LoggingLevel, type ToolCallOptions } from '@byhand/client';
 import { LOG_LEVELS } from '../call/args.js';
 import { forward } from './forward.js';
 import { AnswerError } from './json-rpc-peer.js';
+import { LEGACY_TASKS_CAPABILITY, LegacyTasks, offersTasks, withTaskSupport } from './legacy-tasks.js';
 import { ListenRelay } from './listen-relay.js';
 import { relayHost, type Ask } from './relay-host.js';
 
@@ -29,6 +31,8 @@ export class LegacyFace {
   private opening: Promise<Back> | undefined;
   /** A modern server's changes, for this host (listen-relay.ts). */
   private listen: ListenRelay | undefined;
+  /** A modern server's tasks in the 2025-11-25 form, when it offers the extension (legacy-tasks.ts). */
+  private tasks: LegacyTasks | undefined;
 
   constructor(
     private readonly link: HostLink,
@@ -69,6 +73,23 @@ export class LegacyFace {
     }
     const token = (params._meta as JsonObject | undefined)?.progressToken;
     const progress = token === undefined ? undefined : (p: JsonObject) => this.link.notify('notifications/progress', { ...p, progressToken: token });
+    if (this.tasks !== undefined) {
+      const call: ToolCallOptions = { signal, ...(progress ? { onProgress: progress } : {}) };
+      const taskId = String(params.taskId);
+      switch (request.method) {
+        case 'tools/list':
+          return withTaskSupport(await forward(this.back.client, request.method, params, { signal }));
+        case 'tools/call':
+          if (params.task !== undefined) return this.tasks.call(params, call);
+          break;
+        case 'tasks/get':
+          return this.tasks.get(taskId, call);
+        case 'tasks/result':
+          return this.tasks.result(taskId, call);
+        case 'tasks/cancel':
+          return this.tasks.cancel(taskId, call);
+      }
+    }
     return forward(this.back.client, request.method, params, { signal, ...(progress ? { progress } : {}) });
   }
 
@@ -91,11 +112,12 @@ export class LegacyFace {
       this.listen = new ListenRelay(client, this.warn);
       this.listen.open();
     }
+    if (offersTasks(client)) this.tasks = new LegacyTasks(client);
     const asked = String(params.protocolVersion);
     const versions: readonly string[] = LEGACY_VERSIONS;
     return {
       protocolVersion: versions.includes(asked) ? asked : LEGACY_VERSIONS[0],
-      capabilities: client.serverCapabilities,
+      capabilities: this.tasks === undefined ? client.serverCapabilities : { ...client.serverCapabilities, tasks: LEGACY_TASKS_CAPABILITY },
       serverInfo: client.serverInfo ?? { name: 'byhand-bridge', version: '0' },
       ...(client.instructions !== undefined ? { instructions: client.instructions } : {}),
     };
