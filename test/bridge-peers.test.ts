@@ -20,7 +20,7 @@ import { bin, until } from './support/cli.js';
 import { listen } from './support/bridge-listen.js';
 import { answerAsLegacyHost, type Asked } from './support/bridge-hosts.js';
 import { textOf } from './servers-support.js';
-import { node22 } from './conformance/suite.js';
+import { assertInstalled, node22 } from './conformance/suite.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 
 const run = promisify(execFile);
@@ -35,9 +35,7 @@ const resultsFile = join(root, 'test', 'results', 'bridge-peers.md');
 const CASE_MS = 10_000;
 
 function needTools(): void {
-  for (const file of [node22, inspectorBin, mcpRemoteBin]) {
-    assert.ok(existsSync(file), `missing ${file}: run \`node tools/ensure-test-tools.mjs\` (\`npm test\` does) first`);
-  }
+  assertInstalled([node22, inspectorBin, mcpRemoteBin]);
 }
 
 describe('the MCP Inspector CLI 2.12 through both faces of the bridge', () => {

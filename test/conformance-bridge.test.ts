@@ -17,7 +17,7 @@ import { startServer, type RunningServer } from '../packages/servers/src/edge/se
 import { listen, type Listening } from './support/bridge-listen.js';
 import { startLegacyOnlyEverything, type LegacyOnlyServer } from './support/legacy-only-everything.js';
 import { BRIDGE_OUT_OF_SCOPE, outOfScope } from './conformance/scope.js';
-import { collect, conformance, node22, passed, repoRoot, requirementSet, suite2026, suiteLegacy, summarise, tagged, type ScenarioResult } from './conformance/suite.js';
+import { assertInstalled, collect, conformance, node22, passed, repoRoot, requirementSet, suite2026, suiteLegacy, summarise, tagged, type ScenarioResult } from './conformance/suite.js';
 
 const resultsFile = join(repoRoot, 'test', 'results', 'conformance-bridge.md');
 const directFile = join(repoRoot, 'test', 'results', 'conformance-server.md');
@@ -29,9 +29,7 @@ let toModern: Listening;
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-conformance-bridge-'));
 
 before(async () => {
-  for (const file of [node22, suite2026, suiteLegacy]) {
-    assert.ok(existsSync(file), `missing ${file}: run \`node tools/ensure-test-tools.mjs\` (\`npm test\` does) first`);
-  }
+  assertInstalled([node22, suite2026, suiteLegacy]);
   legacyOnly = await startLegacyOnlyEverything();
   modern = await startServer({ port: 0, host: '127.0.0.1', toolboxes: ['everything'] });
   toLegacy = await listen([legacyOnly.url]);

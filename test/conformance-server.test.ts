@@ -5,13 +5,13 @@
 // A per-scenario table is written to test/results/conformance-server.md.
 
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from './support/node-test.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 import { outOfScope, SERVER_OUT_OF_SCOPE } from './conformance/scope.js';
-import { collect, conformance, node22, passed, repoRoot, requirementSet, suite2026, suiteLegacy, summarise, tagged, writeReport, type ScenarioResult } from './conformance/suite.js';
+import { assertInstalled, collect, conformance, node22, passed, repoRoot, requirementSet, suite2026, suiteLegacy, summarise, tagged, writeReport, type ScenarioResult } from './conformance/suite.js';
 
 const resultsFile = join(repoRoot, 'test', 'results', 'conformance-server.md');
 
@@ -20,9 +20,7 @@ let target: string;
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-conformance-'));
 
 before(async () => {
-  for (const file of [node22, suite2026, suiteLegacy]) {
-    assert.ok(existsSync(file), `missing ${file}: run \`node tools/ensure-test-tools.mjs\` (\`npm test\` does) first`);
-  }
+  assertInstalled([node22, suite2026, suiteLegacy]);
   server = await startServer({ port: 0, host: '127.0.0.1', toolboxes: ['everything'] });
   target = server.urls.everything!;
 });

@@ -16,6 +16,13 @@ export const node22 = join(tools, '.bin', 'node');
 export const suite2026 = join(tools, 'conformance-2026', 'dist', 'index.js');
 export const suiteLegacy = join(tools, 'conformance-legacy', 'dist', 'index.js');
 
+/** Fails with the command that installs them when a test tool is missing (each test file is run on its own too). */
+export function assertInstalled(files: string[]): void {
+  for (const file of files) {
+    if (!existsSync(file)) throw new Error(`missing ${file}: run \`node tools/ensure-test-tools.mjs\` (\`npm test\` does) first`);
+  }
+}
+
 export interface Check {
   id: string;
   status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | 'SKIPPED';
