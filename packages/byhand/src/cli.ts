@@ -121,7 +121,7 @@ async function completion(args: string[]): Promise<number> {
   }
 }
 
-function usage(exitCodes: string): string {
+export function usage(exitCodes: string): string {
   const width = Math.max(...Object.values(COMMANDS).map((c) => c.synopsis.length));
   return [
     'byhand: a hand-written Model Context Protocol toolkit for both eras',
