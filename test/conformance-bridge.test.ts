@@ -17,7 +17,7 @@ import { startServer, type RunningServer } from '../packages/servers/src/edge/se
 import { listen, type Listening } from './support/bridge-listen.js';
 import { startLegacyOnlyEverything, type LegacyOnlyServer } from './support/legacy-only-everything.js';
 import { BRIDGE_OUT_OF_SCOPE, outOfScope } from './conformance/scope.js';
-import { assertInstalled, collect, conformance, node22, passed, repoRoot, requirementSet, suite2026, suiteLegacy, summarise, tagged, type ScenarioResult } from './conformance/suite.js';
+import { assertInstalled, judgeServer, legacyServerRun, node22, passed, repoRoot, serverRequirementRun, suite2026, suiteLegacy, summarise, type ScenarioResult } from './conformance/suite.js';
 
 const resultsFile = join(repoRoot, 'test', 'results', 'conformance-bridge.md');
 const directFile = join(repoRoot, 'test', 'results', 'conformance-server.md');
@@ -96,27 +96,10 @@ function report(): void {
   writeFileSync(resultsFile, text);
 }
 
-/** Every scenario passes, except those listed out of scope, which must not (so the list says what is true). */
-function judge(results: ScenarioResult[], expected: string[]): void {
-  const names = new Set(results.map((r) => r.scenario));
-  assert.deepEqual(expected.filter((s) => !names.has(s)), [], 'scenarios that produced no checks');
-  const failing = results.filter((r) => !passed(r) && outOfScope(BRIDGE_OUT_OF_SCOPE, r.suite, r.scenario) === undefined).map((r) => `${r.scenario}: ${r.failures.join('; ') || 'no checks of its own'}`);
-  assert.deepEqual(failing, []);
-  const stale = results.filter((r) => passed(r) && outOfScope(BRIDGE_OUT_OF_SCOPE, r.suite, r.scenario) !== undefined).map((r) => r.scenario);
-  assert.deepEqual(stale, [], 'listed out of scope in BRIDGE_OUT_OF_SCOPE (test/conformance/scope.ts), but they pass: take them off the list');
-}
+const judge = (results: ScenarioResult[], expected: string[]) => judgeServer(results, expected, BRIDGE_OUT_OF_SCOPE, 'BRIDGE_OUT_OF_SCOPE (test/conformance/scope.ts)');
 
 async function requirementRun(revision: string, url: string): Promise<ScenarioResult[]> {
-  const set = requirementSet(await conformance(suite2026, ['list', '--requirements', revision]));
-  const out = join(scratch, revision);
-  await conformance(suite2026, ['server', '--url', url, '--requirements', revision, '-o', out]);
-  const results = collect(out, revision, (s) => set.server.includes(s));
-  const category = new Map(set.unscored.map((u) => [u.name, u.category]));
-  const expected = [...set.server, ...set.unscored.filter((u) => u.side === 'server').map((u) => u.name)];
-  const ordered = expected
-    .map((s) => results.get(s))
-    .filter((r) => r !== undefined)
-    .map((r) => ({ ...r, ...(category.has(r.scenario) ? { category: category.get(r.scenario)! } : {}) }));
+  const { ordered, expected } = await serverRequirementRun(revision, url, join(scratch, revision));
   all.push(...ordered);
   report();
   judge(ordered, expected);
@@ -134,15 +117,8 @@ test('0.2.0-alpha.12 --requirements 2025-11-25 through the bridge, in front of t
 });
 
 test('0.1.16 --suite all through the bridge, in front of the Everything toolbox', { timeout: 240_000 }, async () => {
-  const listing = tagged(await conformance(suiteLegacy, ['list', '--server']));
-  assert.ok(listing.length >= 32, `expected the 32 server scenarios of 0.1.16, parsed ${listing.length}`);
-  const out = join(scratch, 'legacy');
-  await conformance(suiteLegacy, ['server', '--url', toModern.url, '--suite', 'all', '-o', out]);
-  // 0.1.16's own `pending` suite, as in test/conformance-server.test.ts.
-  const pending = new Set(['json-schema-2020-12', 'server-sse-polling']);
-  const results = collect(out, '0.1.16', (s) => !pending.has(s));
-  const ordered = listing.map((s) => results.get(s.name)).filter((r) => r !== undefined).map((r) => (r.scored ? r : { ...r, category: 'pending' }));
+  const { ordered, expected } = await legacyServerRun(toModern.url, join(scratch, 'legacy'));
   all.push(...ordered);
   report();
-  judge(ordered, listing.map((s) => s.name));
+  judge(ordered, expected);
 });

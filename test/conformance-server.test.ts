@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from './support/node-test.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
-import { outOfScope, SERVER_OUT_OF_SCOPE } from './conformance/scope.js';
-import { assertInstalled, collect, conformance, node22, passed, repoRoot, requirementSet, suite2026, suiteLegacy, summarise, tagged, writeReport, type ScenarioResult } from './conformance/suite.js';
+import { SERVER_OUT_OF_SCOPE } from './conformance/scope.js';
+import { assertInstalled, collect, conformance, judgeServer, legacyServerRun, node22, passed, repoRoot, serverRequirementRun, suite2026, suiteLegacy, summarise, tagged, writeReport, type ScenarioResult } from './conformance/suite.js';
 
 const resultsFile = join(repoRoot, 'test', 'results', 'conformance-server.md');
 
@@ -50,29 +50,13 @@ function report(): void {
   );
 }
 
-/** Every scenario passes, except those listed out of scope, which must not (so the list says what is true). */
-function judge(results: ScenarioResult[], expected: string[]): void {
-  const names = new Set(results.map((r) => r.scenario));
-  assert.deepEqual(expected.filter((s) => !names.has(s)), [], 'scenarios that produced no checks');
-  const failing = results.filter((r) => !passed(r) && outOfScope(SERVER_OUT_OF_SCOPE, r.suite, r.scenario) === undefined).map((r) => `${r.scenario}: ${r.failures.join('; ') || 'no checks of its own'}`);
-  assert.deepEqual(failing, []);
-  const stale = results.filter((r) => passed(r) && outOfScope(SERVER_OUT_OF_SCOPE, r.suite, r.scenario) !== undefined).map((r) => r.scenario);
-  assert.deepEqual(stale, [], 'listed out of scope in test/conformance/scope.ts, but they pass: take them off the list');
-}
+const judge = (results: ScenarioResult[], expected: string[]) => judgeServer(results, expected, SERVER_OUT_OF_SCOPE, 'test/conformance/scope.ts');
 
 async function requirementRun(revision: string): Promise<string[]> {
-  const set = requirementSet(await conformance(suite2026, ['list', '--requirements', revision]));
-  const out = join(scratch, revision);
-  await conformance(suite2026, ['server', '--url', target, '--requirements', revision, '-o', out]);
-  const results = collect(out, revision, (s) => set.server.includes(s));
-  const category = new Map(set.unscored.map((u) => [u.name, u.category]));
-  const ordered = [...set.server, ...set.unscored.filter((u) => u.side === 'server').map((u) => u.name)]
-    .map((s) => results.get(s))
-    .filter((r) => r !== undefined)
-    .map((r) => ({ ...r, ...(category.has(r.scenario) ? { category: category.get(r.scenario)! } : {}) }));
+  const { ordered, expected } = await serverRequirementRun(revision, target, join(scratch, revision));
   all.push(...ordered);
   report();
-  judge(ordered, [...set.server, ...set.unscored.filter((u) => u.side === 'server').map((u) => u.name)]);
+  judge(ordered, expected);
   return ordered.map((r) => r.scenario);
 }
 
@@ -105,15 +89,8 @@ test('0.2.0-alpha.12: the server scenarios in neither requirement set', { timeou
 });
 
 test('0.1.16 --suite all: the 30 active and the 2 pending server scenarios', { timeout: 120_000 }, async () => {
-  const listing = tagged(await conformance(suiteLegacy, ['list', '--server']));
-  assert.ok(listing.length >= 32, `expected the 32 server scenarios of 0.1.16, parsed ${listing.length}`);
-  const out = join(scratch, 'legacy');
-  await conformance(suiteLegacy, ['server', '--url', target, '--suite', 'all', '-o', out]);
-  // 0.1.16's own `pending` suite (its `active` default excludes them: `conformance server --suite pending` lists them).
-  const pending = new Set(['json-schema-2020-12', 'server-sse-polling']);
-  const results = collect(out, '0.1.16', (s) => !pending.has(s));
-  const ordered = listing.map((s) => results.get(s.name)).filter((r) => r !== undefined).map((r) => (r.scored ? r : { ...r, category: 'pending' }));
+  const { ordered, expected } = await legacyServerRun(target, join(scratch, 'legacy'));
   all.push(...ordered);
   report();
-  judge(ordered, listing.map((s) => s.name));
+  judge(ordered, expected);
 });

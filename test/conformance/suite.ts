@@ -1,6 +1,7 @@
 // Running the official conformance suites (tools/conformance: 0.2.0-alpha.12 and 0.1.16, on the
 // Node 22 they need) and reading their checks.json files. Shared by the server and client suites.
 
+import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -181,4 +182,46 @@ export function writeReport(
   ].join('\n');
   mkdirSync(join(repoRoot, 'test', 'results'), { recursive: true });
   writeFileSync(file, text);
+}
+
+/**
+ * A server scenario run's verdict: every scenario expected produced checks, and each passes unless `scope` lists it;
+ * one listed that passes fails too, so the list says what is true. `listName` names the list in that message.
+ */
+export function judgeServer(results: ScenarioResult[], expected: string[], scope: Scope, listName: string): void {
+  const names = new Set(results.map((r) => r.scenario));
+  assert.deepEqual(expected.filter((s) => !names.has(s)), [], 'scenarios that produced no checks');
+  const failing = results.filter((r) => !passed(r) && outOfScope(scope, r.suite, r.scenario) === undefined).map((r) => `${r.scenario}: ${r.failures.join('; ') || 'no checks of its own'}`);
+  assert.deepEqual(failing, []);
+  const stale = results.filter((r) => passed(r) && outOfScope(scope, r.suite, r.scenario) !== undefined).map((r) => r.scenario);
+  assert.deepEqual(stale, [], `listed out of scope in ${listName}, but they pass: take them off the list`);
+}
+
+/**
+ * 0.2.0-alpha.12's server scenarios of one `--requirements` revision against `url`: the required ones and their
+ * unscored companions (each with its category), in the suite's order, and the names expected to produce checks.
+ */
+export async function serverRequirementRun(revision: string, url: string, out: string): Promise<{ ordered: ScenarioResult[]; expected: string[] }> {
+  const set = requirementSet(await conformance(suite2026, ['list', '--requirements', revision]));
+  await conformance(suite2026, ['server', '--url', url, '--requirements', revision, '-o', out]);
+  const results = collect(out, revision, (s) => set.server.includes(s));
+  const category = new Map(set.unscored.map((u) => [u.name, u.category]));
+  const expected = [...set.server, ...set.unscored.filter((u) => u.side === 'server').map((u) => u.name)];
+  const ordered = expected
+    .map((s) => results.get(s))
+    .filter((r) => r !== undefined)
+    .map((r) => ({ ...r, ...(category.has(r.scenario) ? { category: category.get(r.scenario)! } : {}) }));
+  return { ordered, expected };
+}
+
+/** 0.1.16 `--suite all` against `url`: every server scenario it lists, in its order, and those names. */
+export async function legacyServerRun(url: string, out: string): Promise<{ ordered: ScenarioResult[]; expected: string[] }> {
+  const listing = tagged(await conformance(suiteLegacy, ['list', '--server']));
+  assert.ok(listing.length >= 32, `expected the 32 server scenarios of 0.1.16, parsed ${listing.length}`);
+  await conformance(suiteLegacy, ['server', '--url', url, '--suite', 'all', '-o', out]);
+  // 0.1.16's own `pending` suite (its `active` default excludes them: `conformance server --suite pending` lists them).
+  const pending = new Set(['json-schema-2020-12', 'server-sse-polling']);
+  const results = collect(out, '0.1.16', (s) => !pending.has(s));
+  const ordered = listing.map((s) => results.get(s.name)).filter((r) => r !== undefined).map((r) => (r.scored ? r : { ...r, category: 'pending' }));
+  return { ordered, expected: listing.map((s) => s.name) };
 }
