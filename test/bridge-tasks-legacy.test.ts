@@ -74,6 +74,7 @@ describe("byhand's client in its legacy era over the HTTP face", () => {
       assert.equal(client.protocolVersion, '2025-11-25');
       const started = await client.startTool('slow_compute', { seconds: 0 });
       assert.ok('task' in started, JSON.stringify(started));
+      await assert.rejects(client.request('tasks/get', {}), /tasks\/get needs a taskId/);
       const read = await client.getTask(started.task.taskId);
       assert.match(read.status, /^(working|completed)$/);
 

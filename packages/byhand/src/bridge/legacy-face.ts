@@ -76,6 +76,7 @@ export class LegacyFace {
     if (this.tasks !== undefined) {
       const call: ToolCallOptions = { signal, ...(progress ? { onProgress: progress } : {}) };
       const taskId = String(params.taskId);
+      if (request.method.startsWith('tasks/') && typeof params.taskId !== 'string') throw new AnswerError({ code: -32602, message: `Invalid params: ${request.method} needs a taskId, a string` });
       switch (request.method) {
         case 'tools/list':
           return withTaskSupport(await forward(this.back.client, request.method, params, { signal }));
