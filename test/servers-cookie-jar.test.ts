@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { memoryStore } from '../packages/servers/src/toolboxes/cookie-jar/jar/me
 import { createCookieJar } from '../packages/servers/src/toolboxes/create.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 import { connectHost, modernRpc, textOf } from './servers-support.js';
+import { fixtureScript } from './support/fixture-bundle.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-jar-'));
@@ -143,31 +144,10 @@ describe('The Cookie Jar on disk', () => {
     const dbPath = join(scratch, 'concurrent.db');
     const writers = 4;
     const each = 40;
-    const registry = new URL('../packages/servers/src/toolboxes/create.ts', import.meta.url).href;
-    const sqlite = new URL('../packages/servers/src/toolboxes/cookie-jar/jar/sqlite-store.ts', import.meta.url).href;
-    const script = join(scratch, 'writer.mts');
-    // Each child is a whole Cookie Jar toolbox (its own SQLite connection) driven through its fetch handler.
-    writeFileSync(
-      script,
-      `import { createCookieJar } from ${JSON.stringify(registry)};
-import { sqliteStore } from ${JSON.stringify(sqlite)};
-const [dbPath, writer, count] = process.argv.slice(2);
-const jar = createCookieJar({ jar: sqliteStore(dbPath) });
-const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
-await Promise.all(Array.from({ length: Number(count) }, async (_, i) => {
-  const body = { jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'put_note', arguments: { text: 'w' + writer + '-' + i, ttl_seconds: 3600 }, _meta: meta } };
-  const res = await jar.fetch(new Request('http://127.0.0.1/api/cookie-jar', { method: 'POST', body: JSON.stringify(body), headers: {
-    'content-type': 'application/json', accept: 'application/json, text/event-stream', host: '127.0.0.1',
-    'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'put_note' } }));
-  const answer = await res.json();
-  if (answer.error || answer.result?.isError) { console.error(JSON.stringify(answer)); process.exitCode = 1; }
-}));
-await jar.close();
-`,
-    );
+    const script = fixtureScript('test/fixtures/jar-writer.ts');
     const runs = Array.from({ length: writers }, (_, w) =>
       new Promise<number>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--conditions=byhand-source', '--import', 'tsx', script, dbPath, String(w), String(each)], { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });
+        const child = spawn(process.execPath, [script, dbPath, String(w), String(each)], { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });
         child.once('error', reject);
         child.once('exit', (code) => resolve(code ?? -1));
       }),

@@ -7,11 +7,12 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { fixtureScript } from './support/fixture-bundle.js';
 import { test } from './support/node-test.js';
 import { initializeParams, legacyRpc, modernRpc } from './servers-support.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-const fixture = fileURLToPath(new URL('./fixtures/soak-server.ts', import.meta.url));
+const fixture = fixtureScript('test/fixtures/soak-server.ts');
 
 const WRITERS = 6;
 const LEGACY_WRITERS = 2;
@@ -39,7 +40,7 @@ interface Server {
 
 async function spawnServer(): Promise<Server> {
   const options = { toolboxes: ['cookie-jar'], maxBodyBytes: MAX_BODY_BYTES, bodyTimeoutMs: BODY_TIMEOUT_MS, sessionIdleMs: SESSION_IDLE_MS };
-  const child = spawn(process.execPath, ['--expose-gc', '--conditions=byhand-source', '--import', 'tsx', fixture, JSON.stringify(options)], {
+  const child = spawn(process.execPath, ['--expose-gc', fixture, JSON.stringify(options)], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
