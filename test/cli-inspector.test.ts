@@ -18,7 +18,6 @@ import { serveSse } from './fixtures/sse-server.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(repoRoot, 'packages', 'byhand', 'bin', 'byhand.js');
-// Started in the repository, where `--import tsx` resolves.
 const stdioFixture = ['node', fixtureScript('test/fixtures/sdk-stdio-server.ts'), 'serve'];
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-inspector-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));

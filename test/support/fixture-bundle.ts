@@ -1,6 +1,6 @@
-// A TypeScript fixture run as a process of its own (a stdio server a test launches). Through `--import tsx` every
-// launch compiles the same files again, which is most of a short test's time; bundled once here with esbuild (what tsx
-// itself uses), each launch is plain Node. npm packages stay imports, found from the repository's node_modules, so the
+// A TypeScript fixture run as a process of its own (a stdio server a test launches). Through a TypeScript loader every
+// launch would compile the same files again, which is most of a short test's time; bundled once here with esbuild,
+// each launch is plain Node. npm packages stay imports, found from the repository's node_modules, so the
 // fixture runs the same SDK the tests import.
 
 import { buildSync } from 'esbuild';

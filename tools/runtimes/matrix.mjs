@@ -4,19 +4,17 @@
 // with its own `node` first on PATH, so every child a test spawns runs on that version too.
 
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const versions = process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['22', '24'];
-const tests = readdirSync(join(root, 'test')).filter((f) => f.endsWith('.test.ts')).map((f) => join('test', f));
 const results = [];
 
 for (const version of versions) {
   const node = join(root, 'tools', 'runtimes', 'node_modules', `node${version}`, 'bin', 'node');
   const started = Date.now();
-  const run = spawnSync(node, ['--conditions=byhand-source', '--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=dot', ...tests], {
+  const run = spawnSync(node, ['--enable-source-maps', join('tools', 'run-tests.mjs'), '--reporter', 'dot'], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}` },
