@@ -13,6 +13,9 @@ import { fixtureScript } from './support/fixture-bundle.js';
 import { argumentsFor } from '../packages/byhand/src/check/canned.js';
 import { checkCommand } from '../packages/byhand/src/check/command.js';
 import type { Finding } from '../packages/byhand/src/check/finding.js';
+import type { CheckContext } from '../packages/byhand/src/check/context.js';
+import { checkSchemas } from '../packages/byhand/src/check/schemas.js';
+import type { Tool } from '../packages/client/src/types.js';
 import { byhand } from './support/cli.js';
 import { collector } from './support/collector.js';
 import { serveCheckFixture, type Mistake } from './fixtures/check/servers.js';
@@ -129,6 +132,24 @@ describe('byhand check: canned arguments', () => {
       properties: { a: { type: 'string', default: 'x' }, b: { type: 'integer', minimum: 3 }, c: { type: 'string', examples: ['ex'] }, d: { type: 'string', enum: ['e1', 'e2'] }, e: { type: 'boolean' }, f: { type: 'string', maxLength: 4 }, g: { type: 'array', minItems: 1, items: { type: 'number' } }, skipped: { type: 'string' } },
       required: ['a', 'b', 'c', 'd', 'e', 'f', 'g'],
     }), { a: 'x', b: 3, c: 'ex', d: 'e1', e: true, f: 'byha', g: [1] });
+  });
+});
+
+describe('byhand check: schemas', () => {
+  test('schemas sharing an $id are each judged on their own, across tools and across servers in one process', () => {
+    const tool = (name: string, inputSchema: Record<string, unknown>): Tool => ({ name, description: 'd', inputSchema });
+    const judged = (tools: Tool[]) => {
+      const ctx = { tools, findings: [] as Finding[] } as unknown as CheckContext;
+      checkSchemas(ctx);
+      return ctx.findings.find((f) => f.id === 'schemas.valid');
+    };
+    const good = { $id: 'https://example.com/same.json', type: 'object', properties: { a: { type: 'string' } } };
+    const bad = { $id: 'https://example.com/same.json', type: 'object', properties: { a: { type: 'no-such-type' } } };
+    assert.equal(judged([tool('one', good), tool('two', { ...good })])?.status, 'pass');
+    const second = judged([tool('three', bad)]);
+    assert.equal(second?.status, 'error');
+    assert.match(second?.got ?? '', /^three: inputSchema /);
+    assert.equal(judged([tool('four', { ...good })])?.status, 'pass');
   });
 });
 

@@ -2,7 +2,7 @@
 // use), tool names follow the spec's pattern, descriptions are there, annotations agree with each other, and a
 // result's structuredContent validates against the tool's outputSchema.
 
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Tool } from '@byhand/client';
@@ -15,27 +15,47 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 // strict off: unknown keywords (x-mcp-header, examples from other drafts) are allowed by 2020-12.
 const OPTIONS = { strict: false, allErrors: false, validateFormats: false };
 
+type Validator = Ajv | Ajv2019 | Ajv2020;
+
+// One validator per dialect: a new one compiles its meta-schemas first, many times the cost of a tool's schema.
+const validators = new Map<string, Validator>();
+
 /**
- * A validator for the schema's dialect: 2020-12 unless its $schema names another (the spec allows that), with
+ * The validator for the schema's dialect: 2020-12 unless its $schema names another (the spec allows that), with
  * draft-07 and 2019-09 understood; undefined for a dialect ajv does not know.
  */
-function newAjv(schema?: unknown): Ajv | Ajv2019 | Ajv2020 | undefined {
-  const dialect = isObject(schema) && typeof schema.$schema === 'string' ? schema.$schema : undefined;
-  if (dialect === undefined || dialect.includes('2020-12')) return new Ajv2020(OPTIONS);
-  if (dialect.includes('draft-07')) return new Ajv(OPTIONS);
-  if (dialect.includes('2019-09')) return new Ajv2019(OPTIONS);
-  return undefined;
+function validatorFor(schema: unknown): Validator | undefined {
+  const named = isObject(schema) && typeof schema.$schema === 'string' ? schema.$schema : undefined;
+  const dialect = named === undefined || named.includes('2020-12') ? '2020-12' : named.includes('draft-07') ? 'draft-07' : named.includes('2019-09') ? '2019-09' : undefined;
+  if (dialect === undefined) return undefined;
+  let ajv = validators.get(dialect);
+  if (ajv === undefined) {
+    ajv = dialect === '2020-12' ? new Ajv2020(OPTIONS) : dialect === 'draft-07' ? new Ajv(OPTIONS) : new Ajv2019(OPTIONS);
+    validators.set(dialect, ajv);
+  }
+  return ajv;
 }
 
+/**
+ * The schema compiled, and then forgotten by the shared validator: two servers' schemas with the same $id must not
+ * meet. The compiled function keeps working.
+ */
+function compiled(schema: unknown): ValidateFunction | undefined {
+  const ajv = validatorFor(schema);
+  if (ajv === undefined) return undefined;
+  try {
+    return ajv.compile(schema as object);
+  } finally {
+    ajv.removeSchema(schema as object);
+  }
+}
 
 /** A compile error, or undefined when the schema is valid. */
 function schemaProblem(schema: unknown): string | undefined {
   if (!isObject(schema)) return 'is not an object';
   if (schema.type !== 'object') return `has type ${JSON.stringify(schema.type ?? null)}, not "object"`;
-  const ajv = newAjv(schema);
-  if (ajv === undefined) return undefined;
   try {
-    ajv.compile(schema);
+    compiled(schema);
     return undefined;
   } catch (error) {
     return (error as Error).message;
@@ -88,7 +108,7 @@ export function checkResult(ctx: CheckContext, tool: Tool, result: Record<string
   }
   let validate;
   try {
-    validate = newAjv(tool.outputSchema)?.compile(tool.outputSchema);
+    validate = compiled(tool.outputSchema);
   } catch {
     return; // reported by checkSchemas
   }
