@@ -1,18 +1,21 @@
-// The test runner's two parts (tools/test-runner): each test file bundled to one plain module that still finds its
-// files where its sources are, and the files started longest first from the last run's times.
+// The test runner's parts (tools/test-runner): each test file bundled to one plain module that still finds its files
+// where its sources are, a failure's stack mapped back to the sources' lines, and the files started longest first
+// from the last run's times. And the fixtures' bundles (test/support/fixture-bundle.ts), kept while their sources are.
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { test } from './support/node-test.js';
+import { fixtureBundler } from './support/fixture-bundle.js';
 import { bundleTests } from '../tools/test-runner/bundle.mjs';
 import { keepTimes, longestFirst } from '../tools/test-runner/order.mjs';
 
 const run = promisify(execFile);
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 function scratch(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'byhand-runner-'));
@@ -48,6 +51,46 @@ test('a bundled test file: each module keeps its own import.meta.url, its own im
   }
 });
 
+test("a failing bundled test is named at its source line, and its stack names each source file at its own line and column, a #! line included", async () => {
+  const root = scratch({
+    'test/b.test.ts': [
+      "import { test } from 'node:test';",
+      "import { check } from './support/check.js';",
+      '',
+      "test('fails', () => check(1));",
+    ].join('\n'),
+    'test/support/check.ts': ['#!/usr/bin/env node', "import assert from 'node:assert/strict';", 'export function check(n: number): void {', '  assert.equal(n, 2);', '}'].join('\n'),
+  });
+  try {
+    const out = join(root, 'out');
+    const bundles = await bundleTests(root, ['test/b.test.ts'], out);
+    // node:test runs nothing nested in a test process, and its children take their parent's flags (-e included): the
+    // runner's part runs from a file, in a process of its own, as in the runner.
+    const env = { ...process.env };
+    delete env.NODE_TEST_CONTEXT;
+    const script = `
+      import { run } from 'node:test';
+      import { failureMapper } from ${JSON.stringify(pathToFileURL(join(repoRoot, 'tools/test-runner/stacks.mjs')).href)};
+      const mapFailure = failureMapper(${JSON.stringify(out)});
+      const failures = [];
+      const stream = run({ files: [${JSON.stringify(bundles.get('test/b.test.ts') ?? assert.fail('no bundle'))}] });
+      stream.on('test:fail', (event) => { mapFailure(event); failures.push({ place: [event.file, event.line], stack: event.details.error.cause.stack }); });
+      for await (const event of stream) void event;
+      console.log(JSON.stringify(failures));`;
+    writeFileSync(join(root, 'run.mjs'), script);
+    const { stdout } = await run(process.execPath, [join(root, 'run.mjs')], { env });
+    const failures = JSON.parse(stdout) as { place: [string, number]; stack: string }[];
+    assert.equal(failures.length, 1);
+    const [{ place, stack }] = failures;
+    assert.deepEqual(place, [join(root, 'test/b.test.ts'), 4], 'the failing test is named where it is written');
+    assert.ok(stack.includes(`at check (${join(root, 'test/support/check.ts')}:4:10)`), stack);
+    assert.ok(stack.includes(`${join(root, 'test/b.test.ts')}:4:`), stack);
+    assert.ok(!stack.includes(out), `no frame left in the bundle: ${stack}`);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
 test('files not timed yet go first, largest first; then the last run\'s times, longest first; a partial run keeps the other times', () => {
   const root = scratch({
     'test/small-new.test.ts': 'x',
@@ -74,6 +117,29 @@ test('files not timed yet go first, largest first; then the last run\'s times, l
     writeFileSync(log, `${JSON.stringify({ file: `${out}/quick.mjs`, ms: 20_000 })}\n`);
     keepTimes(root, log, sourceOf);
     assert.deepEqual(longestFirst(root, files).slice(2), ['test/quick.test.ts', 'test/slow.test.ts', 'test/kept.test.ts']);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a fixture is bundled again when a file it was built from changes, and its bundle kept, unbuilt, while none does', async () => {
+  const root = scratch({ 'fixture.ts': "import { word } from './word.js';\nconsole.log(word);\n", 'word.ts': "export const word: string = 'one';\n" });
+  try {
+    const cache = join(root, 'cache');
+    const said = async (bundle: string): Promise<string> => (await run(process.execPath, [bundle])).stdout.trim();
+    // A new bundler each time, as each test process has.
+    const first = fixtureBundler(root, cache)('fixture.ts');
+    assert.equal(await said(first), 'one');
+    const manifest = join(cache, readdirSync(cache).find((f) => f.endsWith('.json')) ?? assert.fail('no manifest'));
+    const written = statSync(manifest).ino;
+
+    assert.equal(fixtureBundler(root, cache)('fixture.ts'), first);
+    assert.equal(statSync(manifest).ino, written, 'nothing built: the manifest was not written again');
+
+    writeFileSync(join(root, 'word.ts'), "export const word: string = 'two';\n");
+    const changed = fixtureBundler(root, cache)('fixture.ts');
+    assert.notEqual(changed, first);
+    assert.equal(await said(changed), 'two');
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

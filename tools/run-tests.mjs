@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// `npm test` and `npm run test:unit`: the test files bundled (test-runner/bundle.mjs), then run by node:test, two at
-// a time, longest first (test-runner/order.mjs). Run it with --enable-source-maps so failures point at the sources.
+// `npm test` and `npm run test:unit`: the test files bundled (test-runner/bundle.mjs), then run by node:test, one
+// more at a time than there are cores, longest first (test-runner/order.mjs). A failure's stack names the TypeScript
+// sources (test-runner/stacks.mjs).
 //
-// usage: node --enable-source-maps tools/run-tests.mjs [--unit] [--reporter spec|tap|dot] [--timeout MS] [FILE ...]
+// usage: node tools/run-tests.mjs [--unit] [--reporter spec|tap|dot] [--timeout MS] [FILE ...]
 //   --unit   leaves out the official conformance suites and the real peers (the fast loop)
 //   FILE     test/NAME.test.ts files to run instead of all of them
 
@@ -15,6 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { bundleTests } from './test-runner/bundle.mjs';
 import { keepTimes, longestFirst } from './test-runner/order.mjs';
+import { failureMapper } from './test-runner/stacks.mjs';
 
 /** The slow suites that need the official suites' own tools or the real peers' installs. */
 const NOT_UNIT = /^test\/(conformance-|bridge-peers)/;
@@ -60,7 +62,10 @@ process.execArgv.push('--import', pathToFileURL(join(root, 'tools', 'test-runner
 
 let failed = false;
 const stream = run({ files: longestFirst(root, chosen).map((f) => /** @type {string} */ (bundles.get(f))), concurrency: Number(values.concurrency), timeout: Number(values.timeout) });
+const mapFailure = failureMapper(outdir);
+// The listener runs as the event is emitted, before the reporter reads it from the stream.
 stream.on('test:fail', (event) => {
+  mapFailure(event);
   if (event.nesting === 0) failed = true;
 });
 stream.compose(reporter).pipe(process.stdout);

@@ -23,7 +23,8 @@ const ownModuleUrl = {
     builder.onLoad({ filter: /\.m?[jt]s$/ }, async (args) => {
       const text = await readFile(args.path, 'utf8');
       return {
-        contents: `const __moduleUrl = ${JSON.stringify(pathToFileURL(args.path).href)};\n${text}`,
+        // On the first line (a #! line becomes a comment after it), so the source map keeps every line where it is.
+        contents: `const __moduleUrl = ${JSON.stringify(pathToFileURL(args.path).href)}; ${text.startsWith('#!') ? '//' : ''}${text}`,
         loader: /\.m?ts$/.test(args.path) ? 'ts' : 'js',
       };
     });
