@@ -65,7 +65,12 @@ const stream = run({ files: longestFirst(root, chosen).map((f) => /** @type {str
 const mapFailure = failureMapper(outdir);
 // The listener runs as the event is emitted, before the reporter reads it from the stream.
 stream.on('test:fail', (event) => {
-  mapFailure(event);
+  try {
+    mapFailure(event);
+  } catch (error) {
+    // An error that cannot be mapped is reported as it came; the run goes on.
+    process.stderr.write(`(a stack was left unmapped: ${/** @type {Error} */ (error).message})\n`);
+  }
   if (event.nesting === 0) failed = true;
 });
 stream.compose(reporter).pipe(process.stdout);

@@ -1,7 +1,6 @@
 // The test processes run without --enable-source-maps: with it, Node reads and decodes the source map of every bundle
-// chunk as each test process loads it, for stacks that matter only when a test fails. The runner maps a failure (its
-// stacks and the failing test's place) back to the TypeScript sources instead, from the same maps, before the
-// reporter prints it.
+// chunk as each test process loads it, for stacks that matter only when a test fails. The runner maps a failure's
+// stacks back to the TypeScript sources instead, from the same maps, before the reporter prints it.
 
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
@@ -11,11 +10,10 @@ import { fileURLToPath } from 'node:url';
 /** A stack frame's place: a file URL or an absolute path, then :line:column (both 1-based). */
 const FRAME = /(file:\/\/\/[^\s()]+|\/[^\s():]+):(\d+):(\d+)/g;
 
-/** @typedef {{ file?: string, line?: number, column?: number, details: { error: unknown } }} Failure */
+/** @typedef {{ details: { error: unknown } }} Failure */
 
 /**
- * Rewrites a test:fail event's data in place wherever it points into `outdir`'s bundles: the stacks of the error and
- * of its causes, and the test's own file, line and column.
+ * Rewrites a test:fail event's error in place wherever its stack, or a cause's, points into `outdir`'s bundles.
  * @param {string} outdir
  * @returns {(failure: Failure) => void}
  */
@@ -55,13 +53,12 @@ export function failureMapper(outdir) {
       return place === undefined ? frame : `${place.file}:${place.line}:${place.column}`;
     });
   return function mapFailure(failure) {
-    const place = failure.file === undefined ? undefined : sourcePlace(failure.file, failure.line ?? 1, failure.column ?? 1);
-    if (place !== undefined) Object.assign(failure, place);
     const seen = new Set();
     for (let e = failure.details.error; e !== null && typeof e === 'object' && !seen.has(e); e = /** @type {{ cause?: unknown }} */ (e).cause) {
       seen.add(e);
       const withStack = /** @type {{ stack?: unknown }} */ (e);
-      if (typeof withStack.stack === 'string') withStack.stack = mapText(withStack.stack);
+      // Node 22 and later hand over some errors with a read-only stack: it is redefined, not assigned.
+      if (typeof withStack.stack === 'string') Object.defineProperty(e, 'stack', { value: mapText(withStack.stack), writable: true, configurable: true });
     }
   };
 }
