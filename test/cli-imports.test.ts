@@ -1,5 +1,6 @@
 // What a command loads is what it uses: `byhand call https://…` runs the client and the host, not the toolboxes, the
-// server SDK, zod or a model provider's SDK (the packages issue measured all four loaded).
+// server SDK, zod or a model provider's SDK (the packages issue measured all four loaded). The command runs from its
+// bundle (packages/byhand/bundle-bin.mjs), so a toolbox shows as its code in a loaded chunk, not as a file.
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -7,8 +8,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from './support/node-test.js';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { bin } from './support/cli.js';
 import { fixtureHandler, serve } from './fixtures/sdk-server.js';
 
 const run = promisify(execFile);
@@ -19,20 +21,26 @@ test('byhand call https://… loads neither the toolboxes nor the server SDK, zo
   const scratch = mkdtempSync(join(tmpdir(), 'byhand-imports-'));
   try {
     const log = join(scratch, 'imports.log');
-    const { stdout } = await run(process.execPath, ['--import', './test/support/record-imports.mjs', 'packages/byhand/bin/byhand.js', 'call', served.url, 'echo', 'text=hi'], {
+    const { stdout } = await run(process.execPath, ['--import', './test/support/record-imports.mjs', bin, 'call', served.url, 'echo', 'text=hi'], {
       cwd: root,
       env: { ...process.env, BYHAND_IMPORT_LOG: log, BYHAND_PROVIDER: 'offline', HOME: scratch },
       timeout: 30_000,
     });
     assert.match(stdout, /echo: hi/);
-    const loaded = readFileSync(log, 'utf8');
-    assert.match(loaded, /packages\/client\/dist\//, 'the log records what loads');
+    const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    const own = loaded.filter((url) => url.includes('/packages/byhand/dist/bin/'));
+    assert.ok(own.length > 0, 'the log records what loads: the bundle in dist/bin/');
     for (const heavy of ['@modelcontextprotocol/server', '/zod/', '@anthropic-ai/sdk', 'better-sqlite3', '/postgres/']) {
-      assert.ok(!loaded.includes(heavy), `byhand call loaded ${heavy}`);
+      assert.ok(!loaded.some((url) => url.includes(heavy)), `byhand call loaded ${heavy}`);
     }
-    // The toolbox registry is read for the help text and the names; it is data, and loads no toolbox.
-    const servers = loaded.split('\n').filter((line) => line.includes('/packages/servers/'));
-    assert.deepEqual([...new Set(servers.map((line) => line.slice(line.indexOf('/packages/servers/'))))], ['/packages/servers/dist/toolboxes/registry.js']);
+    // The workspace is all in the bundle: nothing of it loads but the bin and the bundle.
+    assert.deepEqual(loaded.filter((url) => url.includes('/packages/') && !own.includes(url)), [pathToFileURL(bin).href]);
+    // The toolbox registry is read for the help text and the names; it is data, and loads no toolbox's code.
+    const code = own.map((url) => readFileSync(new URL(url), 'utf8')).join('\n');
+    assert.match(code, /function registerToolbox\(/);
+    for (const toolbox of ['kitchenSpec', 'cookieJarSpec', 'probeSpec', 'everythingSpec']) {
+      assert.ok(!code.includes(`function ${toolbox}(`), `byhand call loaded the code of ${toolbox}`);
+    }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
     await served.close();

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli.js';
+// The bundle of dist/cli.js (bundle-bin.mjs): a few files to load, not one per module.
+import { main } from '../dist/bin/cli.js';
 
 // `byhand checkpoint | head` closes the pipe early: that is the reader being done, not a failure.
 for (const stream of [process.stdout, process.stderr]) {

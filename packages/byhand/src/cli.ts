@@ -1,7 +1,7 @@
 // The byhand command. Each subcommand is imported only when used, so `byhand checkpoint` does not
 // pay for the model provider SDK and `byhand call` does not pay for the servers it does not start.
 
-import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { toolboxNames } from '@byhand/servers/registry';
 import { didYouMean } from './shared/did-you-mean.js';
 import { processIO, type CommandIO } from './shared/io.js';
@@ -139,7 +139,8 @@ export function usage(exitCodes: string): string {
 }
 
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  // By the package's own name, so it is found the same from src/, dist/ and the bundle in dist/bin/.
+  const pkg = createRequire(import.meta.url)('byhand/package.json') as { version: string };
   return pkg.version;
 }
 
