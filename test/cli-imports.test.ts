@@ -46,3 +46,23 @@ test('byhand call https://… loads neither the toolboxes nor the server SDK, zo
     await served.close();
   }
 });
+
+test('byhand completion reads each command\'s flags and nothing else: no client, no npm package', { timeout: 60_000 }, async () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'byhand-imports-'));
+  try {
+    const log = join(scratch, 'imports.log');
+    const { stdout } = await run(process.execPath, ['--import', './test/support/record-imports.mjs', bin, 'completion', 'bash'], {
+      cwd: root,
+      env: { ...process.env, BYHAND_IMPORT_LOG: log, HOME: scratch },
+      timeout: 30_000,
+    });
+    assert.match(stdout, /--concurrency/, 'the script has the flags of checkpoint');
+    const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    assert.deepEqual(loaded.filter((url) => url.includes('/node_modules/')), []);
+    const code = loaded.filter((url) => url.includes('/packages/byhand/dist/bin/')).map((url) => readFileSync(new URL(url), 'utf8')).join('\n');
+    // esbuild writes a class as `var Name = class _Name`, or `class Name`.
+    for (const name of ['McpError', 'Client']) assert.doesNotMatch(code, new RegExp(`\\b(?:var|class) ${name}\\b`), `completion loaded ${name}`);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});

@@ -259,7 +259,8 @@ describe('call -- COMMAND… TOOL: exact with --tool, checked when guessed', () 
   });
 
   test('a runner alone is never left as the command (`-- npx -y pkg` lists); --uri and --prompt are exact too', { timeout: 30_000 }, async () => {
-    const { callArgsOf, callSpec } = await import('../packages/byhand/src/call/args.js');
+    const { callArgsOf } = await import('../packages/byhand/src/call/args.js');
+    const { callSpec } = await import('../packages/byhand/src/call/spec.js');
     const { parseCommand } = await import('../packages/byhand/src/shared/kit.js');
     type Verb = Parameters<typeof callSpec>[0];
     const parseCallArgs = (verb: Verb, args: string[]) => callArgsOf(verb, parseCommand(callSpec(verb), args), args);

@@ -7,6 +7,7 @@ import { test } from './support/node-test.js';
 import { AbortedError, HttpStatusError, LimitError, McpError, NetworkError, RoundLimitError, RpcError, TimeoutError } from '../packages/client/src/errors.js';
 import { AuthError } from '../packages/client/src/auth/errors.js';
 import { EXIT, exitCodeFor } from '../packages/byhand/src/shared/exit-codes.js';
+import { EXIT_CODES_TEXT } from '../packages/byhand/src/shared/exit-codes-text.js';
 import { cliText, describeFailure } from '../packages/byhand/src/shared/fail.js';
 import { createHost, RootError } from '../packages/host/src/index.js';
 
@@ -30,6 +31,10 @@ test('each error has a kind, and the CLI turns the kind into its exit code', () 
     assert.equal(error.kind, kind, `${error.name} ${String(error.code)}`);
     assert.equal(exitCodeFor(error), exit, `${error.name} ${String(error.code)} exits ${exit}`);
   }
+});
+
+test('the exit codes in words (help, README) name every code there is', () => {
+  for (const [name, code] of Object.entries(EXIT)) assert.match(EXIT_CODES_TEXT, new RegExp(`\\b${code}\\b`), `EXIT.${name} (${code}) is not in the help text`);
 });
 
 test('library hints name options, never CLI flags; the CLI shows each option as its flag', () => {

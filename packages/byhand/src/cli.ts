@@ -21,78 +21,78 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   checkpoint: {
     synopsis: 'checkpoint [URL|NAME ...] [-- CMD]', about: 'probe servers: era, can it ask you to think, counts, timings', stoppable: true,
-    spec: async () => (await import('./checkpoint/command.js')).SPEC,
+    spec: async () => (await import('./checkpoint/spec.js')).SPEC,
     run: async (a, io) => (await import('./checkpoint/command.js')).checkpointCommand(a, io),
   },
   list: {
     synopsis: 'list SERVER [tools|resources|templates|prompts]', about: 'what a server offers, with schemas', stoppable: true,
-    spec: async () => (await import('./list/command.js')).SPEC,
+    spec: async () => (await import('./list/spec.js')).SPEC,
     run: async (a, io) => (await import('./list/command.js')).listCommand(a, io),
   },
   check: {
     synopsis: 'check SERVER [--call TOOL] [--strict]', about: "check a server you wrote: era, headers, capability gate, MRTR traps, schemas", stoppable: true,
-    spec: async () => (await import('./check/command.js')).SPEC,
+    spec: async () => (await import('./check/spec.js')).SPEC,
     run: async (a, io) => (await import('./check/command.js')).checkCommand(a, io),
   },
   call: {
     synopsis: 'call SERVER TOOL [key=value ...]', about: 'call a tool, running the multi round-trip through the host', stoppable: true,
-    spec: async () => (await import('./call/args.js')).callSpec('call'),
+    spec: async () => (await import('./call/spec.js')).callSpec('call'),
     run: async (a, io) => (await import('./call/command.js')).callCommand('call', a, io),
   },
   read: {
     synopsis: 'read SERVER URI', about: 'read a resource', stoppable: true,
-    spec: async () => (await import('./call/args.js')).callSpec('read'),
+    spec: async () => (await import('./call/spec.js')).callSpec('read'),
     run: async (a, io) => (await import('./call/command.js')).callCommand('read', a, io),
   },
   prompt: {
     synopsis: 'prompt SERVER NAME [key=value ...]', about: 'get a prompt', stoppable: true,
-    spec: async () => (await import('./call/args.js')).callSpec('prompt'),
+    spec: async () => (await import('./call/spec.js')).callSpec('prompt'),
     run: async (a, io) => (await import('./call/command.js')).callCommand('prompt', a, io),
   },
   complete: {
     synopsis: 'complete SERVER prompt|resource NAME ARG [VALUE]', about: 'the values a server suggests for an argument', stoppable: true,
-    spec: async () => (await import('./complete/command.js')).SPEC,
+    spec: async () => (await import('./complete/spec.js')).SPEC,
     run: async (a, io) => (await import('./complete/command.js')).completeCommand(a, io),
   },
   task: {
     synopsis: 'task SERVER get|cancel ID', about: "a detached task's status and result, or cancel it", stoppable: true,
-    spec: async () => (await import('./task/command.js')).SPEC,
+    spec: async () => (await import('./task/spec.js')).SPEC,
     run: async (a, io) => (await import('./task/command.js')).taskCommand(a, io),
   },
   watch: {
     synopsis: 'watch SERVER [URI ...]', about: 'print resource updates and list changes until Ctrl-C', stoppable: true,
-    spec: async () => (await import('./watch/command.js')).SPEC,
+    spec: async () => (await import('./watch/spec.js')).SPEC,
     run: async (a, io) => (await import('./watch/command.js')).watchCommand(a, io),
   },
   bridge: {
     synopsis: 'bridge SERVER [--listen [HOST:]PORT]', about: 'let any host use SERVER, whatever era each speaks', stoppable: true,
-    spec: async () => (await import('./bridge/command.js')).SPEC,
+    spec: async () => (await import('./bridge/spec.js')).SPEC,
     run: async (a, io) => (await import('./bridge/command.js')).bridgeCommand(a, io),
   },
   demo: {
     synopsis: 'demo', about: 'the finding, end to end, against the embedded Probe',
-    spec: async () => (await import('./call/demo.js')).SPEC,
+    spec: async () => (await import('./call/demo-spec.js')).SPEC,
     run: async (a) => (await import('./call/demo.js')).demoCommand(a),
   },
   login: {
     synopsis: 'login SERVER', about: 'OAuth login; the tokens are kept for the other commands',
-    spec: async () => (await import('./login/command.js')).SPEC,
+    spec: async () => (await import('./login/spec.js')).SPEC,
     run: async (a) => (await import('./login/command.js')).loginCommand(a),
   },
   trust: {
     synopsis: 'trust [DIR] | --revoke [DIR] | --list', about: "let a folder's own MCP config run (.mcp.json, .vscode/mcp.json)",
-    spec: async () => (await import('./trust/command.js')).SPEC,
+    spec: async () => (await import('./trust/spec.js')).SPEC,
     run: async (a) => (await import('./trust/command.js')).trustCommand(a),
   },
   doctor: {
     synopsis: 'doctor', about: 'which provider, model, configs and logins byhand would use, and why',
-    spec: async () => (await import('./doctor/command.js')).SPEC,
+    spec: async () => (await import('./doctor/spec.js')).SPEC,
     run: async (a) => (await import('./doctor/command.js')).doctorCommand(a),
   },
   completion: { synopsis: 'completion bash|zsh|fish', about: 'a shell completion script (eval "$(byhand completion bash)")', run: (a) => completion(a) },
   serve: {
     synopsis: 'serve [--port N] [--host H] [--db FILE|URL] [--allow-host NAME]', about: 'serve the toolboxes on loopback',
-    spec: async () => (await import('./serve/command.js')).SPEC,
+    spec: async () => (await import('./serve/spec.js')).SPEC,
     run: async (a) => (await import('./serve/command.js')).serveCommand(a),
   },
 };
@@ -165,7 +165,7 @@ export async function main(args: string[]): Promise<number> {
     case 'help':
     case '--help':
     case '-h':
-      process.stdout.write(`${usage((await import('./shared/exit-codes.js')).EXIT_CODES_TEXT)}\n`);
+      process.stdout.write(`${usage((await import('./shared/exit-codes-text.js')).EXIT_CODES_TEXT)}\n`);
       return command === undefined ? 2 : 0;
     case '--version':
     case '-v':

@@ -5,7 +5,7 @@
 // (legacy-tasks.ts).
 
 import { LEGACY_VERSIONS, type Client, type ClientCapabilities, type Host, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type LoggingLevel, type ToolCallOptions } from '@byhand/client';
-import { LOG_LEVELS } from '../call/args.js';
+import { LOG_LEVELS } from '../call/spec.js';
 import { forward } from './forward.js';
 import { AnswerError } from './json-rpc-peer.js';
 import { LEGACY_TASKS_CAPABILITY, LegacyTasks, offersTasks, withTaskSupport } from './legacy-tasks.js';

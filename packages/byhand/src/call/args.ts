@@ -3,15 +3,15 @@
 // given by --tool / --uri / --prompt or before the `--` (exact), or split off its end (a guess the
 // command checks once connected: split-check.ts).
 
-import { booleanFlag, listFlag, stringFlag, type CommandSpec, type Parsed } from '../shared/kit.js';
+import { booleanFlag, listFlag, stringFlag, type Parsed } from '../shared/kit.js';
 import type { JsonObject } from '@byhand/client';
-import { toolboxNames } from '@byhand/servers/registry';
-import { META_FLAG, requestMeta } from '../shared/request-meta.js';
+import { requestMeta } from '../shared/request-meta.js';
+import { LOG_LEVELS, NAME_FLAG, WHAT, type Verb } from './spec.js';
 import type { ServerWord } from '../shared/resolve-server.js';
-import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags, type ConnectFlags, type SourceFlags } from '../shared/server-flags.js';
+import { connectFlags, sourceFlags, type ConnectFlags, type SourceFlags } from '../shared/server-flags.js';
 import { UsageError } from '../shared/usage-error.js';
 
-export type Verb = 'call' | 'read' | 'prompt';
+export type { Verb } from './spec.js';
 
 export interface CallFlags extends ConnectFlags {
   yes: boolean;
@@ -36,48 +36,6 @@ export interface CallArgs {
   guessed?: { words: string[]; options: string[] };
   source: SourceFlags;
   flags: CallFlags;
-}
-
-const WHAT: Record<Verb, string> = { call: 'TOOL', read: 'URI', prompt: 'NAME' };
-/** The flag that names the tool, resource or prompt exactly, as the Inspector CLI's --tool-name, --uri and --prompt-name do. */
-export const NAME_FLAG: Record<Verb, string> = { call: 'tool', read: 'uri', prompt: 'prompt' };
-export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
-
-export function callSpec(verb: Verb): CommandSpec {
-  const synopsis = {
-    call: ['byhand call SERVER TOOL [key=value ...]', 'byhand call SERVER                       (lists the tools)', 'byhand call [options] --tool TOOL [key=value ...] -- COMMAND [ARGS ...]', 'byhand call [options] -- COMMAND [ARGS ...] TOOL [key=value ...]'],
-    read: ['byhand read SERVER URI', 'byhand read SERVER                       (lists the resources and templates)', 'byhand read [options] --uri URI -- COMMAND [ARGS ...]', 'byhand read [options] -- COMMAND [ARGS ...] URI'],
-    prompt: ['byhand prompt SERVER NAME [key=value ...]', 'byhand prompt SERVER                     (lists the prompts)', 'byhand prompt [options] --prompt NAME [key=value ...] -- COMMAND [ARGS ...]', 'byhand prompt [options] -- COMMAND [ARGS ...] NAME [key=value ...]'],
-  }[verb];
-  const about = { call: 'Calls a tool and shows each input round (sampling, forms, roots) as it happens.', read: 'Reads a resource.', prompt: 'Gets a prompt.' }[verb];
-  return {
-    name: verb,
-    synopsis,
-    about,
-    flags: {
-      ...SOURCE_FLAGS,
-      ...CONNECT_FLAGS,
-      ...META_FLAG,
-      [NAME_FLAG[verb]]: { type: 'string', arg: WHAT[verb], help: `the ${verb === 'call' ? 'tool' : verb === 'read' ? 'resource' : 'prompt'} to ${verb === 'read' ? 'read' : verb === 'call' ? 'call' : 'get'}: every word after -- is then the command line, and the words before it are ${verb === 'read' ? 'nothing' : 'key=value arguments'}` },
-      yes: { type: 'boolean', help: 'make model calls without asking' },
-      answers: { type: 'string', arg: 'FILE', help: 'answer forms from this JSON file ({"field": value}, or {"KEY": {"field": value}} per input key) instead of the terminal' },
-      root: { type: 'string', arg: 'DIR', multiple: true, help: 'a root to offer the server', default: 'the working directory' },
-      'log-level': { type: 'string', arg: 'LEVEL', help: `ask the server for log messages at this level and above (${LOG_LEVELS.join(', ')}); shown on stderr` },
-      out: { type: 'string', arg: 'DIR', help: 'save images, audio and blobs in DIR instead of summarising them' },
-      ...(verb === 'call' ? { detach: { type: 'boolean' as const, help: 'a tool that runs as a task (the tasks extension): print its id and return; `byhand task` reads or cancels it' } } : {}),
-    },
-    notes: `SERVER is a name in the config (see --config), a bundled toolbox (${toolboxNames()};
-started in this process), an http(s) URL, or a command line after -- (a stdio server). After --, the
-last words are the ${WHAT[verb]}${verb === 'read' ? '' : ' and its key=value arguments'} (a guess, checked once the server answers);
---${NAME_FLAG[verb]} ${WHAT[verb]}, or the ${WHAT[verb]} before the --, is exact: byhand ${verb} ${WHAT[verb]} -- node server.js.
-${verb === 'read' ? '' : `
-Values are read against the ${verb === 'call' ? "tool's inputSchema: numbers, true/false, a,b,c or [JSON] for arrays,\n{JSON} for objects" : 'prompt: every prompt argument is a string'}.
-`}
-Sampling: BYHAND_PROVIDER is anthropic (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, BYHAND_ANTHROPIC_MODEL),
-openai (an OpenAI-compatible server: BYHAND_OPENAI_BASE_URL, BYHAND_OPENAI_API_KEY, BYHAND_OPENAI_MODEL)
-or offline (no model). Unset, BYHAND_OPENAI_BASE_URL wins, then ANTHROPIC_API_KEY, then offline.
-\`byhand doctor\` says which would be used and why.`,
-  };
 }
 
 /** `{ help: true }` for --help; throws UsageError for anything malformed. */

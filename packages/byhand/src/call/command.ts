@@ -5,7 +5,8 @@
 
 import { McpError, type Client, type JsonObject, type JsonRpcNotification, type LoggingLevel, type Task } from '@byhand/client';
 import { AnswersFileError, createHost, ProviderConfigError, RootError, type InterruptedError } from '@byhand/host';
-import { callArgsOf, callSpec, type CallArgs, type Verb } from './args.js';
+import { callArgsOf, type CallArgs, type Verb } from './args.js';
+import { callSpec } from './spec.js';
 import { coerceToolArguments, promptArguments } from './coerce.js';
 import { createNotificationShow, type ProgressListener } from './show-notifications.js';
 import { createNarrator } from './show-rounds.js';

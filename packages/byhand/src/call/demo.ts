@@ -9,20 +9,12 @@ import { lineWriter, processIO, type CommandIO } from '../shared/io.js';
 import { createNarrator, type Narrator } from './show-rounds.js';
 import { excerpt } from '../shared/show-wire.js';
 import { runCommand } from '../shared/command.js';
-import { booleanFlag, type CommandSpec } from '../shared/kit.js';
+import { booleanFlag } from '../shared/kit.js';
 import { UsageError } from '../shared/usage-error.js';
+import { SPEC } from './demo-spec.js';
 
 /** The SDK's own words when a per-request 2025 server tries to ask the client something. */
 export const LEGACY_REFUSAL = 'per-request legacy serving cannot receive server-to-client requests';
-
-export const SPEC: CommandSpec = {
-  name: 'demo',
-  synopsis: ['byhand demo [--yes]'],
-  about: `Runs the Probe in this process and shows, with the wire, why a 2025-style request from server to
-client fails on per-request serving and how the 2026-07-28 era asks instead. The host thinks with
-byhand's offline provider (not a model) unless BYHAND_PROVIDER names another.`,
-  flags: { yes: { type: 'boolean', help: 'let a model provider named by BYHAND_PROVIDER be called without asking' } },
-};
 
 const WIDTH = 88;
 

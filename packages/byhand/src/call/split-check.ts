@@ -3,7 +3,8 @@
 // left did not start, say in plain words how the words were split and the exact command to run.
 
 import { shellQuote } from '../shared/output.js';
-import { NAME_FLAG, type CallArgs } from './args.js';
+import type { CallArgs } from './args.js';
+import { NAME_FLAG } from './spec.js';
 
 const KIND = { call: 'tool', read: 'resource', prompt: 'prompt' } as const;
 

@@ -6,11 +6,11 @@ import { writeFileSync } from 'node:fs';
 import { McpError, VerdictCache } from '@byhand/client';
 import { runCommand } from '../shared/command.js';
 import { processIO, type CommandIO } from '../shared/io.js';
-import { booleanFlag, listFlag, stringFlag, type CommandSpec } from '../shared/kit.js';
+import { booleanFlag, listFlag, stringFlag } from '../shared/kit.js';
 import { connectResolved } from '../shared/open-server.js';
 import { notice } from '../shared/output.js';
 import { resolveServer, serverAndWords } from '../shared/resolve-server.js';
-import { CONNECT_FLAGS, SOURCE_FLAGS, connectFlags, sourceFlags } from '../shared/server-flags.js';
+import { connectFlags, sourceFlags } from '../shared/server-flags.js';
 import { interruptOf } from '../shared/signals.js';
 import { UsageError } from '../shared/usage-error.js';
 import { checkCapabilities } from './capabilities.js';
@@ -28,26 +28,7 @@ import { checkSchemas } from './schemas.js';
 import { checkStdio } from './stdio-hygiene.js';
 import { checkTiming } from './timing.js';
 import { chooseTools, firstCalls, parseCalls } from './tools.js';
-
-export const SPEC: CommandSpec = {
-  name: 'check',
-  synopsis: ['byhand check SERVER [options]', 'byhand check [options] -- COMMAND [ARGS ...]'],
-  about: 'Checks a server you wrote: its era, headers, capability gate, MRTR rounds (the re-ask and placement traps), schemas, lists and stdio hygiene, with the fix for each finding.',
-  flags: {
-    ...SOURCE_FLAGS,
-    // Not --era: finding the era is one of the checks.
-    ...Object.fromEntries(Object.entries(CONNECT_FLAGS).filter(([name]) => name !== 'era')),
-    call: { type: 'string', arg: 'TOOL[=JSON]', multiple: true, help: 'also call this tool (not readOnlyHint), with these JSON arguments or canned ones' },
-    'all-tools': { type: 'boolean', help: 'call every tool, not only those annotated readOnlyHint: true' },
-    strict: { type: 'boolean', help: 'warnings fail too (exit 1)' },
-    junit: { type: 'string', arg: 'FILE', help: 'also write the findings as JUnit XML to FILE' },
-  },
-  notes: `Safe by default: only tools annotated readOnlyHint: true are called. Every input request is answered
-with canned values that say they are canned: sampling with a fixed marked text (never a model), elicitation
-with values made from the requested schema, roots with the working folder. No credential is sent that the
-server was not given (--header, its config entry).
-Exit 0 when no finding is at error level, else 1 (--strict: warnings too); 2 usage, as for every command.`,
-};
+import { SPEC } from './spec.js';
 
 export async function checkCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
   return runCommand(SPEC, args, io, async ({ parsed, failure, defer }) => {

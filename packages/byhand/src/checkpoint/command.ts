@@ -3,20 +3,19 @@
 // discovered, else the bundled toolboxes; a notice always says which.
 
 import type { TraceEntry } from '@byhand/client';
-import { toolboxNames } from '@byhand/servers/registry';
 import { credentialsFile, fileStore } from '@byhand/client/auth/file-store';
 import type { ServerEntry } from '../shared/config.js';
 import { didYouMean } from '../shared/did-you-mean.js';
 import { discoverConfigs } from '../shared/discover.js';
-import { combinedExitCode, EXIT_CODES_TEXT } from '../shared/exit-codes.js';
+import { combinedExitCode } from '../shared/exit-codes.js';
 import { runCommand } from '../shared/command.js';
 import { processIO, type CommandIO } from '../shared/io.js';
-import { booleanFlag, listFlag, positiveFlag, type CommandSpec } from '../shared/kit.js';
+import { booleanFlag, listFlag, positiveFlag } from '../shared/kit.js';
 import { notice } from '../shared/output.js';
 import { askInputs } from '../shared/inputs.js';
 import { trustProject } from '../shared/project-trust.js';
 import { adHocCommand, configEntries, credentialOf, loginArgs, resolveServer, targetText, withFlags } from '../shared/resolve-server.js';
-import { CONNECT_FLAGS, connectFlags, SOURCE_FLAGS, sourceFlags, type SourceFlags } from '../shared/server-flags.js';
+import { connectFlags, sourceFlags, type SourceFlags } from '../shared/server-flags.js';
 import { traceLine } from '../shared/show-wire.js';
 import { givenCredential } from '../shared/given-credential.js';
 import { storedLogin } from '../shared/stored-login.js';
@@ -25,30 +24,7 @@ import { probeServer, type ProbeReport } from './probe.js';
 import { renderReport, styleFor } from './render.js';
 import { DEFAULT_BOUNDS, mapByKind, type Bounds } from './bounded.js';
 import { readOncePerRun } from './credentials.js';
-
-const { era: _era, ...CONNECT } = CONNECT_FLAGS;
-export const SPEC: CommandSpec = {
-  name: 'checkpoint',
-  synopsis: ['byhand checkpoint [options] [URL|NAME ...] [-- COMMAND [ARGS ...]]'],
-  about: 'Probes servers: the era each speaks, whether it can ask you to think, what it offers, and how long it took.',
-  flags: {
-    ...SOURCE_FLAGS,
-    server: { type: 'string', arg: 'NAME', multiple: true, help: 'probe only this entry of the config' },
-    ...CONNECT,
-    timeout: { ...CONNECT.timeout, help: 'per-server timeout in milliseconds', default: '10000' },
-    concurrency: { type: 'string', arg: 'N', help: 'servers probed at once, for each kind', default: `${DEFAULT_BOUNDS.http} over HTTP, ${DEFAULT_BOUNDS.stdio} over stdio` },
-    details: { type: 'boolean', help: "show each server's capabilities and instructions" },
-  },
-  get notes() {
-    return `With no URL, NAME or command line: the servers of --config FILE, else of the configs found (see
---config), else the bundled toolboxes (${toolboxNames((t) => t.checkpoint)}).
-
-Exit 0 when every server is ok; when some failed, the code they failed with if they agree (3 auth,
-4 unreachable, 2 a broken config entry), else 1.
-
-${EXIT_CODES_TEXT}`;
-  },
-};
+import { SPEC } from './spec.js';
 
 export async function checkpointCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
   return runCommand(SPEC, args, io, async ({ parsed, failure, defer }) => {

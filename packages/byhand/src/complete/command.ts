@@ -2,26 +2,13 @@
 // a server suggests for a prompt's or a resource template's argument (completion/complete, both eras).
 
 import { processIO, type CommandIO } from '../shared/io.js';
-import { listFlag, type CommandSpec } from '../shared/kit.js';
+import { listFlag } from '../shared/kit.js';
 import { notice } from '../shared/output.js';
-import { META_FLAG, requestMeta } from '../shared/request-meta.js';
+import { requestMeta } from '../shared/request-meta.js';
 import { runServerCommand } from '../shared/server-command.js';
-import { CONNECT_FLAGS, SOURCE_FLAGS } from '../shared/server-flags.js';
 import { printable } from '@byhand/host';
 import { UsageError } from '../shared/usage-error.js';
-
-export const SPEC: CommandSpec = {
-  name: 'complete',
-  synopsis: ['byhand complete SERVER prompt NAME ARG [VALUE]', 'byhand complete SERVER resource TEMPLATE ARG [VALUE]', 'byhand complete [options] prompt NAME ARG [VALUE] -- COMMAND [ARGS ...]'],
-  about: "Asks the server to complete an argument of a prompt or a resource template: what VALUE (default empty) may become.",
-  flags: {
-    ...SOURCE_FLAGS,
-    ...CONNECT_FLAGS,
-    ...META_FLAG,
-    context: { type: 'string', arg: 'K=V', multiple: true, help: 'an argument already chosen, which may narrow the values' },
-  },
-  notes: 'One value a line on stdout; --json prints the completion object (values, total, hasMore).',
-};
+import { SPEC } from './spec.js';
 
 export async function completeCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
   return runServerCommand(SPEC, args, io, async ({ parsed, flags, server, words, open }) => {

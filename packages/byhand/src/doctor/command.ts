@@ -9,17 +9,11 @@ import { discoverConfigs, isProjectFile, type ConfigFile } from '../shared/disco
 import { readProject, storedTrust } from '../shared/trust.js';
 import { runCommand } from '../shared/command.js';
 import { processIO, type CommandIO } from '../shared/io.js';
-import { booleanFlag, type CommandSpec } from '../shared/kit.js';
+import { booleanFlag } from '../shared/kit.js';
 import { UsageError } from '../shared/usage-error.js';
+import { SPEC } from './spec.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
-
-export const SPEC: CommandSpec = {
-  name: 'doctor',
-  synopsis: ['byhand doctor [--json]'],
-  about: 'Says which sampling provider and model, which config files and which credentials file byhand would use here, and why.',
-  flags: { json: { type: 'boolean', help: 'print the findings as one JSON object' } },
-};
 
 export interface Provider {
   name: string;

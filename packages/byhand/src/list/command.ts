@@ -2,23 +2,12 @@
 // arguments (human) or the whole schemas (--json), in either era.
 
 import { processIO, type CommandIO } from '../shared/io.js';
-import type { CommandSpec } from '../shared/kit.js';
-import { META_FLAG, requestMeta } from '../shared/request-meta.js';
+import { requestMeta } from '../shared/request-meta.js';
 import { runServerCommand } from '../shared/server-command.js';
-import { CONNECT_FLAGS, SOURCE_FLAGS } from '../shared/server-flags.js';
 import { fetchListing, KINDS, listingText, type Kind } from '../shared/show-lists.js';
 import { didYouMean } from '../shared/did-you-mean.js';
 import { UsageError } from '../shared/usage-error.js';
-
-export const SPEC: CommandSpec = {
-  name: 'list',
-  synopsis: ['byhand list SERVER [tools|resources|templates|prompts ...]', 'byhand list [options] -- COMMAND [ARGS ...]'],
-  about: 'Lists what a server offers: tools with their arguments, resources, resource templates and prompts.',
-  flags: { ...SOURCE_FLAGS, ...CONNECT_FLAGS, ...META_FLAG },
-  notes: `With no kind, all four are listed. --json prints the server's own objects (inputSchema,
-outputSchema, annotations) under tools, resources, resourceTemplates and prompts.
-SERVER is a config name, a bundled toolbox, an http(s) URL, or a command line after --.`,
-};
+import { SPEC } from './spec.js';
 
 export async function listCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
   return runServerCommand(SPEC, args, io, async ({ parsed, flags, server, words, open }) => {

@@ -4,7 +4,7 @@
 
 import { parseArgs } from 'node:util';
 import { didYouMean } from './did-you-mean.js';
-import { EXIT_CODES_TEXT } from './exit-codes.js';
+import { EXIT_CODES_TEXT } from './exit-codes-text.js';
 import { UsageError } from './usage-error.js';
 
 export interface Flag {

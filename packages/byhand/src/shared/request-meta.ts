@@ -4,12 +4,8 @@
 // the flag named, before anything is sent.
 
 import { isReservedMetaKey, type JsonObject } from '@byhand/client';
-import { listFlag, type Flag, type Values } from './kit.js';
+import { listFlag, type Values } from './kit.js';
 import { UsageError } from './usage-error.js';
-
-export const META_FLAG: Record<string, Flag> = {
-  meta: { type: 'string', arg: 'K=V', multiple: true, help: "a key for the request's params._meta; the value is JSON when it parses (3, true, {\"a\":1}), else text" },
-};
 
 /** The --meta pairs as a `meta` request option, or nothing when none were given. */
 export function requestMeta(values: Values): { meta: JsonObject } | Record<string, never> {

@@ -29,6 +29,11 @@ export const CONNECT_FLAGS: Record<string, Flag> = {
   json: { type: 'boolean', help: 'print results (and errors) as JSON on stdout' },
 };
 
+/** --meta, for the commands that send a request of the caller's choosing (request-meta.ts reads it). */
+export const META_FLAG: Record<string, Flag> = {
+  meta: { type: 'string', arg: 'K=V', multiple: true, help: "a key for the request's params._meta; the value is JSON when it parses (3, true, {\"a\":1}), else text" },
+};
+
 export type EraChoice = 'auto' | 'modern' | 'legacy';
 
 export interface SourceFlags {

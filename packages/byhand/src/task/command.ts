@@ -7,20 +7,11 @@ import { printable } from '@byhand/host';
 import { boundDepth, cutNotice } from '../shared/depth-bound.js';
 import { EXIT } from '../shared/exit-codes.js';
 import { processIO, type CommandIO } from '../shared/io.js';
-import type { CommandSpec } from '../shared/kit.js';
 import { notice } from '../shared/output.js';
 import { runServerCommand } from '../shared/server-command.js';
-import { CONNECT_FLAGS, SOURCE_FLAGS } from '../shared/server-flags.js';
 import { LEGACY_SESSION_NOTE } from '../shared/task-session.js';
 import { UsageError } from '../shared/usage-error.js';
-
-export const SPEC: CommandSpec = {
-  name: 'task',
-  synopsis: ['byhand task SERVER get ID', 'byhand task SERVER cancel ID', 'byhand task [options] get|cancel ID -- COMMAND [ARGS ...]'],
-  about: 'Reads or cancels a task a tool started (`byhand call --detach`), through tasks/get and tasks/cancel.',
-  flags: { ...SOURCE_FLAGS, ...CONNECT_FLAGS },
-  notes: 'get prints the status, and once the task has ended its result or error (the whole task with --json). Exit 0 when the task is working, waiting for input or completed, 1 when it failed or was cancelled.',
-};
+import { SPEC } from './spec.js';
 
 export async function taskCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
   return runServerCommand(SPEC, args, io, async ({ flags, server, words, open }) => {

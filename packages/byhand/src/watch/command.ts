@@ -7,27 +7,13 @@ import type { Client, JsonObject, JsonRpcNotification } from '@byhand/client';
 import { printable } from '@byhand/host';
 import { processIO, type CommandIO } from '../shared/io.js';
 import { boundDepth } from '../shared/depth-bound.js';
-import { booleanFlag, positiveFlag, type CommandSpec } from '../shared/kit.js';
+import { booleanFlag, positiveFlag } from '../shared/kit.js';
 import { notice } from '../shared/output.js';
 import { runServerCommand } from '../shared/server-command.js';
 import { interruptOf } from '../shared/signals.js';
-import { CONNECT_FLAGS, SOURCE_FLAGS } from '../shared/server-flags.js';
 import { UsageError } from '../shared/usage-error.js';
 import { createUpdateQueue } from './update-queue.js';
-
-export const SPEC: CommandSpec = {
-  name: 'watch',
-  synopsis: ['byhand watch SERVER [URI ...] [--lists]', 'byhand watch [options] [URI ...] -- COMMAND [ARGS ...]'],
-  about: 'Prints resource updates and list changes as the server sends them, until Ctrl-C.',
-  flags: {
-    ...SOURCE_FLAGS,
-    ...CONNECT_FLAGS,
-    lists: { type: 'boolean', help: 'also watch the tool, prompt and resource lists', default: 'on when no URI is given' },
-    count: { type: 'string', arg: 'N', help: 'stop after N updates (exit 0)' },
-  },
-  notes: `Modern servers: one subscriptions/listen request. Legacy servers: resources/subscribe for each URI,
-and the session's list_changed notifications. --timeout bounds connecting and subscribing, not the watch.`,
-};
+import { SPEC } from './spec.js';
 
 export async function watchCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
   return runServerCommand(SPEC, args, io, async ({ parsed, flags, server, words: uris, open }) => {
