@@ -1,6 +1,6 @@
 // Secrets a user passes to byhand stay out of what it prints, through the real binary: a stdio server's
-// arguments in the "has no tool" error, and a sampling endpoint's userinfo and api-key in `doctor` and in
-// the approval screen of a model call. Everything goes through the one rule (client redact.ts).
+// arguments in the "has no tool" error, a server URL's userinfo, and a sampling endpoint's userinfo and api-key
+// in `doctor` and in the approval screen of a model call. Everything goes through the one rule (client redact.ts).
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -59,12 +59,23 @@ describe('secrets stay out of what byhand prints', { timeout: 60_000 }, () => {
     assert.doesNotMatch(run.stderr + run.stdout, /SECRET/);
   });
 
+  test('a token as the userinfo of a server URL: neither the checkpoint, --trace nor the error prints it', async () => {
+    for (const url of ['http://ghp_SECRET-5@127.0.0.1:9/mcp', 'http://sk_live_SECRET-6:@127.0.0.1:9/mcp']) {
+      for (const args of [['checkpoint', url, '--trace'], ['checkpoint', url, '--json'], ['list', url]]) {
+        const run = await byhand([...args, '--timeout', '2000']);
+        assert.equal(run.code, 4, `${args.join(' ')}: ${run.stderr}`);
+        assert.match(run.stdout + run.stderr, /http:\/\/\(redacted\)@127\.0\.0\.1:9\/mcp/);
+        assert.doesNotMatch(run.stdout + run.stderr, /SECRET/, args.join(' '));
+      }
+    }
+  });
+
   test('doctor shows the sampling endpoint with its password and api-key redacted', async () => {
     for (const json of [false, true]) {
       const run = await byhand(['doctor', ...(json ? ['--json'] : [])], { BYHAND_OPENAI_BASE_URL: secretBase('http://127.0.0.1:9') });
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.stdout, /openai-compatible/);
-      assert.match(run.stdout, /alice:\(redacted\)@127\.0\.0\.1:9\/\?api-key=\(redacted\)/);
+      assert.match(run.stdout, /http:\/\/\(redacted\)@127\.0\.0\.1:9\/\?api-key=\(redacted\)/);
       assert.doesNotMatch(run.stdout + run.stderr, /SECRET/);
     }
   });
@@ -83,7 +94,7 @@ describe('secrets stay out of what byhand prints', { timeout: 60_000 }, () => {
 
     test('names the endpoint with its password and api-key redacted', async () => {
       const run = await byhand(['call', served.url, 'many_thoughts', 'count=1', '--yes'], { BYHAND_OPENAI_BASE_URL: secretBase(model.url), BYHAND_OPENAI_MODEL: 'fake-model' });
-      assert.match(run.stderr, /model: fake-model via openai-compatible \(http:\/\/alice:\(redacted\)@127\.0\.0\.1:\d+\/\?api-key=\(redacted\)/);
+      assert.match(run.stderr, /model: fake-model via openai-compatible \(http:\/\/\(redacted\)@127\.0\.0\.1:\d+\/\?api-key=\(redacted\)/);
       assert.doesNotMatch(run.stderr + run.stdout, /SECRET/);
     });
   });

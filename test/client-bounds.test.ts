@@ -449,7 +449,11 @@ describe('secrets in output', () => {
     for (const name of ['Content-Type', 'Accept', 'Mcp-Method', 'monkey', 'keyboard', 'signal', 'page', 'state']) assert.ok(!isSecretName(name), name);
     assert.deepEqual(redactHeaders({ 'Proxy-Authorization': 'Basic x', 'Set-Cookie': 'a=b', Accept: 'x' }), { 'Proxy-Authorization': '(redacted)', 'Set-Cookie': '(redacted)', Accept: 'x' });
     // Only the secret values change; everything else stays as written.
-    assert.equal(redactUrl('https://u:pw@h.example/mcp?api_key=K&q=a%20b#access_token=T&x=1'), 'https://u:(redacted)@h.example/mcp?api_key=(redacted)&q=a%20b#access_token=(redacted)&x=1');
+    assert.equal(redactUrl('https://u:pw@h.example/mcp?api_key=K&q=a%20b#access_token=T&x=1'), 'https://(redacted)@h.example/mcp?api_key=(redacted)&q=a%20b#access_token=(redacted)&x=1');
+    // A token is often the userinfo's user: alone, or with an empty password (an API key as a Basic user).
+    assert.equal(redactUrl('https://ghp_T0KEN@h.example/mcp'), 'https://(redacted)@h.example/mcp');
+    assert.equal(redactUrl('https://sk_live_K:@h.example/users/@me'), 'https://(redacted)@h.example/users/@me');
+    assert.equal(redactUrl('https://h.example/users/@me'), 'https://h.example/users/@me');
     assert.equal(redactText('failed at https://h.example/mcp?token=T, (see http://o.example/?Api-Key=K).'), 'failed at https://h.example/mcp?token=(redacted), (see http://o.example/?Api-Key=(redacted)).');
     // Redacting twice changes nothing (errors redact what their callers may have redacted already).
     const once = redactText('at https://h.example/mcp?token=T (and https://h.example/(x)?key=K).');

@@ -2,7 +2,8 @@
 // trace, error message and report: a name is secret when it mentions auth, cookie, token, secret,
 // password (passphrase), credential, signature or DPoP, or is a key (api-key, x-api-key, apikey,
 // access_key, key, private-key) or a signature (sig). Values under such names print as "(redacted)";
-// so does the password of a URL's userinfo. Query strings and fragments are redacted alike.
+// so does a URL's whole userinfo, the user too: a token is often the user (https://TOKEN@host, an API key
+// as a Basic user with an empty password). Query strings and fragments are redacted alike.
 
 const SECRET_NAME = /auth|cookie|token|secret|pass(?:w|phrase)|credential|signature|dpop|api-?_?key|access-?_?key|(?:^|[-_.])(?:key|sig)(?:$|[-_.])/i;
 
@@ -19,7 +20,7 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
 }
 
 /**
- * The URL with its secret query (and fragment) values and its userinfo password replaced, everything
+ * The URL with its secret query (and fragment) values and its userinfo replaced, everything
  * else left byte for byte as written; text that is no URL is returned as is.
  */
 export function redactUrl(text: string): string {
@@ -32,8 +33,8 @@ export function redactUrl(text: string): string {
   const beforeHash = hash < 0 ? text : text.slice(0, hash);
   const query = beforeHash.indexOf('?');
   const base = query < 0 ? beforeHash : beforeHash.slice(0, query);
-  // userinfo: scheme://user:password@host; the password is what goes.
-  let out = base.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):[^/?#@]*@/i, `$1:${REDACTED}@`);
+  // userinfo: scheme://user:password@host, all of it.
+  let out = base.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]+@/i, `$1${REDACTED}@`);
   if (query >= 0) out += `?${redactPairs(beforeHash.slice(query + 1))}`;
   // A fragment can carry tokens too (the implicit grant's #access_token=…).
   if (hash >= 0) out += `#${redactPairs(text.slice(hash + 1))}`;

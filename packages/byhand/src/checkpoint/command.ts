@@ -16,6 +16,7 @@ import { askInputs } from '../shared/inputs.js';
 import { trustProject } from '../shared/project-trust.js';
 import { adHocCommand, configEntries, credentialOf, loginArgs, resolveServer, targetText, withFlags } from '../shared/resolve-server.js';
 import { connectFlags, sourceFlags, type SourceFlags } from '../shared/server-flags.js';
+import { redactWords } from '../shared/redact-words.js';
 import { traceLine } from '../shared/show-wire.js';
 import { givenCredential } from '../shared/given-credential.js';
 import { storedLogin } from '../shared/stored-login.js';
@@ -46,7 +47,9 @@ export async function checkpointCommand(args: string[], io: CommandIO = processI
     const credentials = readOncePerRun(fileStore(credentialsFile(io.env)));
     const kindOf = (entry: ServerEntry) => (entry.connect === undefined || typeof entry.connect === 'string' || entry.connect instanceof URL || 'url' in entry.connect ? 'http' : 'stdio');
     const reports = await mapByKind(entries, kindOf, bounds, async (entry) => {
-      const trace = flags.trace ? (e: TraceEntry) => io.stderr.write(`[${entry.name}] ${traceLine(e)}\n`) : undefined;
+      // The name is the URL or command line when none was given: redacted as the report names it (probe.ts).
+      const label = redactWords(entry.name);
+      const trace = flags.trace ? (e: TraceEntry) => io.stderr.write(`[${label}] ${traceLine(e)}\n`) : undefined;
       // Remote servers may sit behind OAuth: use what `byhand login` stored, never a browser.
       const http = entry.connect !== undefined && (typeof entry.connect === 'string' || entry.connect instanceof URL || 'url' in entry.connect);
       const login = loginArgs(entry);
