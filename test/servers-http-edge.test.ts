@@ -8,6 +8,7 @@ import { describe, test } from './support/node-test.js';
 import { startServer } from '../packages/servers/src/edge/serve.js';
 import { listenNode } from '../packages/servers/src/edge/listen.js';
 import { dropRestOfBody } from '../packages/servers/src/edge/node-adapter.js';
+import { clientKey } from '../packages/servers/src/edge/client-address.js';
 import { modernRpc } from './servers-support.js';
 import { oversizedThenNext, statusesIn } from './support/oversized.js';
 
@@ -71,6 +72,17 @@ describe('silent sockets cannot lock serve out', { timeout: 30_000 }, () => {
       for (const s of held) s.destroy();
       await server.close();
     }
+  });
+
+  test('the per-client key: an IPv4 address, a mapped IPv4 address as the IPv4 one, an IPv6 address as its /64', () => {
+    assert.equal(clientKey('203.0.113.7'), '203.0.113.7');
+    assert.equal(clientKey('::ffff:203.0.113.7'), '203.0.113.7');
+    // One subscriber's /64, written every way: one key, so rotating addresses in it does not buy more connections.
+    const one = ['2001:db8:0:1::1', '2001:0DB8:0000:0001:ffff:ffff:ffff:fffe', '2001:db8:0:1:1:2:3:4', '2001:db8:0:1::1.2.3.4', '2001:db8:0:1::7%eth0'];
+    assert.deepEqual([...new Set(one.map(clientKey))], ['2001:db8:0:1::/64']);
+    assert.equal(clientKey('2001:db8:0:2::1'), '2001:db8:0:2::/64', 'the next /64 is another client');
+    // What is no IPv6 address is kept as it came, never merged with another.
+    for (const odd of ['1:2:3:4:5:6:7:8:9', '2001::db8::1', 'not-an-address']) assert.equal(clientKey(odd), odd);
   });
 
   test('an honest client with a hundred requests at once is served whole under the default limits', async () => {
