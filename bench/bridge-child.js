@@ -1,6 +1,6 @@
-// `byhand bridge URL --listen 127.0.0.1:0` in its own process, as the CLI runs it (packages/byhand/dist/cli.js),
-// started with --expose-gc by bench/bridge-bench.js. Over IPC: 'ready' with the URL the bridge prints, 'stats'
-// with its CPU time and its heap after a full collection, 'stop'.
+// `byhand bridge URL --listen 127.0.0.1:0` in its own process, as the CLI runs it (the bundle in
+// packages/byhand/dist/bin/), started with --expose-gc by bench/bridge-bench.js. Over IPC: 'ready' with the URL the
+// bridge prints, 'stats' with its CPU time and its heap after a full collection, 'stop'.
 
 import { dist, fileUrl } from './lib.js';
 /** @import { ChildMessage } from './lib.js' */
@@ -33,6 +33,6 @@ process.on('message', (data) => {
 });
 process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 
-const { main } = /** @type {typeof import('../packages/byhand/src/cli.ts')} */ (await import(fileUrl(dist('byhand', 'cli.js'))));
+const { main } = /** @type {typeof import('../packages/byhand/src/cli.ts')} */ (await import(fileUrl(dist('byhand', 'bin/cli.js'))));
 process.exitCode = await main(['bridge', target, '--listen', '127.0.0.1:0', '--timeout', '30000']);
 process.exit();
