@@ -48,7 +48,7 @@ export async function checkpointCommand(args: string[], io: CommandIO = processI
     const kindOf = (entry: ServerEntry) => (entry.connect === undefined || typeof entry.connect === 'string' || entry.connect instanceof URL || 'url' in entry.connect ? 'http' : 'stdio');
     const reports = await mapByKind(entries, kindOf, bounds, async (entry) => {
       // The name is the URL or command line when none was given: redacted as the report names it (probe.ts).
-      const label = redactWords(entry.name);
+      const label = flags.trace ? redactWords(entry.name) : '';
       const trace = flags.trace ? (e: TraceEntry) => io.stderr.write(`[${label}] ${traceLine(e)}\n`) : undefined;
       // Remote servers may sit behind OAuth: use what `byhand login` stored, never a browser.
       const http = entry.connect !== undefined && (typeof entry.connect === 'string' || entry.connect instanceof URL || 'url' in entry.connect);

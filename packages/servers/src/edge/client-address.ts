@@ -18,18 +18,16 @@ export function clientKey(address: string): string {
 
 /** The eight 16-bit groups of an IPv6 address, without leading zeros; undefined when it is none. */
 function ipv6Groups(address: string): string[] | undefined {
-  const bare = address.split('%')[0];
+  // A dotted IPv4 tail (::ffff:1.2.3.4 forms, 64:ff9b::1.2.3.4) is two groups; only the first four groups matter here.
+  const bare = address.split('%')[0].replace(/(?<=:)(?:\d{1,3}\.){3}\d{1,3}$/, '0:0');
   const halves = bare.split('::');
   if (halves.length > 2) return undefined;
   const part = (text: string) => (text === '' ? [] : text.split(':'));
   const head = part(halves[0]);
   const tail = halves.length === 2 ? part(halves[1]) : [];
-  // A dotted IPv4 tail (::ffff:1.2.3.4 forms, 64:ff9b::1.2.3.4) is two groups; only the first four groups matter here.
-  const last = tail.length > 0 ? tail : head;
-  if (last.length > 0 && last[last.length - 1].includes('.')) last.splice(-1, 1, '0', '0');
   const missing = 8 - head.length - tail.length;
   if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined;
-  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...tail];
+  const groups = [...head, ...Array<string>(missing).fill('0'), ...tail];
   if (!groups.every((g) => /^[0-9a-f]{1,4}$/i.test(g))) return undefined;
   return groups.map((g) => parseInt(g, 16).toString(16));
 }
