@@ -5,23 +5,16 @@
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from './support/node-test.js';
+import { assertShippedIsRebuilt, files } from './support/rebuilt.js';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const shipped = join(root, 'packages/client/dist/node');
-
-function files(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
-    .sort();
-}
 
 /** A plain Node (no byhand-source condition), as an application runs it. */
 async function node(script: string): Promise<string> {
@@ -45,14 +38,7 @@ test('Node resolves every entry of @byhand/client to the bundle, and the entries
 });
 
 test('what is shipped is what the build makes from dist/', { timeout: 60_000 }, async () => {
-  const fresh = mkdtempSync(join(tmpdir(), 'byhand-bundle-node-'));
-  try {
-    await run(process.execPath, [join(root, 'packages/client/bundle-node.mjs'), fresh], { cwd: root, timeout: 30_000 });
-    assert.deepEqual(files(shipped), files(fresh), 'run `npm run build`: dist/node is stale');
-    for (const file of files(fresh)) assert.ok(readFileSync(join(shipped, file)).equals(readFileSync(join(fresh, file))), `${file} differs: run \`npm run build\``);
-  } finally {
-    rmSync(fresh, { recursive: true, force: true });
-  }
+  await assertShippedIsRebuilt(join(root, 'packages/client/bundle-node.mjs'), shipped, root);
 });
 
 test('the legacy era, HTTP+SSE and stdio stay in lazily loaded chunks of their own', { timeout: 10_000 }, () => {

@@ -16,19 +16,32 @@ import { fixtureHandler, serve } from './fixtures/sdk-server.js';
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-test('byhand call https://… loads neither the toolboxes nor the server SDK, zod or a provider SDK', { timeout: 60_000 }, async () => {
-  const served = await serve(fixtureHandler('modern-only'));
+/**
+ * The real binary with every module it resolves recorded (support/record-imports.mjs): its stdout, the URLs, those
+ * of the bundle in dist/bin/, and the text of those.
+ */
+async function loadedBy(args: string[], env: Record<string, string> = {}): Promise<{ stdout: string; loaded: string[]; own: string[]; code: string }> {
   const scratch = mkdtempSync(join(tmpdir(), 'byhand-imports-'));
   try {
     const log = join(scratch, 'imports.log');
-    const { stdout } = await run(process.execPath, ['--import', './test/support/record-imports.mjs', bin, 'call', served.url, 'echo', 'text=hi'], {
+    const { stdout } = await run(process.execPath, ['--import', './test/support/record-imports.mjs', bin, ...args], {
       cwd: root,
-      env: { ...process.env, BYHAND_IMPORT_LOG: log, BYHAND_PROVIDER: 'offline', HOME: scratch },
+      env: { ...process.env, BYHAND_IMPORT_LOG: log, HOME: scratch, ...env },
       timeout: 30_000,
     });
-    assert.match(stdout, /echo: hi/);
     const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean);
     const own = loaded.filter((url) => url.includes('/packages/byhand/dist/bin/'));
+    return { stdout, loaded, own, code: own.map((url) => readFileSync(new URL(url), 'utf8')).join('\n') };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+test('byhand call https://… loads neither the toolboxes nor the server SDK, zod or a provider SDK', { timeout: 60_000 }, async () => {
+  const served = await serve(fixtureHandler('modern-only'));
+  try {
+    const { stdout, loaded, own, code } = await loadedBy(['call', served.url, 'echo', 'text=hi'], { BYHAND_PROVIDER: 'offline' });
+    assert.match(stdout, /echo: hi/);
     assert.ok(own.length > 0, 'the log records what loads: the bundle in dist/bin/');
     for (const heavy of ['@modelcontextprotocol/server', '/zod/', '@anthropic-ai/sdk', 'better-sqlite3', '/postgres/']) {
       assert.ok(!loaded.some((url) => url.includes(heavy)), `byhand call loaded ${heavy}`);
@@ -36,33 +49,19 @@ test('byhand call https://… loads neither the toolboxes nor the server SDK, zo
     // The workspace is all in the bundle: nothing of it loads but the bin and the bundle.
     assert.deepEqual(loaded.filter((url) => url.includes('/packages/') && !own.includes(url)), [pathToFileURL(bin).href]);
     // The toolbox registry is read for the help text and the names; it is data, and loads no toolbox's code.
-    const code = own.map((url) => readFileSync(new URL(url), 'utf8')).join('\n');
     assert.match(code, /function registerToolbox\(/);
     for (const toolbox of ['kitchenSpec', 'cookieJarSpec', 'probeSpec', 'everythingSpec']) {
       assert.ok(!code.includes(`function ${toolbox}(`), `byhand call loaded the code of ${toolbox}`);
     }
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
     await served.close();
   }
 });
 
 test('byhand completion reads each command\'s flags and nothing else: no client, no npm package', { timeout: 60_000 }, async () => {
-  const scratch = mkdtempSync(join(tmpdir(), 'byhand-imports-'));
-  try {
-    const log = join(scratch, 'imports.log');
-    const { stdout } = await run(process.execPath, ['--import', './test/support/record-imports.mjs', bin, 'completion', 'bash'], {
-      cwd: root,
-      env: { ...process.env, BYHAND_IMPORT_LOG: log, HOME: scratch },
-      timeout: 30_000,
-    });
-    assert.match(stdout, /--concurrency/, 'the script has the flags of checkpoint');
-    const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean);
-    assert.deepEqual(loaded.filter((url) => url.includes('/node_modules/')), []);
-    const code = loaded.filter((url) => url.includes('/packages/byhand/dist/bin/')).map((url) => readFileSync(new URL(url), 'utf8')).join('\n');
-    // esbuild writes a class as `var Name = class _Name`, or `class Name`.
-    for (const name of ['McpError', 'Client']) assert.doesNotMatch(code, new RegExp(`\\b(?:var|class) ${name}\\b`), `completion loaded ${name}`);
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  const { stdout, loaded, code } = await loadedBy(['completion', 'bash']);
+  assert.match(stdout, /--concurrency/, 'the script has the flags of checkpoint');
+  assert.deepEqual(loaded.filter((url) => url.includes('/node_modules/')), []);
+  // esbuild writes a class as `var Name = class _Name`, or `class Name`.
+  for (const name of ['McpError', 'Client']) assert.doesNotMatch(code, new RegExp(`\\b(?:var|class) ${name}\\b`), `completion loaded ${name}`);
 });
