@@ -183,6 +183,92 @@ describe('an oversized body', { timeout: 30_000 }, () => {
   }
 });
 
+/**
+ * An oversized body (its length declared) whose first part brings the 413, then a pause past the request deadline
+ * (over when the server ends its side or writes again), then the rest at once or dripped a byte every 50 ms. What the
+ * server wrote, whether it ended its side, how long after that the connection closed, and the socket's error if the
+ * rest could not be written.
+ */
+async function answeredThenLate(port: number, rest: 'sent' | 'dripped'): Promise<{ answer: string; ended: boolean; closed: boolean; lingeredMs: number; writeError?: string }> {
+  const socket = tcpConnect({ port, host: '127.0.0.1', allowHalfOpen: true });
+  let answer = '';
+  let ended = false;
+  let closed = false;
+  let writeError: string | undefined;
+  const changed: Array<() => void> = [];
+  const wake = () => changed.splice(0).forEach((f) => f());
+  const until = (condition: () => boolean) => new Promise<void>((resolve) => (condition() ? resolve() : changed.push(() => void until(condition).then(resolve))));
+  socket.on('data', (chunk) => {
+    answer += chunk.toString();
+    wake();
+  });
+  socket.on('end', () => {
+    ended = true;
+    wake();
+  });
+  socket.on('close', () => {
+    closed = true;
+    wake();
+  });
+  socket.on('error', (error: NodeJS.ErrnoException) => (writeError ??= error.code ?? error.message));
+  let guard: NodeJS.Timeout | undefined;
+  let drip: NodeJS.Timeout | undefined;
+  try {
+    const size = 1024 * 1024;
+    const first = 4 * 1024;
+    socket.write(`POST /api/kitchen HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`);
+    socket.write(Buffer.alloc(first, 'x'));
+    const gaveUp = new Promise<void>((resolve) => (guard = setTimeout(resolve, 10_000)));
+    // The whole 413 (its chunked body's last chunk), then the deadline: the server ends its side or writes again.
+    await Promise.race([gaveUp, until(() => answer.includes('\r\n0\r\n\r\n'))]);
+    const answered = answer.length;
+    await Promise.race([gaveUp, until(() => ended || closed || answer.length > answered)]);
+    const late = performance.now();
+    if (rest === 'sent') {
+      await new Promise<void>((resolve) => socket.write(Buffer.alloc(size - first, 'x'), () => resolve()));
+      socket.end();
+    } else {
+      drip = setInterval(() => socket.write('x'), 50);
+    }
+    await Promise.race([gaveUp, until(() => closed)]);
+    return { answer, ended, closed, lingeredMs: performance.now() - late, ...(writeError !== undefined ? { writeError } : {}) };
+  } finally {
+    clearTimeout(guard);
+    clearInterval(drip);
+    socket.destroy();
+  }
+}
+
+describe('an oversized body still arriving when the request deadline passes', { timeout: 30_000 }, () => {
+  // Under load (servers-soak) a server can fall behind reading the rest of a body it already answered 413. Its
+  // deadline then wrote a 408 after the 413 and reset the connection, and the client's upload failed with EPIPE.
+  const limits = { requestTimeoutMs: 300, headersTimeoutMs: 300, timeoutCheckMs: 50 };
+
+  test('gets no second answer: the server half-closes, the client finishes sending and keeps its 413', async () => {
+    const server = await startServer({ port: 0, toolboxes: ['kitchen'], maxBodyBytes: 64 * 1024, limits: { ...limits, lingerMs: 10_000 } });
+    try {
+      const { answer, ended, closed, writeError } = await answeredThenLate(portOf(server.url), 'sent');
+      assert.deepEqual(statusesIn(answer), [413], answer.slice(0, 400));
+      assert.equal(writeError, undefined, 'the rest of the upload was written');
+      assert.ok(ended && closed, 'the server ended its side, and the connection closed');
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a client that drips the rest is cut after lingerMs', async () => {
+    const server = await startServer({ port: 0, toolboxes: ['kitchen'], maxBodyBytes: 64 * 1024, limits: { ...limits, lingerMs: 200 } });
+    try {
+      const { answer, closed, lingeredMs } = await answeredThenLate(portOf(server.url), 'dripped');
+      assert.deepEqual(statusesIn(answer), [413], answer.slice(0, 400));
+      assert.ok(closed, 'the server cut the connection');
+      assert.ok(lingeredMs >= 150 && lingeredMs < 5_000, `cut ${Math.round(lingeredMs)} ms after the server ended its side`);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 test('past its limit an unwanted body is not read on: the connection is destroyed', { timeout: 30_000 }, async () => {
   const listening = await listenNode((req, res) => {
     dropRestOfBody(req, 64 * 1024);

@@ -3,7 +3,7 @@
 // and no proxying.
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { requestProblem, toWebRequest, UnconvertibleRequestError, writeWebResponse } from './node-adapter.js';
 import { hostForUrl } from './host-check.js';
 import { capConnectionsPerAddress } from './per-address.js';
@@ -19,6 +19,11 @@ export interface ServerLimits {
   maxConnectionsPerAddress: number;
   /** How often node checks the two timeouts (its granularity). */
   timeoutCheckMs: number;
+  /**
+   * How long a client still sending a body that was already answered (a 413) may go on once the request deadline
+   * has passed: the server has half-closed by then, and cuts the connection after this.
+   */
+  lingerMs: number;
 }
 
 export const DEFAULT_SERVER_LIMITS: ServerLimits = {
@@ -29,6 +34,7 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   // generator, a busy host) is not cut at accept, as it was at an eighth.
   maxConnectionsPerAddress: 256,
   timeoutCheckMs: 1_000,
+  lingerMs: 5_000,
 };
 
 export interface ListenOptions {
@@ -50,6 +56,19 @@ export interface Listening {
   close(): Promise<void>;
 }
 
+
+/**
+ * The request was answered and its body is still arriving: a deadline now must not write a 408 (a second answer to
+ * one request), and must not reset the connection, which can discard the answer before the client reads it. So the
+ * server half-closes, goes on dropping what arrives, and cuts the connection only after `lingerMs`.
+ */
+function closeAfterAnswer(socket: Socket, lingerMs: number): void {
+  socket.setTimeout(0);
+  socket.end();
+  const timer = setTimeout(() => socket.destroy(), lingerMs);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+}
 
 function badRequest(message: string): Response {
   return Response.json({ jsonrpc: '2.0', error: { code: -32600, message: `Bad request: ${message}` }, id: null }, { status: 400 });
@@ -96,9 +115,16 @@ export async function listenNode(handle: NodeHandler, options: ListenOptions): P
   const limits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
   const report = (error: unknown) => options.onerror?.(error instanceof Error ? error : new Error(String(error)));
   let origin = 'http://127.0.0.1';
+  /** Sockets whose request was answered before its body had all arrived (the body's rest is being dropped). */
+  const answeredEarly = new WeakSet<Socket>();
   // Everything a request can throw, synchronously or not, ends as an answer on that request: one bad request must
   // never end the process that serves everyone else.
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    res.once('finish', () => {
+      if (req.complete) return;
+      answeredEarly.add(req.socket);
+      req.once('end', () => answeredEarly.delete(req.socket));
+    });
     const problem = requestProblem(req, origin);
     if (problem !== undefined) {
       res.setHeader('connection', 'close');
@@ -135,6 +161,7 @@ export async function listenNode(handle: NodeHandler, options: ListenOptions): P
   // for an oversized body).
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return;
+    if (answeredEarly.has(socket as Socket)) return closeAfterAnswer(socket as Socket, limits.lingerMs);
     const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
     socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`, () => socket.destroy());
   });
