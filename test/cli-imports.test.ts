@@ -1,5 +1,5 @@
 // What a command loads is what it uses: `byhand call https://…` runs the client and the host, not the toolboxes, the
-// server SDK, zod or a model provider's SDK (the packages issue measured all four loaded). The command runs from its
+// server SDK, zod or a model provider's SDK (the packages issue measured all four loaded), and no npm package at all. The command runs from its
 // bundle (packages/byhand/bundle-bin.mjs), so a toolbox shows as its code in a loaded chunk, not as a file.
 
 import assert from 'node:assert/strict';
@@ -46,6 +46,9 @@ test('byhand call https://… loads neither the toolboxes nor the server SDK, zo
     for (const heavy of ['@modelcontextprotocol/server', '/zod/', '@anthropic-ai/sdk', 'better-sqlite3', '/postgres/']) {
       assert.ok(!loaded.some((url) => url.includes(heavy)), `byhand call loaded ${heavy}`);
     }
+    // No npm package at all: jsonc-parser, the config reader, is bundled from its ESM build, since as CommonJS it
+    // brought node's CommonJS loader into every start.
+    assert.deepEqual(loaded.filter((url) => url.includes('/node_modules/')), []);
     // The workspace is all in the bundle: nothing of it loads but the bin and the bundle.
     assert.deepEqual(loaded.filter((url) => url.includes('/packages/') && !own.includes(url)), [pathToFileURL(bin).href]);
     // The toolbox registry is read for the help text and the names; it is data, and loads no toolbox's code.

@@ -13,8 +13,11 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const outdir = resolve(process.argv[2] ?? join(here, 'dist', 'bin'));
-/** The workspace is bundled in; every other bare import is an npm package. */
-const WORKSPACE = /^(@byhand\/|byhand(\/|$))/;
+/**
+ * The workspace is bundled in, and jsonc-parser from its ESM build: the one CommonJS package a start loaded, it
+ * brought node's CommonJS loader into every command. Every other bare import is an npm package.
+ */
+const BUNDLED = /^(@byhand\/|byhand(\/|$)|jsonc-parser$)/;
 
 rmSync(outdir, { recursive: true, force: true });
 await build({
@@ -28,12 +31,14 @@ await build({
   target: 'node20',
   // @byhand/client's "node" condition is its own bundle (bundle-node.mjs), with its #imports for Node.
   conditions: ['node'],
+  // jsonc-parser's `module` field is its ESM build; the workspace packages resolve through `exports`.
+  mainFields: ['module', 'main'],
   chunkNames: 'chunks/[name]-[hash]',
   plugins: [
     {
       name: 'npm-packages-external',
       setup(builder) {
-        builder.onResolve({ filter: /^[^./#]/ }, (args) => (WORKSPACE.test(args.path) || args.path.startsWith('node:') ? undefined : { path: args.path, external: true }));
+        builder.onResolve({ filter: /^[^./#]/ }, (args) => (BUNDLED.test(args.path) || args.path.startsWith('node:') ? undefined : { path: args.path, external: true }));
       },
     },
   ],
