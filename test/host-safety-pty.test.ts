@@ -5,13 +5,12 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { after, before, describe, test } from './support/node-test.js';
-import { fixtureScript } from './support/fixture-bundle.js';
+import { bin as cli } from './support/cli.js';
 import { fileURLToPath } from 'node:url';
 import { fixtureHandler, serve, type Served } from './fixtures/sdk-server.js';
 import { fakeModel, serveHostSafety, type FakeModel } from './fixtures/host-safety-server.js';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
-const cli = fixtureScript('test/fixtures/byhand-cli.ts');
 const haveScript = spawnSync('script', ['--version']).status === 0;
 
 interface Step {
