@@ -3,7 +3,10 @@
 // a legacy stdio server (server-everything), and the tools that ask the host get this host's own answers.
 
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -188,4 +191,83 @@ describe('byhand bridge: a 2025 host on stdio', () => {
       await host.close();
     }
   });
+
+  test('a script\'s pipe: requests written and stdin closed at once are each answered (one that needs the host says it is gone), then it exits 0', { timeout: 15_000 }, async () => {
+    const bridge = rawBridge([url]);
+    try {
+      const initialize = { protocolVersion: '2025-11-25', capabilities: { sampling: {} }, clientInfo: { name: 'script', version: '1' } };
+      bridge.send({ id: 1, method: 'initialize', params: initialize }, { method: 'notifications/initialized' }, { id: 2, method: 'tools/list' });
+      bridge.send({ id: 3, method: 'tools/call', params: { name: 'test_sampling', arguments: { prompt: 'Name a colour' } } });
+      bridge.child.stdin!.end();
+      assert.equal(await bridge.exitWithin(10_000), 0, bridge.stderr());
+      const byId = new Map(bridge.lines().map((line) => [line.id, line]));
+      assert.equal((byId.get(1)?.result as { serverInfo?: { name?: string } })?.serverInfo?.name, 'byhand-everything');
+      assert.ok(((byId.get(2)?.result as { tools?: unknown[] })?.tools?.length ?? 0) > 0, 'tools/list, sent before initialize was answered, waited for it');
+      const call = byId.get(3)?.result as { isError?: boolean; content?: Array<{ text?: string }> } | undefined;
+      assert.equal(call?.isError, true);
+      assert.match(call?.content?.[0]?.text ?? '', /the host is gone: sampling\/createMessage cannot be asked/);
+    } finally {
+      bridge.child.kill('SIGKILL');
+    }
+  });
+
+  test('SIGINT while the host still holds stdin open: the bridge exits 130 at once', { timeout: 15_000 }, async () => {
+    const bridge = rawBridge([url]);
+    try {
+      bridge.send({ id: 1, method: 'ping' });
+      await until(() => bridge.lines().length === 1, 'the ping answered', 10_000);
+      const sent = Date.now();
+      bridge.child.kill('SIGINT');
+      assert.equal(await bridge.exitWithin(2_000), 130, bridge.stderr());
+      assert.ok(Date.now() - sent < 2_000, `exited ${Date.now() - sent} ms after the signal`);
+    } finally {
+      bridge.child.kill('SIGKILL');
+    }
+  });
 });
+
+test('SIGINT during initialize, the server not answering: the bridge gives up the opening and exits 130 at once', { timeout: 15_000 }, async () => {
+  let asked = false;
+  const silent = createServer(() => (asked = true));
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const bridge = rawBridge([`http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`]);
+  try {
+    bridge.send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'host', version: '1' } } });
+    await until(() => asked, 'the bridge to ask the server', 10_000);
+    const sent = Date.now();
+    bridge.child.kill('SIGINT');
+    assert.equal(await bridge.exitWithin(2_000), 130, bridge.stderr());
+    assert.ok(Date.now() - sent < 2_000, `exited ${Date.now() - sent} ms after the signal`);
+  } finally {
+    bridge.child.kill('SIGKILL');
+    silent.closeAllConnections();
+    await new Promise((resolve) => silent.close(resolve));
+  }
+});
+
+/** `byhand bridge ARGS` with stdin held open by the test, which writes raw JSON-RPC lines. */
+function rawBridge(args: string[]) {
+  const child = spawn(process.execPath, [bin, 'bridge', ...args], { cwd: root, env: { ...process.env, BYHAND_PROVIDER: 'offline', NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const exit = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal === 'SIGINT' ? 130 : -1))));
+  return {
+    child,
+    /** The exit code, or 'still running' after `ms`, so a bridge that does not exit fails the test instead of hanging it. */
+    exitWithin: async (ms: number): Promise<number | 'still running'> => {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        return await Promise.race([exit, new Promise<'still running'>((resolve) => (timer = setTimeout(() => resolve('still running'), ms)))]);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    stderr: () => err,
+    lines: () => out.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id?: unknown; result?: unknown; error?: unknown }),
+    send: (...messages: object[]) => {
+      for (const message of messages) child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    },
+  };
+}

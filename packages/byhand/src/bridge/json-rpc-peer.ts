@@ -22,8 +22,12 @@ const MAX_OUTGOING = 64;
 export class JsonRpcPeer {
   private nextId = 0;
   private readonly outgoing = new Map<string | number, { resolve: (result: JsonObject) => void; reject: (error: Error) => void }>();
-  private readonly incoming = new Map<string | number, AbortController>();
+  private readonly incoming = new Map<string | number, { method: string; controller: AbortController }>();
+  /** Each request of the host's still being handled, settled once its answer is written. */
+  private readonly running = new Set<Promise<void>>();
   private closed = false;
+  /** The host sends nothing more (finish): it can no longer answer what the bridge would ask. */
+  private silent = false;
 
   constructor(
     private readonly write: (message: JsonRpcMessage) => void,
@@ -40,14 +44,16 @@ export class JsonRpcPeer {
     if (typeof m.method === 'string') {
       if (m.id === undefined) return this.notification(m as unknown as JsonRpcNotification);
       if (typeof m.id !== 'string' && typeof m.id !== 'number') return this.write({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: id must be a string or a number' } });
-      return void this.request(m as unknown as JsonRpcRequest);
+      const running = this.request(m as unknown as JsonRpcRequest);
+      this.running.add(running);
+      return void running.finally(() => this.running.delete(running));
     }
     if (typeof m.id === 'string' || typeof m.id === 'number') this.response(m.id, m);
   }
 
   /** A request to the host (an input request relayed from the server); its JSON-RPC error is thrown as an McpError. */
   ask(method: string, params: JsonObject, signal?: AbortSignal): Promise<JsonObject> {
-    if (this.closed) return Promise.reject(new McpError('closed', `the host is gone: ${method} cannot be asked`, 'the host closed its connection to the bridge'));
+    if (this.closed || this.silent) return Promise.reject(new McpError('closed', `the host is gone: ${method} cannot be asked`, 'the host closed its connection to the bridge'));
     if (this.outgoing.size >= MAX_OUTGOING) return Promise.reject(new McpError('limit', `the host has ${MAX_OUTGOING} requests unanswered`, 'the host does not answer what the bridge asks it'));
     const id = `bridge-${++this.nextId}`;
     return new Promise<JsonObject>((resolve, reject) => {
@@ -73,16 +79,36 @@ export class JsonRpcPeer {
   /** The host is gone: what it was asked fails, what it asked is given up. */
   close(): void {
     this.closed = true;
+    this.failAsked();
+    for (const { controller } of this.incoming.values()) controller.abort(new McpError('closed', 'the host closed its connection', 'the host went away'));
+    this.incoming.clear();
+  }
+
+  /**
+   * The host sends nothing more but may still read (its stdin ended: a host shutting down, or a script's pipe): what
+   * it asked is answered as it completes, within each request's own deadline, except a held subscription, which has
+   * no end of its own. What the bridge asked it fails, since no answer can come. Resolves once nothing is in flight,
+   * or when `signal` aborts.
+   */
+  async finish(signal?: AbortSignal): Promise<void> {
+    this.silent = true;
+    this.failAsked();
+    for (const { method, controller } of this.incoming.values()) {
+      if (method === 'subscriptions/listen') controller.abort(new McpError('closed', 'the host closed its input', 'the host went away'));
+    }
+    const stopped = new Promise<void>((resolve) => (signal?.aborted ? resolve() : signal?.addEventListener('abort', () => resolve(), { once: true })));
+    while (this.running.size > 0 && !signal?.aborted) await Promise.race([Promise.allSettled([...this.running]), stopped]);
+  }
+
+  private failAsked(): void {
     for (const waiting of this.outgoing.values()) waiting.reject(new McpError('closed', 'the host closed its connection before answering', 'the host went away'));
     this.outgoing.clear();
-    for (const controller of this.incoming.values()) controller.abort(new McpError('closed', 'the host closed its connection', 'the host went away'));
-    this.incoming.clear();
   }
 
   private notification(notification: JsonRpcNotification): void {
     if (notification.method === 'notifications/cancelled') {
       const id = notification.params?.requestId;
-      if (typeof id === 'string' || typeof id === 'number') this.incoming.get(id)?.abort(new McpError('aborted', 'the host cancelled the request', 'the host sent notifications/cancelled'));
+      if (typeof id === 'string' || typeof id === 'number') this.incoming.get(id)?.controller.abort(new McpError('aborted', 'the host cancelled the request', 'the host sent notifications/cancelled'));
       return;
     }
     this.onNotification(notification);
@@ -90,7 +116,7 @@ export class JsonRpcPeer {
 
   private async request(request: JsonRpcRequest): Promise<void> {
     const controller = new AbortController();
-    this.incoming.set(request.id, controller);
+    this.incoming.set(request.id, { method: request.method, controller });
     let answer: JsonRpcMessage;
     try {
       answer = { jsonrpc: '2.0', id: request.id, result: await this.handle(request, controller.signal) };

@@ -4,7 +4,7 @@
 // from the subscription stream the bridge holds for the host (listen-relay.ts), and its tasks in the host's form
 // (legacy-tasks.ts).
 
-import { LEGACY_VERSIONS, type Client, type ClientCapabilities, type Host, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type LoggingLevel, type ToolCallOptions } from '@byhand/client';
+import { LEGACY_VERSIONS, McpError, type Client, type ClientCapabilities, type Host, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type LoggingLevel, type ToolCallOptions } from '@byhand/client';
 import { LOG_LEVELS } from '../call/spec.js';
 import { forward } from './forward.js';
 import { AnswerError } from './json-rpc-peer.js';
@@ -33,6 +33,9 @@ export class LegacyFace {
   private listen: ListenRelay | undefined;
   /** A modern server's tasks in the 2025-11-25 form, when it offers the extension (legacy-tasks.ts). */
   private tasks: LegacyTasks | undefined;
+  /** The host's initialize while it runs: a request sent before its answer (a script's pipe) waits for it. */
+  private initializing: Promise<unknown> | undefined;
+  private closed = false;
 
   constructor(
     private readonly link: HostLink,
@@ -48,6 +51,7 @@ export class LegacyFace {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.listen?.close();
     // A back still opening is closed once open, so nothing it started outlives the host.
     const back = this.back ?? (await this.opening?.catch(() => undefined));
@@ -56,8 +60,14 @@ export class LegacyFace {
 
   async handle(request: JsonRpcRequest, signal: AbortSignal): Promise<JsonObject> {
     const params = request.params ?? {};
-    if (request.method === 'initialize') return this.initialize(params);
+    if (request.method === 'initialize') {
+      const first = this.opening === undefined;
+      const answer = this.initialize(params);
+      if (first) this.initializing = answer;
+      return answer;
+    }
     if (request.method === 'ping') return {};
+    await this.initializing?.catch(() => undefined);
     if (this.back === undefined) throw new AnswerError({ code: -32600, message: `Invalid Request: ${request.method} before initialize` });
     if (this.listen !== undefined && (request.method === 'resources/subscribe' || request.method === 'resources/unsubscribe')) {
       if (request.method === 'resources/subscribe') this.listen.subscribe(String(params.uri));
@@ -109,6 +119,8 @@ export class LegacyFace {
     }
     // An era found in the verdict cache comes without the server's word on who it is.
     if (client.era === 'modern' && client.serverInfo === undefined) await client.discover();
+    // Closed while the server was opening: the subscription stream would outlive the host.
+    if (this.closed) throw new McpError('closed', 'the host went away during initialize', 'the host closed its connection to the bridge');
     if (client.era === 'modern') {
       this.listen = new ListenRelay(client, this.warn);
       this.listen.open();

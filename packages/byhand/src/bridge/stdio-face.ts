@@ -1,7 +1,7 @@
 // The stdio face: what a desktop host launches. Newline-delimited JSON-RPC on stdin and stdout (stdout carries
 // nothing else), one host per process. The host's first request says its era: `initialize` is a 2025 host, an
-// enveloped request or `server/discover` a 2026 one. It runs until stdin ends or the command is interrupted, then
-// gives up what is in flight and closes the server.
+// enveloped request or `server/discover` a 2026 one. When stdin ends it answers what is in flight (a held
+// subscription ends), then closes the server; interrupted, it gives up what is in flight at once.
 
 import { StringDecoder } from 'node:string_decoder';
 import { DEFAULT_LIMITS, type Host, type JsonObject, type JsonRpcMessage } from '@byhand/client';
@@ -48,6 +48,7 @@ export async function serveStdio(io: CommandIO, backs: Backs): Promise<void> {
       }
       peer.receive(message);
     });
+    await peer.finish(io.interrupt);
   } finally {
     peer.close();
     backs.pending.close();
@@ -78,6 +79,8 @@ function readLines(io: CommandIO, onLine: (line: string) => void): Promise<void>
       }
     };
     const stop = () => {
+      // Left flowing, stdin holds the process open: interrupted, the bridge would run on until the host closed it.
+      io.stdin.pause();
       io.stdin.off('data', onData);
       io.stdin.off('end', done);
       io.stdin.off('error', fail);
