@@ -198,7 +198,7 @@ describe('byhand bridge: a 2025 host on stdio', () => {
       const initialize = { protocolVersion: '2025-11-25', capabilities: { sampling: {} }, clientInfo: { name: 'script', version: '1' } };
       bridge.send({ id: 1, method: 'initialize', params: initialize }, { method: 'notifications/initialized' }, { id: 2, method: 'tools/list' });
       bridge.send({ id: 3, method: 'tools/call', params: { name: 'test_sampling', arguments: { prompt: 'Name a colour' } } });
-      bridge.child.stdin!.end();
+      bridge.child.stdin.end();
       assert.equal(await bridge.exitWithin(10_000), 0, bridge.stderr());
       const byId = new Map(bridge.lines().map((line) => [line.id, line]));
       assert.equal((byId.get(1)?.result as { serverInfo?: { name?: string } })?.serverInfo?.name, 'byhand-everything');
