@@ -3,7 +3,7 @@
 // bundle (packages/byhand/bundle-bin.mjs), so a toolbox shows as its code in a loaded chunk, not as a file.
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,4 +67,31 @@ test('byhand completion reads each command\'s flags and nothing else: no client,
   assert.deepEqual(loaded.filter((url) => url.includes('/node_modules/')), []);
   // esbuild writes a class as `var Name = class _Name`, or `class Name`.
   for (const name of ['McpError', 'Client']) assert.doesNotMatch(code, new RegExp(`\\b(?:var|class) ${name}\\b`), `completion loaded ${name}`);
+});
+
+test('byhand bridge --listen loads the listener alone: neither the server SDK nor zod', { timeout: 60_000 }, async () => {
+  const served = await serve(fixtureHandler('modern-only'));
+  const scratch = mkdtempSync(join(tmpdir(), 'byhand-imports-'));
+  const log = join(scratch, 'imports.log');
+  const child = spawn(process.execPath, ['--import', './test/support/record-imports.mjs', bin, 'bridge', served.url, '--listen', '0'], {
+    cwd: root,
+    env: { ...process.env, BYHAND_IMPORT_LOG: log, HOME: scratch },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    // The URL it serves comes once it listens; the Host/Origin guard and the listener are loaded by then.
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: string) => ((out += chunk), out.includes('\n') && resolve()));
+      child.once('exit', (code) => reject(new Error(`the bridge exited ${code} before listening`)));
+    });
+    assert.match(out, /^http:\/\/127\.0\.0\.1:\d+\/mcp\n/);
+    const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean);
+    for (const heavy of ['@modelcontextprotocol/server', '/zod/']) assert.ok(!loaded.some((url) => url.includes(heavy)), `byhand bridge --listen loaded ${heavy}`);
+  } finally {
+    child.kill('SIGKILL');
+    rmSync(scratch, { recursive: true, force: true });
+    await served.close();
+  }
 });

@@ -92,7 +92,7 @@ interface ListenAt {
 /** Serves the HTTP face until the command is interrupted; the URL to give a host goes on stdout. */
 async function serveHttp(io: CommandIO, backs: Backs, at: ListenAt, failure: { what: string }): Promise<void> {
   failure.what = `byhand bridge --listen ${at.host}:${at.port}`;
-  const { listenNode, acceptedHosts, hostRefusal } = await import('@byhand/servers/node');
+  const { listenNode, acceptedHosts, hostRefusal } = await import('@byhand/servers/listen');
   const { createHttpFace, rpcError } = await import('./http-face.js');
   const face = createHttpFace({ backs });
   const refusal = hostRefusal(acceptedHosts(at.host, at.allowedHosts));

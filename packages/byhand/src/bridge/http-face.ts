@@ -10,7 +10,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from '@byhand/client';
-import { dropRestOfBody } from '@byhand/servers/node';
+import { dropRestOfBody } from '@byhand/servers/listen';
 import { AnswerError, errorOf, JsonRpcPeer } from './json-rpc-peer.js';
 import { LegacyFace } from './legacy-face.js';
 import { ModernBacks } from './modern-backs.js';

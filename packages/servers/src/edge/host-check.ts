@@ -1,7 +1,8 @@
 // DNS-rebinding protection for a loopback server: a page on a foreign origin must not reach it through a rebound
 // name. Host and Origin must each name a loopback name or one the operator allowed (`--allow-host`).
-
-import { hostHeaderValidationResponse, originValidationResponse, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
+// The rule is the SDK's (validateHostHeader and validateOriginHeader in @modelcontextprotocol/server), written out here
+// so that a front needing only the listener (`byhand bridge --listen`) does not load the SDK and zod with it;
+// test/servers-host-check.test.ts holds both to the same verdict on every case it lists.
 
 export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 
@@ -15,22 +16,42 @@ export function acceptedHosts(bindHost: string, allowed: readonly string[] = [])
 
 /** Refuses a request whose Host or Origin is not loopback or `accepted` (the refusal, or undefined to go on). */
 export function hostGuard(accepted: readonly string[]): (request: Request) => Response | undefined {
-  const allowed = [...new Set([...LOOPBACK_HOSTS, ...accepted])];
-  return (request) => hostHeaderValidationResponse(request, allowed) ?? originValidationResponse(request, allowed);
+  const refusal = hostRefusal(accepted);
+  return (request) => {
+    const refused = refusal(request.headers.get('host') ?? undefined, request.headers.get('origin') ?? undefined);
+    return refused === undefined ? undefined : Response.json({ jsonrpc: '2.0', error: { code: -32000, message: refused }, id: null }, { status: 403 });
+  };
 }
 
-/**
- * The same rule for a handler on node:http (listenNode): why the Host or Origin header is refused, or undefined. The
- * SDK's own checks decide, so both kinds of handler refuse exactly the same requests.
- */
+/** The same rule for a handler on node:http (listenNode): why the Host or Origin header is refused, or undefined. */
 export function hostRefusal(accepted: readonly string[]): (host: string | undefined, origin: string | undefined) => string | undefined {
   const allowed = [...new Set([...LOOPBACK_HOSTS, ...accepted])];
-  return (host, origin) => {
-    const hostCheck = validateHostHeader(host, allowed);
-    if (!hostCheck.ok) return hostCheck.message;
-    const originCheck = validateOriginHeader(origin, allowed);
-    return originCheck.ok ? undefined : originCheck.message;
-  };
+  return (host, origin) => hostProblem(host, allowed) ?? originProblem(origin, allowed);
+}
+
+function hostProblem(host: string | undefined, allowed: readonly string[]): string | undefined {
+  if (!host) return 'Missing Host header';
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${host}`).hostname;
+  } catch {
+    return `Invalid Host header: ${host}`;
+  }
+  return allowed.includes(hostname) ? undefined : `Invalid Host: ${hostname}`;
+}
+
+/** No Origin passes (only a browser sends one); `scheme://*` allows a browser extension's scheme, but not http(s). */
+function originProblem(origin: string | undefined, allowed: readonly string[]): string | undefined {
+  if (origin === undefined || origin === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return `Invalid Origin header: ${origin}`;
+  }
+  if (url.hostname === '') return `Invalid Origin header: ${origin}`;
+  const schemeAllowed = url.protocol !== 'http:' && url.protocol !== 'https:' && allowed.includes(`${url.protocol}//*`);
+  return schemeAllowed || allowed.includes(url.hostname) ? undefined : `Invalid Origin: ${url.hostname}`;
 }
 
 /** A host as it goes in a URL: the wildcard addresses as loopback, IPv6 bracketed. */
