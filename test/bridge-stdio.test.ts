@@ -216,10 +216,7 @@ describe('byhand bridge: a 2025 host on stdio', () => {
     try {
       bridge.send({ id: 1, method: 'ping' });
       await until(() => bridge.lines().length === 1, 'the ping answered', 10_000);
-      const sent = Date.now();
-      bridge.child.kill('SIGINT');
-      assert.equal(await bridge.exitWithin(2_000), 130, bridge.stderr());
-      assert.ok(Date.now() - sent < 2_000, `exited ${Date.now() - sent} ms after the signal`);
+      await bridge.interruptAndExpectPromptExit();
     } finally {
       bridge.child.kill('SIGKILL');
     }
@@ -234,10 +231,7 @@ test('SIGINT during initialize, the server not answering: the bridge gives up th
   try {
     bridge.send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'host', version: '1' } } });
     await until(() => asked, 'the bridge to ask the server', 10_000);
-    const sent = Date.now();
-    bridge.child.kill('SIGINT');
-    assert.equal(await bridge.exitWithin(2_000), 130, bridge.stderr());
-    assert.ok(Date.now() - sent < 2_000, `exited ${Date.now() - sent} ms after the signal`);
+    await bridge.interruptAndExpectPromptExit();
   } finally {
     bridge.child.kill('SIGKILL');
     silent.closeAllConnections();
@@ -253,16 +247,24 @@ function rawBridge(args: string[]) {
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
   const exit = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal === 'SIGINT' ? 130 : -1))));
+  /** The exit code, or 'still running' after `ms`, so a bridge that does not exit fails the test instead of hanging it. */
+  const exitWithin = async (ms: number): Promise<number | 'still running'> => {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([exit, new Promise<'still running'>((resolve) => (timer = setTimeout(() => resolve('still running'), ms)))]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   return {
     child,
-    /** The exit code, or 'still running' after `ms`, so a bridge that does not exit fails the test instead of hanging it. */
-    exitWithin: async (ms: number): Promise<number | 'still running'> => {
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        return await Promise.race([exit, new Promise<'still running'>((resolve) => (timer = setTimeout(() => resolve('still running'), ms)))]);
-      } finally {
-        clearTimeout(timer);
-      }
+    exitWithin,
+    /** Ctrl-C: the bridge must exit 130 within two seconds, whatever it was doing. */
+    interruptAndExpectPromptExit: async () => {
+      const sent = Date.now();
+      child.kill('SIGINT');
+      assert.equal(await exitWithin(2_000), 130, err);
+      assert.ok(Date.now() - sent < 2_000, `exited ${Date.now() - sent} ms after the signal`);
     },
     stderr: () => err,
     lines: () => out.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id?: unknown; result?: unknown; error?: unknown }),
