@@ -185,11 +185,12 @@ describe('an oversized body', { timeout: 30_000 }, () => {
 
 /**
  * An oversized body (its length declared) whose first part brings the 413, then a pause past the request deadline
- * (over when the server ends its side or writes again), then the rest at once or dripped a byte every 50 ms. What the
+ * (over when the server ends its side or writes again; at once when the request asked `Connection: close`), then the
+ * rest at once or dripped a byte every 50 ms. What the
  * server wrote, whether it ended its side, how long after that the connection closed, and the socket's error if the
  * rest could not be written.
  */
-async function answeredThenLate(port: number, rest: 'sent' | 'dripped'): Promise<{ answer: string; ended: boolean; closed: boolean; lingeredMs: number; writeError?: string }> {
+async function answeredThenLate(port: number, rest: 'sent' | 'dripped', connection: 'keep-alive' | 'close' = 'keep-alive'): Promise<{ answer: string; ended: boolean; closed: boolean; lingeredMs: number; writeError?: string }> {
   const socket = tcpConnect({ port, host: '127.0.0.1', allowHalfOpen: true });
   let answer = '';
   let ended = false;
@@ -216,7 +217,7 @@ async function answeredThenLate(port: number, rest: 'sent' | 'dripped'): Promise
   try {
     const size = 1024 * 1024;
     const first = 4 * 1024;
-    socket.write(`POST /api/kitchen HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${size}\r\n\r\n`);
+    socket.write(`POST /api/kitchen HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nConnection: ${connection}\r\nContent-Length: ${size}\r\n\r\n`);
     socket.write(Buffer.alloc(first, 'x'));
     const gaveUp = new Promise<void>((resolve) => (guard = setTimeout(resolve, 10_000)));
     // The whole 413 (its chunked body's last chunk), then the deadline: the server ends its side or writes again.
@@ -267,6 +268,19 @@ describe('an oversized body still arriving when the request deadline passes', { 
       await server.close();
     }
   });
+});
+
+test('an oversized body sent with Connection: close is read to its end: the client finishes sending and keeps its 413', { timeout: 30_000 }, async () => {
+  // Node ends a Connection: close answer by destroying the socket once it is written, which reset the upload (EPIPE).
+  const server = await startServer({ port: 0, toolboxes: ['kitchen'], maxBodyBytes: 64 * 1024 });
+  try {
+    const { answer, ended, closed, writeError } = await answeredThenLate(portOf(server.url), 'sent', 'close');
+    assert.deepEqual(statusesIn(answer), [413], answer.slice(0, 400));
+    assert.equal(writeError, undefined, 'the rest of the upload was written');
+    assert.ok(ended && closed, 'the server ended its side, and the connection closed');
+  } finally {
+    await server.close();
+  }
 });
 
 test('past its limit an unwanted body is not read on: the connection is destroyed', { timeout: 30_000 }, async () => {

@@ -122,8 +122,16 @@ export async function listenNode(handle: NodeHandler, options: ListenOptions): P
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     res.once('finish', () => {
       if (req.complete) return;
-      answeredEarly.add(req.socket);
-      req.once('end', () => answeredEarly.delete(req.socket));
+      const socket = req.socket;
+      answeredEarly.add(socket);
+      req.once('end', () => answeredEarly.delete(socket));
+      // A Connection: close answer was ended with node's destroySoon, which destroys the socket once the answer is
+      // written (node's _http_server.js resOnFinish): with the client still sending, that is a reset, and a reset can
+      // discard the answer before the client reads it. So it lingers as after a deadline.
+      if (socket.writableEnded && !socket.destroyed) {
+        socket.removeListener('finish', socket.destroy);
+        closeAfterAnswer(socket, limits.lingerMs);
+      }
     });
     const problem = requestProblem(req, origin);
     if (problem !== undefined) {
