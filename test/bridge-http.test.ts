@@ -11,7 +11,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { after, before, describe, test } from './support/node-test.js';
 import { listen } from './support/bridge-listen.js';
-import { answerAsLegacyHost, answerAsModernHost, type Asked } from './support/bridge-hosts.js';
+import { answerAsLegacyHost, answerAsModernHost, tapProgress, type Asked } from './support/bridge-hosts.js';
 import { textOf } from './servers-support.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 
@@ -55,9 +55,9 @@ describe('byhand bridge --listen', () => {
       assert.equal(textOf(thought), 'LLM response: the modern model says: 13 characters');
       const asked = await modern.callTool({ name: 'test_elicitation', arguments: { message: 'Who are you?' } });
       assert.equal(textOf(asked), 'User response: action=accept, content={"response":"modern response"}');
-      const progress: number[] = [];
-      await modern.callTool({ name: 'test_tool_with_progress', arguments: {} }, { onprogress: (p) => void progress.push(p.progress) });
-      assert.ok(progress.length > 0, 'the server\'s progress reaches the host, on an event stream');
+      const wire = tapProgress(modern);
+      await modern.callTool({ name: 'test_tool_with_progress', arguments: {} }, { onprogress: () => undefined });
+      assert.deepEqual(wire.lastCall(), [0, 50, 100], "the server's progress reaches the host under its token, on an event stream, before the result");
 
       const l = await legacyHost(bridge.url);
       legacy = l.client;

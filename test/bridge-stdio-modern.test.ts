@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { after, before, describe, test } from './support/node-test.js';
 import { bin, until } from './support/cli.js';
-import { answerAsModernHost, type Asked } from './support/bridge-hosts.js';
+import { answerAsModernHost, tapProgress, type Asked } from './support/bridge-hosts.js';
 import { textOf } from './servers-support.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 
@@ -64,9 +64,9 @@ describe('byhand bridge: a 2026 host on stdio', () => {
       assert.deepEqual(host.prompts, ['Name a colour']);
       const asked = await host.client.callTool({ name: 'test_elicitation', arguments: { message: 'Who are you?' } });
       assert.equal(textOf(asked), 'User response: action=accept, content={"response":"modern response"}');
-      const progress: number[] = [];
-      await host.client.callTool({ name: 'test_tool_with_progress', arguments: {} }, { onprogress: (p) => void progress.push(p.progress) });
-      assert.ok(progress.length > 0, 'the server\'s progress reaches the host');
+      const wire = tapProgress(host.client);
+      await host.client.callTool({ name: 'test_tool_with_progress', arguments: {} }, { onprogress: () => undefined });
+      assert.deepEqual(wire.lastCall(), [0, 50, 100], "the server's progress reaches the host under its token, before the result");
     } finally {
       await host.close();
     }

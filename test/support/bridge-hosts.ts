@@ -57,3 +57,35 @@ export function answerAsLegacyHost(client: LegacyClient, capabilities: Record<st
   if ('roots' in capabilities) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: `file:///${label}/project`, name: 'project' }] }));
   return asked;
 }
+
+interface Tappable {
+  transport?: { onmessage?: (message: never, extra?: never) => void };
+}
+
+/**
+ * The progress of a host's calls as it reached the host, read off its transport: for the last call answered, the
+ * values under its token that came before the answer. Not the host's `onprogress`: the SDK hands a notification to its
+ * handler a microtask after a response read in the same chunk, and the response has retired the token by then
+ * (modelcontextprotocol/typescript-sdk issue 2580), so `onprogress` loses progress sent just before a result, at
+ * random, whoever sends it. What a relay controls is what it sends, and in which order. Tap after `connect`.
+ */
+export function tapProgress(client: Tappable): { lastCall(): number[] } {
+  const transport = client.transport;
+  const inner = transport?.onmessage;
+  if (transport === undefined || inner === undefined) throw new Error('tapProgress: the client is not connected');
+  const seen: ({ token: unknown; progress: number } | { answered: unknown })[] = [];
+  transport.onmessage = (message: never, extra?: never) => {
+    const m = message as { id?: unknown; method?: string; params?: { progressToken?: unknown; progress?: number } };
+    if (m.method === 'notifications/progress') seen.push({ token: m.params?.progressToken, progress: Number(m.params?.progress) });
+    else if (m.method === undefined && m.id !== undefined) seen.push({ answered: m.id });
+    inner.call(transport, message, extra);
+  };
+  return {
+    lastCall() {
+      const end = seen.findLastIndex((entry) => 'answered' in entry);
+      if (end === -1) return [];
+      const id = (seen[end] as { answered: unknown }).answered;
+      return seen.slice(0, end).flatMap((entry) => ('token' in entry && entry.token === id ? [entry.progress] : []));
+    },
+  };
+}
