@@ -124,6 +124,15 @@ describe('a config that mixes eras, transports and failures', () => {
     assert.ok(rows.every((r) => typeof r.elapsedMs === 'number'));
   });
 
+  test('more servers than an AbortSignal\'s default listener count: probed without a warning on stderr', async () => {
+    const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`server ${i}`, { url: modern.url }]));
+    const { code, stdout, stderr } = await byhand(['checkpoint', '--config', config('many.json', { mcpServers: many })]);
+    assert.equal(code, 0, stdout);
+    assert.equal(stdout.match(/^✓ /gm)?.length, 40);
+    assert.doesNotMatch(stderr, /Warning/);
+    assert.equal(stderr, `byhand: servers from ${join(scratch, 'many.json')}\n`);
+  });
+
   test('--trace shows the wire of every request and response', async () => {
     const { stderr } = await byhand(['checkpoint', '--config', config('one.json', { mcpServers: { only: { url: modern.url } } }), '--trace']);
     assert.match(stderr, /\[only\] → POST http:\/\/127\.0\.0\.1:\d+\/mcp \{"jsonrpc":"2\.0","id":\d+,"method":"server\/discover"/);

@@ -2,6 +2,7 @@
 // own timeout. Which servers: those named on the command line, else --config FILE, else the configs
 // discovered, else the bundled toolboxes; a notice always says which.
 
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import type { TraceEntry } from '@byhand/client';
 import { credentialsFile, fileStore } from '@byhand/client/auth/file-store';
 import type { ServerEntry } from '../shared/config.js';
@@ -46,6 +47,9 @@ export async function checkpointCommand(args: string[], io: CommandIO = processI
     tick();
     const credentials = readOncePerRun(fileStore(credentialsFile(io.env)));
     const kindOf = (entry: ServerEntry) => (entry.connect === undefined || typeof entry.connect === 'string' || entry.connect instanceof URL || 'url' in entry.connect ? 'http' : 'stdio');
+    // Each probe in flight follows the interrupt with a listener of its own: as many as the pools run at once, which
+    // node would otherwise report as a leak (a MaxListenersExceededWarning on stderr) past ten.
+    if (io.interrupt) setMaxListeners(getMaxListeners(io.interrupt) + bounds.http + bounds.stdio, io.interrupt);
     const reports = await mapByKind(entries, kindOf, bounds, async (entry) => {
       // The name is the URL or command line when none was given: redacted as the report names it (probe.ts).
       const label = flags.trace ? redactWords(entry.name) : '';
