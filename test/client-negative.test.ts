@@ -84,7 +84,7 @@ describe('the MRTR traps, against the official SDK server', () => {
     const client = await connect(served.url, {
       fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
         const headers = { ...(init?.headers as Record<string, string>) };
-        delete headers['Mcp-Name'];
+        delete headers['mcp-name'];
         return fetch(input, { ...init, headers });
       }),
     });
@@ -100,7 +100,7 @@ describe('the MRTR traps, against the official SDK server', () => {
   test('a version header that disagrees with _meta: -32020 naming MCP-Protocol-Version', async () => {
     const client = await connect(served.url, {
       fetch: (async (input: RequestInfo | URL, init?: RequestInit) =>
-        fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), 'MCP-Protocol-Version': '2025-11-25' } })),
+        fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), 'mcp-protocol-version': '2025-11-25' } })),
       era: 'modern',
     }).catch((e) => e);
     assert.ok(client instanceof RpcError);

@@ -2,7 +2,8 @@
 
 import assert from 'node:assert/strict';
 import { test } from './support/node-test.js';
-import { encodeHeaderValue, headerParams, paramHeaders, standardHeaders } from '../packages/client/src/headers.js';
+import { encodeHeaderValue, headerParams, paramHeaders } from '../packages/client/src/headers.js';
+import { standardHeaders } from '../packages/client/src/modern.js';
 import { classifyProbe } from '../packages/client/src/verdict.js';
 import { fromReadableStream } from '../packages/client/src/transport/bytes.js';
 import { readSse } from '../packages/client/src/transport/sse.js';
@@ -19,9 +20,9 @@ test('header values: the spec\'s encoding table (streamable-http.mdx "Value Enco
 });
 
 test('standard headers: Mcp-Name only on the three named methods', () => {
-  assert.deepEqual(standardHeaders('tools/call', { name: 'x' }, '2026-07-28'), { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'x' });
-  assert.equal(standardHeaders('resources/read', { uri: 'file:///é' }, 'v')['Mcp-Name'], `=?base64?${Buffer.from('file:///é').toString('base64')}?=`);
-  assert.equal(standardHeaders('tools/list', { name: 'x' }, 'v')['Mcp-Name'], undefined);
+  assert.deepEqual(standardHeaders('tools/call', { name: 'x' }, '2026-07-28'), { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'x' });
+  assert.equal(standardHeaders('resources/read', { uri: 'file:///é' }, 'v')['mcp-name'], `=?base64?${Buffer.from('file:///é').toString('base64')}?=`);
+  assert.equal(standardHeaders('tools/list', { name: 'x' }, 'v')['mcp-name'], undefined);
 });
 
 test('x-mcp-header: the tools the conformance suite calls invalid are invalid', () => {

@@ -238,7 +238,7 @@ function headerMismatchHint(error: JsonRpcError, ctx: RequestContext): string {
   const mismatch = (error.data as { mismatch?: { header?: unknown } } | undefined)?.mismatch;
   const seen = typeof mismatch?.header === 'string' ? mismatch.header : undefined;
   const describe = (header: string) => {
-    const ours = sent[header];
+    const ours = sent[header.toLowerCase()];
     const shown = seen ?? ours ?? 'absent';
     const changed = seen !== undefined && ours !== undefined && seen !== ours ? `; byhand sent '${ours}', so something in between changed it` : '';
     return `the ${header} header (${shown})${changed}`;

@@ -1,10 +1,9 @@
 // HTTP request metadata (SEP-2243, spec basic/transports/streamable-http.mdx "Request Metadata"):
-// the standard headers mirrored from the body, the Base64 sentinel for values that are not
+// the Base64 sentinel for values that are not
 // header-safe, and x-mcp-header parameters mirrored as Mcp-Param-* headers.
 
 import type { JsonObject, Tool } from './types.js';
 
-const NAMED_METHODS = new Set(['tools/call', 'resources/read', 'prompts/get']);
 // RFC 9110 tchar: what a header field name may contain.
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // Visible ASCII and inner spaces. RFC 9110 also allows a tab, but the conformance suite wants any
@@ -17,13 +16,6 @@ export function encodeHeaderValue(value: string): string {
   if (SAFE_VALUE.test(value) && !looksEncoded) return value;
   // btoa over the UTF-8 bytes rather than Buffer: the HTTP client runs where only web APIs exist.
   return `=?base64?${btoa(String.fromCharCode(...new TextEncoder().encode(value)))}?=`;
-}
-
-export function standardHeaders(method: string, params: JsonObject | undefined, protocolVersion: string): Record<string, string> {
-  const headers: Record<string, string> = { 'MCP-Protocol-Version': protocolVersion, 'Mcp-Method': method };
-  const name = NAMED_METHODS.has(method) ? (params?.name ?? params?.uri) : undefined;
-  if (typeof name === 'string') headers['Mcp-Name'] = encodeHeaderValue(name);
-  return headers;
 }
 
 export interface HeaderParam {

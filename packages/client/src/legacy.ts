@@ -154,7 +154,7 @@ export class LegacyConnection implements Connection {
   }
 
   private headers(): Record<string, string> {
-    return { 'MCP-Protocol-Version': this.protocolVersion };
+    return { 'mcp-protocol-version': this.protocolVersion };
   }
 
   private hooks(method: string, params: JsonObject) {

@@ -45,10 +45,10 @@ export function envelope(version: string, capabilities: ClientCapabilities, clie
 
 /** The headers that mirror the body; a server refuses the request (-32020) when they disagree. */
 export function standardHeaders(method: string, params: JsonObject | undefined, protocolVersion: string): Record<string, string> {
-  const headers: Record<string, string> = { 'MCP-Protocol-Version': protocolVersion, 'Mcp-Method': method };
+  const headers: Record<string, string> = { 'mcp-protocol-version': protocolVersion, 'mcp-method': method };
   // Mcp-Name: the tool or prompt name, the resource uri, or a task's id (the tasks extension, SEP-2663).
   const name = INPUT_METHODS.has(method) ? (params?.name ?? params?.uri) : TASK_METHODS.has(method) ? params?.taskId : undefined;
-  if (typeof name === 'string') headers['Mcp-Name'] = encodeHeaderValue(name);
+  if (typeof name === 'string') headers['mcp-name'] = encodeHeaderValue(name);
   return headers;
 }
 

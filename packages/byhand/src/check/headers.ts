@@ -16,12 +16,12 @@ export async function checkHeaders(ctx: CheckContext): Promise<void> {
     add(ctx, { area: 'headers', id: 'headers', status: 'skip', title: 'header checks skipped', why: reason });
     return;
   }
-  await mismatch(ctx, 'headers.mcp-method', 'a mismatched Mcp-Method', modernRequest('tools/list'), { 'Mcp-Method': 'prompts/list' }, 'tools/list with Mcp-Method: prompts/list');
+  await mismatch(ctx, 'headers.mcp-method', 'a mismatched Mcp-Method', modernRequest('tools/list'), { 'mcp-method': 'prompts/list' }, 'tools/list with Mcp-Method: prompts/list');
   const call = modernRequest('tools/call', { name: NO_SUCH_TOOL, arguments: {} });
-  delete call.headers['Mcp-Name'];
+  delete call.headers['mcp-name'];
   // The tool does not exist, so a server that skips the header check answers "unknown tool": the request was dispatched.
   await mismatch(ctx, 'headers.mcp-name', 'a tools/call without Mcp-Name', call, {}, `tools/call ${NO_SUCH_TOOL} with no Mcp-Name header`, [-32602]);
-  await mismatch(ctx, 'headers.protocol-version', 'an MCP-Protocol-Version that disagrees with the envelope', modernRequest('tools/list'), { 'MCP-Protocol-Version': '2025-11-25' }, 'tools/list, envelope 2026-07-28, MCP-Protocol-Version: 2025-11-25');
+  await mismatch(ctx, 'headers.protocol-version', 'an MCP-Protocol-Version that disagrees with the envelope', modernRequest('tools/list'), { 'mcp-protocol-version': '2025-11-25' }, 'tools/list, envelope 2026-07-28, MCP-Protocol-Version: 2025-11-25');
   await paramChecks(ctx);
 }
 

@@ -84,7 +84,9 @@ export class HttpTransport implements Transport {
     this.options = options;
     // Keyed by endpoint, stricter than the spec's "origin", so two servers behind one host stay apart.
     this.key = `${url.origin}${url.pathname}`;
-    this.baseHeaders = options.headers ?? {};
+    // Header names in lower case, as fetch sends them (and HTTP/2 requires): a caller's name then replaces ours whatever
+    // its case, and node:http's setHeader takes a lower-case name without lower-casing it again.
+    this.baseHeaders = lowerCased(options.headers ?? {});
     this.requester = options.requester;
     this.limits = options.limits;
     this.trace = options.trace;
@@ -123,12 +125,17 @@ export class HttpTransport implements Transport {
   }
 
   private headers(extra: Record<string, string>): Record<string, string> {
-    return { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...this.baseHeaders, ...extra, ...this.session?.headers() };
+    return { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...this.baseHeaders, ...extra, ...this.session?.headers() };
   }
 
   async signed(extra: Record<string, string>, deadline: Deadline, method: 'POST' | 'GET'): Promise<Record<string, string>> {
     if (!this.auth) return this.headers(extra);
-    return { ...this.headers(extra), ...(await this.auth.headers(this.url, deadline.signal, method)) };
+    return { ...this.headers(extra), ...(await this.authHeaders(deadline.signal, method)) };
+  }
+
+  /** The authorization's headers for a request of `method` (none without one). */
+  async authHeaders(signal: AbortSignal, method: 'POST' | 'GET' | 'DELETE'): Promise<Record<string, string>> {
+    return this.auth ? lowerCased(await this.auth.headers(this.url, signal, method)) : {};
   }
 
   private async post(message: JsonRpcMessage, exchange: Exchange): Promise<WireResponse> {
@@ -212,8 +219,8 @@ export class HttpTransport implements Transport {
       ? await exchange.deadline.excluding(() => exchange.onServerRequest!(request))
       : { error: { code: -32601, message: `Method not found: the client does not take ${request.method} here` } };
     const message = { jsonrpc: '2.0' as const, id: request.id, ...answer };
-    const version = exchange.headers['MCP-Protocol-Version'];
-    await this.deliver(message, { ...exchange, headers: version ? { 'MCP-Protocol-Version': version } : {} });
+    const version = exchange.headers['mcp-protocol-version'];
+    await this.deliver(message, { ...exchange, headers: version ? { 'mcp-protocol-version': version } : {} });
   }
 
   async refuseRedirect(response: WireResponse): Promise<void> {
@@ -265,3 +272,9 @@ function pickResponse(body: unknown, id: JsonRpcRequest['id']) {
   return undefined;
 }
 
+/** The same headers, each name in lower case. */
+export function lowerCased(headers: Record<string, string>): Record<string, string> {
+  const lower: Record<string, string> = {};
+  for (const name in headers) lower[name.toLowerCase()] = headers[name];
+  return lower;
+}

@@ -32,7 +32,7 @@ export class HttpSession implements Session {
   constructor(private readonly http: HttpTransport) {}
 
   headers(): Record<string, string> | undefined {
-    return this.id ? { 'Mcp-Session-Id': this.id } : undefined;
+    return this.id ? { 'mcp-session-id': this.id } : undefined;
   }
 
   accepted(request: JsonRpcRequest, response: WireResponse): void {
@@ -47,7 +47,7 @@ export class HttpSession implements Session {
       throw new kit.StreamClosedError(`the server closed the event stream before it answered ${request.method}`);
     }
     await kit.sleep(position.retryMs ?? DEFAULT_RETRY_MS, exchange.deadline.signal);
-    const resumed = await this.openStream({ ...exchange.headers, 'Last-Event-ID': lastEventId }, exchange.deadline, true);
+    const resumed = await this.openStream({ ...exchange.headers, 'last-event-id': lastEventId }, exchange.deadline, true);
     if (resumed === undefined) throw new kit.StreamClosedError(`the server closed the event stream before it answered ${request.method}, and would not resume it`);
     return resumed;
   }
@@ -55,8 +55,8 @@ export class HttpSession implements Session {
   /** A GET that should answer an event stream; undefined when the server offers none (405, another type); `strict`: an error then. */
   async openStream(extra: Record<string, string>, deadline: Deadline, strict = false): Promise<WireResponse | undefined> {
     const { http } = this;
-    const headers: Record<string, string> = { ...(await http.signed(extra, deadline, 'GET')), Accept: 'text/event-stream' };
-    delete headers['Content-Type'];
+    const headers: Record<string, string> = { ...(await http.signed(extra, deadline, 'GET')), accept: 'text/event-stream' };
+    delete headers['content-type'];
     http.traceHttp('send', { method: 'GET', url: http.url, headers });
     let response: WireResponse;
     try {
@@ -131,7 +131,7 @@ export class HttpSession implements Session {
     const { http } = this;
     const deadline = new kit.Deadline('DELETE', 2000);
     try {
-      const headers = { ...http.baseHeaders, ...(await http.auth?.headers(http.url, deadline.signal, 'DELETE').catch(() => ({}))), 'Mcp-Session-Id': this.id };
+      const headers = { ...http.baseHeaders, ...(await http.authHeaders(deadline.signal, 'DELETE').catch(() => ({}))), 'mcp-session-id': this.id };
       http.traceHttp('send', { method: 'DELETE', url: http.url, headers });
       // Ending a legacy session is a courtesy: a server that cannot (405) or is gone has nothing to end.
       const response = await http.requester({ method: 'DELETE', url: http.url, headers, abort: deadline }).catch(() => undefined);
