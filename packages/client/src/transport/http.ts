@@ -17,6 +17,10 @@ import type { Requester, WireResponse } from './wire.js';
 
 export interface HttpOptions {
   url: string;
+  /**
+   * Sent on every request, names as given. byhand's own names are lower case, as fetch sends them (node:http's
+   * setHeader lower-cases any other name on every request): give `accept` in lower case to replace ours.
+   */
   headers?: Record<string, string>;
   requester: Requester;
   limits: Limits;
@@ -84,9 +88,7 @@ export class HttpTransport implements Transport {
     this.options = options;
     // Keyed by endpoint, stricter than the spec's "origin", so two servers behind one host stay apart.
     this.key = `${url.origin}${url.pathname}`;
-    // Header names in lower case, as fetch sends them (and HTTP/2 requires): a caller's name then replaces ours whatever
-    // its case, and node:http's setHeader takes a lower-case name without lower-casing it again.
-    this.baseHeaders = lowerCased(options.headers ?? {});
+    this.baseHeaders = options.headers ?? {};
     this.requester = options.requester;
     this.limits = options.limits;
     this.trace = options.trace;
@@ -130,12 +132,7 @@ export class HttpTransport implements Transport {
 
   async signed(extra: Record<string, string>, deadline: Deadline, method: 'POST' | 'GET'): Promise<Record<string, string>> {
     if (!this.auth) return this.headers(extra);
-    return { ...this.headers(extra), ...(await this.authHeaders(deadline.signal, method)) };
-  }
-
-  /** The authorization's headers for a request of `method` (none without one). */
-  async authHeaders(signal: AbortSignal, method: 'POST' | 'GET' | 'DELETE'): Promise<Record<string, string>> {
-    return this.auth ? lowerCased(await this.auth.headers(this.url, signal, method)) : {};
+    return { ...this.headers(extra), ...(await this.auth.headers(this.url, deadline.signal, method)) };
   }
 
   private async post(message: JsonRpcMessage, exchange: Exchange): Promise<WireResponse> {
@@ -270,11 +267,4 @@ function pickResponse(body: unknown, id: JsonRpcRequest['id']) {
     if (isResponse(message) && (message.id === id || (message.id === null && message.error))) return message;
   }
   return undefined;
-}
-
-/** The same headers, each name in lower case. */
-export function lowerCased(headers: Record<string, string>): Record<string, string> {
-  const lower: Record<string, string> = {};
-  for (const name in headers) lower[name.toLowerCase()] = headers[name];
-  return lower;
 }
