@@ -1,6 +1,5 @@
-// HTTP request metadata (SEP-2243, spec basic/transports/streamable-http.mdx "Request Metadata"):
-// the Base64 sentinel for values that are not
-// header-safe, and x-mcp-header parameters mirrored as Mcp-Param-* headers.
+// HTTP request metadata (SEP-2243, spec basic/transports/streamable-http.mdx "Request Metadata"): the Base64
+// sentinel for values that are not header-safe, and x-mcp-header parameters mirrored as Mcp-Param-* headers.
 
 import type { JsonObject, Tool } from './types.js';
 
