@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { fixtureScript } from './support/fixture-bundle.js';
 import { test } from './support/node-test.js';
-import { initializeParams, legacyRpc, modernRpc } from './servers-support.js';
+import { initializeParams, legacyRpc, modernRpc, type WireAnswer } from './servers-support.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const fixture = fixtureScript('test/fixtures/soak-server.ts');
@@ -176,20 +176,40 @@ interface Acknowledged {
   text: string;
 }
 
-async function modernWriter(jar: string, w: number): Promise<{ acknowledged: Acknowledged[]; attempts: number }> {
-  const acknowledged: Acknowledged[] = [];
-  for (let i = 0; i < WRITES_EACH; i++) {
-    const text = `soak modern ${w}/${i}`;
-    const put = await modernRpc(jar, 'tools/call', { name: 'put_note', arguments: { text, ttl_seconds: 3600 } }).catch(() => undefined);
-    const id = put?.body?.result?.structuredContent?.note?.id;
-    if (put?.status === 200 && typeof id === 'number' && put.body?.result?.isError !== true) acknowledged.push({ id, text });
-    if (i % 3 === 2) await modernRpc(jar, 'tools/call', { name: 'list_notes', arguments: {} }).catch(() => undefined);
-  }
-  return { acknowledged, attempts: WRITES_EACH };
+interface Writes {
+  acknowledged: Acknowledged[];
+  attempts: number;
+  /** Why each write that was not acknowledged was not, for the assertion's message. */
+  refused: string[];
 }
 
-async function legacyWriter(jar: string, w: number): Promise<{ acknowledged: Acknowledged[]; attempts: number }> {
-  const acknowledged: Acknowledged[] = [];
+/** The note's id when the write was acknowledged, or why it was not. */
+function outcome(put: WireAnswer | Error): number | string {
+  if (put instanceof Error) return `${put.message}${put.cause instanceof Error ? ` (${put.cause.message})` : ''}`;
+  const id: unknown = put.body?.result?.structuredContent?.note?.id;
+  if (put.status === 200 && typeof id === 'number' && put.body?.result?.isError !== true) return id;
+  return `${put.status} ${JSON.stringify(put.body ?? put.raw).slice(0, 120)}`;
+}
+
+async function modernWriter(jar: string, w: number): Promise<Writes> {
+  const writes: Writes = { acknowledged: [], attempts: WRITES_EACH, refused: [] };
+  for (let i = 0; i < WRITES_EACH; i++) {
+    const text = `soak modern ${w}/${i}`;
+    const put = await modernRpc(jar, 'tools/call', { name: 'put_note', arguments: { text, ttl_seconds: 3600 } }).catch((error: Error) => error);
+    record(writes, put, text);
+    if (i % 3 === 2) await modernRpc(jar, 'tools/call', { name: 'list_notes', arguments: {} }).catch(() => undefined);
+  }
+  return writes;
+}
+
+function record(writes: Writes, put: WireAnswer | Error, text: string): void {
+  const id = outcome(put);
+  if (typeof id === 'number') writes.acknowledged.push({ id, text });
+  else writes.refused.push(id);
+}
+
+async function legacyWriter(jar: string, w: number): Promise<Writes> {
+  const writes: Writes = { acknowledged: [], attempts: WRITES_EACH, refused: [] };
   // A kept-alive connection the server closes as this request reuses it is reset (the keep-alive race, RFC 9112
   // §9.3.1); under load the race window widens. A session that was never opened is opened again, as a client would.
   const init = await legacyRpc(jar, 'initialize', initializeParams()).catch(() => legacyRpc(jar, 'initialize', initializeParams()));
@@ -198,12 +218,11 @@ async function legacyWriter(jar: string, w: number): Promise<{ acknowledged: Ack
   await legacyRpc(jar, 'notifications/initialized', {}, sessionId, true);
   for (let i = 0; i < WRITES_EACH; i++) {
     const text = `soak legacy ${w}/${i}`;
-    const put = await legacyRpc(jar, 'tools/call', { name: 'put_note', arguments: { text, ttl_seconds: 3600 } }, sessionId).catch(() => undefined);
-    const id = put?.body?.result?.structuredContent?.note?.id;
-    if (put?.status === 200 && typeof id === 'number' && put.body?.result?.isError !== true) acknowledged.push({ id, text });
+    const put = await legacyRpc(jar, 'tools/call', { name: 'put_note', arguments: { text, ttl_seconds: 3600 } }, sessionId).catch((error: Error) => error);
+    record(writes, put, text);
     if (i % 3 === 2) await legacyRpc(jar, 'resources/read', { uri: 'jar://notes' }, sessionId).catch(() => undefined);
   }
-  return { acknowledged, attempts: WRITES_EACH };
+  return writes;
 }
 
 /** Every note the jar lists, page by page (list_notes pages by `after`, the previous page's `next`). */
@@ -264,7 +283,7 @@ test('soak: honest writers and readers beside hostile connections', { timeout: 6
 
     const acknowledged = writes.flatMap((w) => w.acknowledged);
     const attempts = writes.reduce((sum, w) => sum + w.attempts, 0);
-    assert.ok(acknowledged.length >= attempts * 0.95, `${acknowledged.length} of ${attempts} honest writes acknowledged`);
+    assert.ok(acknowledged.length >= attempts * 0.95, `${acknowledged.length} of ${attempts} honest writes acknowledged; the others: ${writes.flatMap((w) => w.refused).join('; ')}`);
     const present = await listedNotes(server.jar);
     for (const note of acknowledged) assert.equal(present.get(note.id), note.text, `acknowledged note #${note.id} is present`);
 
