@@ -43,6 +43,12 @@ test('x-mcp-header: the tools the conformance suite calls invalid are invalid', 
     { choice: { oneOf: [{ type: 'string', 'x-mcp-header': 'C' }] } },
   ];
   for (const properties of invalid) assert.ok('invalid' in headerParams(tool(properties)), JSON.stringify(properties));
+  // A stray annotation is named by where it sits; a schema nested past the walk's bound is refused, not recursed into.
+  assert.deepEqual(headerParams(tool({ choice: { oneOf: [{ type: 'string' }, { type: 'string', 'x-mcp-header': 'C' }] } })), { invalid: 'x-mcp-header at /properties/choice/oneOf/1 is not reachable through properties alone' });
+  assert.deepEqual(headerParams({ name: 't', inputSchema: { type: 'object', $defs: { r: { type: 'string', 'x-mcp-header': 'R' } } } }), { invalid: 'x-mcp-header at /$defs/r is not reachable through properties alone' });
+  let deep: Record<string, unknown> = { type: 'string' };
+  for (let i = 0; i < 70; i++) deep = { items: deep };
+  assert.deepEqual(headerParams(tool({ deep })), { invalid: 'the inputSchema is nested too deeply to check' });
   const valid = headerParams(tool({ region: { type: 'string', 'x-mcp-header': 'Region' }, nested: { type: 'object', properties: { n: { type: 'integer', 'x-mcp-header': 'N' } } } }));
   assert.ok('params' in valid);
   assert.deepEqual(paramHeaders(valid.params, { region: 'eu', nested: { n: 42 } }), { 'Mcp-Param-Region': 'eu', 'Mcp-Param-N': '42' });

@@ -68,15 +68,20 @@ function checkAnnotation(schema: JsonObject): string | undefined {
   return undefined;
 }
 
-/** An annotation anywhere that is not statically reachable (items, oneOf, $defs, ...) invalidates the tool. */
-function strayAnnotation(schema: unknown, reachable: Set<unknown>, path = '', depth = 0): string | undefined {
-  if (!isObject(schema) && !Array.isArray(schema)) return undefined;
-  if (depth > 64) return 'the inputSchema is nested too deeply to check';
-  if (isObject(schema) && 'x-mcp-header' in schema && !reachable.has(schema)) {
-    return `x-mcp-header at ${path || '/'} is not reachable through properties alone`;
+/**
+ * An annotation anywhere that is not statically reachable (items, oneOf, $defs, ...) invalidates the tool. Every tool
+ * of every listing is walked: the path is one stack of keys, joined only for the error, not a string per node.
+ */
+function strayAnnotation(schema: unknown, reachable: Set<unknown>, path: string[] = []): string | undefined {
+  if (typeof schema !== 'object' || schema === null) return undefined;
+  if (path.length > 64) return 'the inputSchema is nested too deeply to check';
+  if ('x-mcp-header' in schema && !reachable.has(schema)) {
+    return `x-mcp-header at /${path.join('/')} is not reachable through properties alone`;
   }
-  for (const [key, child] of Object.entries(schema)) {
-    const problem = strayAnnotation(child, reachable, `${path}/${key}`, depth + 1);
+  for (const key in schema) {
+    path.push(key);
+    const problem = strayAnnotation((schema as JsonObject)[key], reachable, path);
+    path.pop();
     if (problem) return problem;
   }
   return undefined;
