@@ -1,9 +1,14 @@
 // The checkpoint reads the credentials store once per run, hands out copies, and reads again after its own write.
+// A server with no stored login is probed with no authorization, and again with one only when it challenges.
 
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, test } from './support/node-test.js';
 import { memoryStore, type CredentialStore } from '../packages/client/src/auth/index.ts';
-import { readOncePerRun } from '../packages/byhand/src/checkpoint/credentials.ts';
+import type { HttpAuth } from '../packages/client/src/index.ts';
+import { keepsLoginFor, readOncePerRun } from '../packages/byhand/src/checkpoint/credentials.ts';
+import { probeServer } from '../packages/byhand/src/checkpoint/probe.ts';
 
 function counted(store: CredentialStore): CredentialStore & { reads: number } {
   const wrapped = {
@@ -43,5 +48,46 @@ describe('checkpoint credentials', () => {
     const store = readOncePerRun(failing);
     await assert.rejects(store.read(), /not valid JSON/);
     await assert.rejects(store.read(), /not valid JSON/);
+  });
+
+  test('a login is kept for a server by its URL without the fragment; a store that cannot be read counts as keeping one', { timeout: 5_000 }, async () => {
+    const store = memoryStore();
+    await store.update((doc) => void (doc.servers['https://mcp.example/api'] = { issuer: 'i', resource: 'r', tokens: {} }));
+    assert.equal(await keepsLoginFor(store, 'https://mcp.example/api#part'), true);
+    assert.equal(await keepsLoginFor(store, 'https://mcp.example/other'), false);
+    const failing: CredentialStore = { where: 'broken', read: async () => Promise.reject(new Error('not valid JSON')), update: async () => undefined };
+    assert.equal(await keepsLoginFor(failing, 'https://mcp.example/api'), true);
+  });
+
+  test('probed without authorization; again with it only when the server answers 401', { timeout: 10_000 }, async () => {
+    let status = 401;
+    const seen: Array<string | undefined> = [];
+    const server = createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      req.resume();
+      res.writeHead(status, { 'www-authenticate': 'Bearer realm="test"' }).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+      const challenges: number[] = [];
+      const auth: HttpAuth = { headers: async () => ({ authorization: 'Bearer stored' }), challenged: async ({ status }) => (challenges.push(status), false) };
+      const entry = { name: 'guarded', target: url, connect: url };
+      const challenged = await probeServer(entry, { timeoutMs: 5_000, whenChallenged: () => auth });
+      assert.equal(challenged.ok, false);
+      assert.deepEqual(challenges, [401], 'the second probe carried the authorization and met the challenge');
+      assert.equal(seen[0], undefined, 'the first request went without authorization');
+      assert.equal(seen.at(-1), 'Bearer stored');
+
+      status = 404;
+      seen.length = 0;
+      challenges.length = 0;
+      const missing = await probeServer(entry, { timeoutMs: 5_000, whenChallenged: () => assert.fail('a 404 is not a challenge') });
+      assert.equal(missing.ok, false);
+      assert.deepEqual(seen.filter((a) => a !== undefined), []);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -3,7 +3,7 @@
 // discovered, else the bundled toolboxes; a notice always says which.
 
 import { getMaxListeners, setMaxListeners } from 'node:events';
-import type { TraceEntry } from '@byhand/client';
+import type { Target, TraceEntry } from '@byhand/client';
 import { credentialsFile, fileStore } from '@byhand/client/auth/file-store';
 import type { ServerEntry } from '../shared/config.js';
 import { didYouMean } from '../shared/did-you-mean.js';
@@ -25,7 +25,7 @@ import { UsageError } from '../shared/usage-error.js';
 import { probeServer, type ProbeReport } from './probe.js';
 import { renderReport, styleFor } from './render.js';
 import { DEFAULT_BOUNDS, mapByKind, type Bounds } from './bounded.js';
-import { readOncePerRun } from './credentials.js';
+import { keepsLoginFor, readOncePerRun } from './credentials.js';
 import { SPEC } from './spec.js';
 
 export async function checkpointCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
@@ -46,7 +46,7 @@ export async function checkpointCommand(args: string[], io: CommandIO = processI
     const tick = () => progress && io.stderr.write(`\rprobing ${entries.length} server(s): ${done} done…`);
     tick();
     const credentials = readOncePerRun(fileStore(credentialsFile(io.env)));
-    const kindOf = (entry: ServerEntry) => (entry.connect === undefined || typeof entry.connect === 'string' || entry.connect instanceof URL || 'url' in entry.connect ? 'http' : 'stdio');
+    const kindOf = (entry: ServerEntry) => (entry.connect === undefined || httpUrl(entry.connect) !== undefined ? 'http' : 'stdio');
     // Each probe in flight follows the interrupt with a listener of its own: as many as the pools run at once, which
     // node would otherwise report as a leak (a MaxListenersExceededWarning on stderr) past ten.
     if (io.interrupt) setMaxListeners(getMaxListeners(io.interrupt) + bounds.http + bounds.stdio, io.interrupt);
@@ -55,11 +55,13 @@ export async function checkpointCommand(args: string[], io: CommandIO = processI
       const label = flags.trace ? redactWords(entry.name) : '';
       const trace = flags.trace ? (e: TraceEntry) => io.stderr.write(`[${label}] ${traceLine(e)}\n`) : undefined;
       // Remote servers may sit behind OAuth: use what `byhand login` stored, never a browser.
-      const http = entry.connect !== undefined && (typeof entry.connect === 'string' || entry.connect instanceof URL || 'url' in entry.connect);
+      const url = httpUrl(entry.connect);
       const login = loginArgs(entry);
       const { credential } = credentialOf(source, entry.credential);
-      const auth = !http ? undefined : credential !== undefined ? givenCredential(credential, login) : storedLogin(io.env, login, credentials);
-      const report = await probeServer({ ...entry, ...(entry.connect ? { connect: withFlags(entry.connect, source) } : {}) }, { timeoutMs: flags.timeoutMs, trace, ...(auth ? { auth } : {}), ...(io.interrupt ? { signal: io.interrupt } : {}) });
+      const stored = () => storedLogin(io.env, login, credentials);
+      const auth = url === undefined ? undefined : credential !== undefined ? givenCredential(credential, login) : (await keepsLoginFor(credentials, url)) ? stored() : undefined;
+      const whenChallenged = url !== undefined && auth === undefined ? { whenChallenged: stored } : {};
+      const report = await probeServer({ ...entry, ...(entry.connect ? { connect: withFlags(entry.connect, source) } : {}) }, { timeoutMs: flags.timeoutMs, trace, ...(auth ? { auth } : {}), ...whenChallenged, ...(io.interrupt ? { signal: io.interrupt } : {}) });
       done++;
       tick();
       return report;
@@ -68,6 +70,13 @@ export async function checkpointCommand(args: string[], io: CommandIO = processI
     for (const report of reports) io.stdout.write(json ? `${JSON.stringify(toJson(report))}\n` : renderReport(report, style, booleanFlag(parsed.values, 'details')));
     return combinedExitCode(reports.map((r) => r.exitCode));
   });
+}
+
+/** The URL of a server reached over HTTP; undefined for a command. */
+function httpUrl(target: Target | undefined): string | undefined {
+  if (target === undefined || typeof target === 'string') return target;
+  if (target instanceof URL) return target.href;
+  return 'url' in target ? target.url : undefined;
 }
 
 /** Each ${input:id} is asked once, however many entries use it, one question at a time. */

@@ -5,7 +5,7 @@
 // The copy is parsed from the document's JSON (it came from a JSON file), which is much cheaper per request than
 // structuredClone on Node 20 (bench/checkpoint-bench.js measures the run).
 
-import type { CredentialDocument, CredentialStore } from '@byhand/client/auth';
+import { serverKey, type CredentialDocument, type CredentialStore } from '@byhand/client/auth';
 
 export function readOncePerRun(store: CredentialStore): CredentialStore {
   let doc: Promise<string> | undefined;
@@ -20,4 +20,18 @@ export function readOncePerRun(store: CredentialStore): CredentialStore {
       }
     },
   };
+}
+
+/**
+ * Whether the store keeps a login for the server at `url` (the provider keys tokens by serverKey). Without one, a
+ * probe prepares no authorization for its requests and inspects none of its answers; a server that challenges is
+ * probed again with the provider (probe.ts), whose error names the login to run. A store that cannot be read
+ * counts as keeping one, so its error is the probe's, as before.
+ */
+export async function keepsLoginFor(store: CredentialStore, url: string): Promise<boolean> {
+  try {
+    return Object.hasOwn((await store.read()).servers, serverKey(url));
+  } catch {
+    return true;
+  }
 }

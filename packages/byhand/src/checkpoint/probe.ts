@@ -2,7 +2,7 @@
 // whether it can ask the host to think. Nothing is guessed: each verdict comes from what happened.
 
 import { basename } from 'node:path';
-import { connect, McpError, redactText, type Client, type HttpAuth, type Trace } from '@byhand/client';
+import { connect, HttpStatusError, McpError, redactText, type Client, type HttpAuth, type Trace } from '@byhand/client';
 import { createLookingHost } from '@byhand/host';
 import type { ServerEntry } from '../shared/config.js';
 import { EXIT, exitCodeFor, type ExitCode } from '../shared/exit-codes.js';
@@ -42,20 +42,31 @@ export interface ProbeOptions {
   signal?: AbortSignal;
   trace?: Trace;
   auth?: HttpAuth;
+  /** With no `auth`: the authorization to probe once more with when the server challenges (HTTP 401 or 403). */
+  whenChallenged?: () => HttpAuth;
 }
 
 export async function probeServer(entry: ServerEntry, options: ProbeOptions): Promise<ProbeReport> {
+  const started = performance.now();
+  const first = await probeOnce(entry, options);
+  if (!first.challenged || options.whenChallenged === undefined || options.signal?.aborted) return first.report;
+  const again = await probeOnce(entry, { ...options, auth: options.whenChallenged() });
+  return { ...again.report, elapsedMs: Math.round(performance.now() - started) };
+}
+
+/** `challenged`: the server asked for an authorization the probe did not have (HTTP 401 or 403). */
+async function probeOnce(entry: ServerEntry, options: ProbeOptions): Promise<{ report: ProbeReport; challenged: boolean }> {
   const started = performance.now();
   // The report is all the checkpoint prints (plain or --json): no secret in a URL or a command line (an ad-hoc
   // command is its own name).
   const base = { name: redactWords(entry.label ?? entry.name), target: redactWords(entry.target) };
   const elapsed = () => Math.round(performance.now() - started);
   if (entry.error || !entry.connect) {
-    return { ...base, ok: false, error: { code: 'config', message: redactText(entry.error ?? 'no target'), hint: 'fix the entry in the config file' }, exitCode: EXIT.usage, elapsedMs: elapsed() };
+    return { report: { ...base, ok: false, error: { code: 'config', message: redactText(entry.error ?? 'no target'), hint: 'fix the entry in the config file' }, exitCode: EXIT.usage, elapsedMs: elapsed() }, challenged: false };
   }
   if (options.signal?.aborted) {
     const { code, message, hint } = interrupted(options.signal);
-    return { ...base, ok: false, error: { code, message: `not probed: ${message}`, hint }, exitCode: EXIT.failed, elapsedMs: elapsed() };
+    return { report: { ...base, ok: false, error: { code, message: `not probed: ${message}`, hint }, exitCode: EXIT.failed, elapsedMs: elapsed() }, challenged: false };
   }
   // One controller and one timer per probe, the caller's signal followed by one listener: AbortSignal.timeout and
   // AbortSignal.any cost more CPU than a probe's requests, times every server of a checkpoint.
@@ -95,7 +106,7 @@ export async function probeServer(entry: ServerEntry, options: ProbeOptions): Pr
     const about = info?.description ?? (info?.title && info.title !== base.name ? info.title : undefined);
     const { verdict } = client;
     const negotiation = verdict.era === 'legacy' && verdict.how === 'probe' ? 'fell back' : verdict.retriedWith ? 'retried' : undefined;
-    return {
+    const report: ProbeReport = {
       ...base,
       ok: true,
       exitCode: EXIT.ok,
@@ -112,6 +123,7 @@ export async function probeServer(entry: ServerEntry, options: ProbeOptions): Pr
       ...(client.instructions ? { instructions: client.instructions } : {}),
       elapsedMs: elapsed(),
     };
+    return { report, challenged: false };
   } catch (error) {
     // Our own deadline fired: that is a timeout with a value and a flag, not a caller's abort.
     const failure = timedOut
@@ -119,7 +131,8 @@ export async function probeServer(entry: ServerEntry, options: ProbeOptions): Pr
       : options.signal?.aborted ? interrupted(options.signal)
       : error instanceof McpError ? error : new McpError('protocol', (error as Error).message, 'unexpected failure');
     const needsLogin = failure.code === 'auth' && (failure.data as { reason?: string } | undefined)?.reason === 'login-required';
-    return { ...base, ok: false, error: { code: failure.code, message: failure.message, hint: failure.hint }, ...(needsLogin ? { needsLogin } : {}), exitCode: exitCodeFor(failure), elapsedMs: elapsed() };
+    const challenged = error instanceof HttpStatusError && (error.status === 401 || error.status === 403);
+    return { report: { ...base, ok: false, error: { code: failure.code, message: failure.message, hint: failure.hint }, ...(needsLogin ? { needsLogin } : {}), exitCode: exitCodeFor(failure), elapsedMs: elapsed() }, challenged };
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', interrupt);
