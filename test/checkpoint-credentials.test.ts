@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, test } from './support/node-test.js';
 import { memoryStore, type CredentialStore } from '../packages/client/src/auth/index.ts';
 import type { HttpAuth } from '../packages/client/src/index.ts';
-import { keepsLoginFor, readOncePerRun } from '../packages/byhand/src/checkpoint/credentials.ts';
+import { keepsLoginFor, readOncePerRun, serversWithLogins } from '../packages/byhand/src/checkpoint/credentials.ts';
 import { probeServer } from '../packages/byhand/src/checkpoint/probe.ts';
 
 function counted(store: CredentialStore): CredentialStore & { reads: number } {
@@ -53,10 +53,11 @@ describe('checkpoint credentials', () => {
   test('a login is kept for a server by its URL without the fragment; a store that cannot be read counts as keeping one', { timeout: 5_000 }, async () => {
     const store = memoryStore();
     await store.update((doc) => void (doc.servers['https://mcp.example/api'] = { issuer: 'i', resource: 'r', tokens: {} }));
-    assert.equal(await keepsLoginFor(store, 'https://mcp.example/api#part'), true);
-    assert.equal(await keepsLoginFor(store, 'https://mcp.example/other'), false);
+    const kept = await serversWithLogins(store);
+    assert.equal(keepsLoginFor(kept, 'https://mcp.example/api#part'), true);
+    assert.equal(keepsLoginFor(kept, 'https://mcp.example/other'), false);
     const failing: CredentialStore = { where: 'broken', read: async () => Promise.reject(new Error('not valid JSON')), update: async () => undefined };
-    assert.equal(await keepsLoginFor(failing, 'https://mcp.example/api'), true);
+    assert.equal(keepsLoginFor(await serversWithLogins(failing), 'https://mcp.example/api'), true);
   });
 
   test('probed without authorization; again with it only when the server answers 401', { timeout: 10_000 }, async () => {

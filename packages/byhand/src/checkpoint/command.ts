@@ -25,7 +25,7 @@ import { UsageError } from '../shared/usage-error.js';
 import { probeServer, type ProbeReport } from './probe.js';
 import { renderReport, styleFor } from './render.js';
 import { DEFAULT_BOUNDS, mapByKind, type Bounds } from './bounded.js';
-import { keepsLoginFor, readOncePerRun } from './credentials.js';
+import { keepsLoginFor, readOncePerRun, serversWithLogins } from './credentials.js';
 import { SPEC } from './spec.js';
 
 export async function checkpointCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
@@ -46,6 +46,7 @@ export async function checkpointCommand(args: string[], io: CommandIO = processI
     const tick = () => progress && io.stderr.write(`\rprobing ${entries.length} server(s): ${done} done…`);
     tick();
     const credentials = readOncePerRun(fileStore(credentialsFile(io.env)));
+    const withLogins = await serversWithLogins(credentials);
     const kindOf = (entry: ServerEntry) => (entry.connect === undefined || httpUrl(entry.connect) !== undefined ? 'http' : 'stdio');
     // Each probe in flight follows the interrupt with a listener of its own: as many as the pools run at once, which
     // node would otherwise report as a leak (a MaxListenersExceededWarning on stderr) past ten.
@@ -59,7 +60,7 @@ export async function checkpointCommand(args: string[], io: CommandIO = processI
       const login = loginArgs(entry);
       const { credential } = credentialOf(source, entry.credential);
       const stored = () => storedLogin(io.env, login, credentials);
-      const auth = url === undefined ? undefined : credential !== undefined ? givenCredential(credential, login) : (await keepsLoginFor(credentials, url)) ? stored() : undefined;
+      const auth = url === undefined ? undefined : credential !== undefined ? givenCredential(credential, login) : keepsLoginFor(withLogins, url) ? stored() : undefined;
       const whenChallenged = url !== undefined && auth === undefined ? { whenChallenged: stored } : {};
       const report = await probeServer({ ...entry, ...(entry.connect ? { connect: withFlags(entry.connect, source) } : {}) }, { timeoutMs: flags.timeoutMs, trace, ...(auth ? { auth } : {}), ...whenChallenged, ...(io.interrupt ? { signal: io.interrupt } : {}) });
       done++;

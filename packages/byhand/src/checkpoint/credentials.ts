@@ -23,15 +23,21 @@ export function readOncePerRun(store: CredentialStore): CredentialStore {
 }
 
 /**
- * Whether the store keeps a login for the server at `url` (the provider keys tokens by serverKey). Without one, a
- * probe prepares no authorization for its requests and inspects none of its answers; a server that challenges is
- * probed again with the provider (probe.ts), whose error names the login to run. A store that cannot be read
- * counts as keeping one, so its error is the probe's, as before.
+ * The servers the store keeps a login for, by serverKey (as the provider keys tokens); undefined when the store
+ * cannot be read, and then every server counts as having one, so the read's error is each probe's, as before.
  */
-export async function keepsLoginFor(store: CredentialStore, url: string): Promise<boolean> {
+export async function serversWithLogins(store: CredentialStore): Promise<ReadonlySet<string> | undefined> {
   try {
-    return Object.hasOwn((await store.read()).servers, serverKey(url));
+    return new Set(Object.keys((await store.read()).servers));
   } catch {
-    return true;
+    return undefined;
   }
+}
+
+/**
+ * Without a login kept, a probe prepares no authorization for its requests and inspects none of its answers; a
+ * server that challenges is probed again with the provider (probe.ts), whose error names the login to run.
+ */
+export function keepsLoginFor(servers: ReadonlySet<string> | undefined, url: string): boolean {
+  return servers === undefined || servers.has(serverKey(url));
 }
