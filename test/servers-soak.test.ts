@@ -191,11 +191,27 @@ function outcome(put: WireAnswer | Error): number | string {
   return `${put.status} ${JSON.stringify(put.body ?? put.raw).slice(0, 120)}`;
 }
 
+/**
+ * A write fetch could not deliver because the kept-alive connection it reused was being closed by the server (the
+ * keep-alive race, RFC 9112 §9.3.1: the socket closed or reset with no answer) is sent once more, as the flood's
+ * initializes are; fetch does not retry a POST itself. Under a loaded CI run honest writes met it ("other side
+ * closed"), enough to fail the soak. Any other failure, or a second one, is the write's outcome.
+ */
+async function onceMoreAfterRace(send: () => Promise<WireAnswer>): Promise<WireAnswer | Error> {
+  try {
+    return await send();
+  } catch (error) {
+    const code = ((error as Error).cause as { code?: string } | undefined)?.code;
+    if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET' && code !== 'EPIPE') return error as Error;
+    return send().catch((again: Error) => again);
+  }
+}
+
 async function modernWriter(jar: string, w: number): Promise<Writes> {
   const writes: Writes = { acknowledged: [], attempts: WRITES_EACH, refused: [] };
   for (let i = 0; i < WRITES_EACH; i++) {
     const text = `soak modern ${w}/${i}`;
-    const put = await modernRpc(jar, 'tools/call', { name: 'put_note', arguments: { text, ttl_seconds: 3600 } }).catch((error: Error) => error);
+    const put = await onceMoreAfterRace(() => modernRpc(jar, 'tools/call', { name: 'put_note', arguments: { text, ttl_seconds: 3600 } }));
     record(writes, put, text);
     if (i % 3 === 2) await modernRpc(jar, 'tools/call', { name: 'list_notes', arguments: {} }).catch(() => undefined);
   }
@@ -218,7 +234,7 @@ async function legacyWriter(jar: string, w: number): Promise<Writes> {
   await legacyRpc(jar, 'notifications/initialized', {}, sessionId, true);
   for (let i = 0; i < WRITES_EACH; i++) {
     const text = `soak legacy ${w}/${i}`;
-    const put = await legacyRpc(jar, 'tools/call', { name: 'put_note', arguments: { text, ttl_seconds: 3600 } }, sessionId).catch((error: Error) => error);
+    const put = await onceMoreAfterRace(() => legacyRpc(jar, 'tools/call', { name: 'put_note', arguments: { text, ttl_seconds: 3600 } }, sessionId));
     record(writes, put, text);
     if (i % 3 === 2) await legacyRpc(jar, 'resources/read', { uri: 'jar://notes' }, sessionId).catch(() => undefined);
   }
