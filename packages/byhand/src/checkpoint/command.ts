@@ -3,7 +3,7 @@
 // discovered, else the bundled toolboxes; a notice always says which.
 
 import { getMaxListeners, setMaxListeners } from 'node:events';
-import type { Target, TraceEntry } from '@byhand/client';
+import type { TraceEntry } from '@byhand/client';
 import { credentialsFile, fileStore } from '@byhand/client/auth/file-store';
 import type { ServerEntry } from '../shared/config.js';
 import { didYouMean } from '../shared/did-you-mean.js';
@@ -15,7 +15,7 @@ import { booleanFlag, listFlag, positiveFlag } from '../shared/kit.js';
 import { notice } from '../shared/output.js';
 import { askInputs } from '../shared/inputs.js';
 import { trustProject } from '../shared/project-trust.js';
-import { adHocCommand, configEntries, credentialOf, loginArgs, resolveServer, targetText, withFlags } from '../shared/resolve-server.js';
+import { adHocCommand, configEntries, credentialOf, httpUrl, loginArgs, resolveServer, targetText, withFlags } from '../shared/resolve-server.js';
 import { connectFlags, sourceFlags, type SourceFlags } from '../shared/server-flags.js';
 import { redactWords } from '../shared/redact-words.js';
 import { traceLine } from '../shared/show-wire.js';
@@ -71,13 +71,6 @@ export async function checkpointCommand(args: string[], io: CommandIO = processI
     for (const report of reports) io.stdout.write(json ? `${JSON.stringify(toJson(report))}\n` : renderReport(report, style, booleanFlag(parsed.values, 'details')));
     return combinedExitCode(reports.map((r) => r.exitCode));
   });
-}
-
-/** The URL of a server reached over HTTP; undefined for a command. */
-function httpUrl(target: Target | undefined): string | undefined {
-  if (target === undefined || typeof target === 'string') return target;
-  if (target instanceof URL) return target.href;
-  return 'url' in target ? target.url : undefined;
 }
 
 /** Each ${input:id} is asked once, however many entries use it, one question at a time. */

@@ -109,7 +109,7 @@ export async function usable(entry: ServerEntry, io: Pick<CommandIO, 'stdin' | '
 
 function fromEntry(entry: ServerEntry, flags: SourceFlags): ResolvedServer {
   const connect = withFlags(entry.connect!, flags);
-  const http = typeof connect === 'string' || connect instanceof URL || 'url' in connect;
+  const http = httpUrl(connect) !== undefined;
   return {
     target: connect,
     describe: redactWords(`${entry.name} from ${entry.file}${entry.scope !== undefined ? `, ${entry.scope}` : ''} (${entry.target})`),
@@ -137,7 +137,7 @@ export function credentialOf(flags: SourceFlags, fromConfig?: string): { credent
 
 /** --header, --env, --cwd and --transport sse apply to config entries as to ad-hoc targets. */
 export function withFlags(target: Target, flags: SourceFlags): Target {
-  const url = typeof target === 'string' ? target : target instanceof URL ? target.href : 'url' in target ? target.url : undefined;
+  const url = httpUrl(target);
   if (url !== undefined) {
     const given = typeof target === 'object' && !(target instanceof URL) && 'url' in target ? target : undefined;
     const sse = flags.transport === 'sse' || given?.transport === 'sse';
@@ -162,6 +162,13 @@ export function adHocCommand(words: string[], flags: SourceFlags): ResolvedServe
   if (words.length === 0) throw new UsageError('nothing after --: give the command line of a stdio server, such as -- node server.js', true);
   const [command, ...args] = words;
   return { target: withFlags({ command: command, args }, flags), describe: redactWords(`${words.map(shellQuote).join(' ')}, started as a stdio server`), close: nothing };
+}
+
+/** The URL of a server reached over HTTP; undefined for a command (stdio). */
+export function httpUrl(target: Target | undefined): string | undefined {
+  if (target === undefined || typeof target === 'string') return target;
+  if (target instanceof URL) return target.href;
+  return 'url' in target ? target.url : undefined;
 }
 
 /** A target as a person reads it: the URL, or the command line. */
