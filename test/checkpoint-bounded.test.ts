@@ -1,9 +1,12 @@
 // The checkpoint's pools: every item once, results in input order, never more than the bound in flight, and the
-// workers started one per event-loop turn (so the first probe's request leaves before the last probe is set up).
+// workers started one per event-loop turn (so the first probe's request leaves before the last probe is set up); the
+// probes follow the command's interrupt through one listener.
 
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { describe, test } from './support/node-test.js';
 import { mapBounded, mapByKind } from '../packages/byhand/src/checkpoint/bounded.ts';
+import { followAbort } from '../packages/byhand/src/shared/follow-abort.ts';
 
 describe('checkpoint pools', () => {
   test('mapBounded keeps the order, does every item once and holds the bound', { timeout: 10_000 }, async () => {
@@ -54,5 +57,23 @@ describe('checkpoint pools', () => {
     });
     assert.deepEqual(results, items.map((item) => item.i));
     assert.deepEqual(peaks, { http: 5, stdio: 2 });
+  });
+});
+
+describe('probes under one interrupt', () => {
+  test('followAbort: one listener on the signal for any number of followers, each called once, none after unfollowing', { timeout: 10_000 }, () => {
+    const interrupt = new AbortController();
+    const other = new AbortController();
+    const calls: number[] = [];
+    const unfollows = Array.from({ length: 300 }, (_, i) => followAbort(interrupt.signal, () => calls.push(i)));
+    followAbort(other.signal, () => calls.push(-1));
+    assert.equal(getEventListeners(interrupt.signal, 'abort').length, 1);
+    for (const unfollow of unfollows.filter((_, i) => i % 2 === 1)) unfollow();
+    interrupt.abort();
+    interrupt.abort();
+    assert.deepEqual(calls, Array.from({ length: 150 }, (_, i) => 2 * i));
+    assert.equal(getEventListeners(interrupt.signal, 'abort').length, 0);
+    other.abort();
+    assert.equal(calls.at(-1), -1);
   });
 });

@@ -2,7 +2,6 @@
 // own timeout. Which servers: those named on the command line, else --config FILE, else the configs
 // discovered, else the bundled toolboxes; a notice always says which.
 
-import { getMaxListeners, setMaxListeners } from 'node:events';
 import type { TraceEntry } from '@byhand/client';
 import { credentialsFile, fileStore } from '@byhand/client/auth/file-store';
 import type { ServerEntry } from '../shared/config.js';
@@ -48,9 +47,6 @@ export async function checkpointCommand(args: string[], io: CommandIO = processI
     const credentials = readOncePerRun(fileStore(credentialsFile(io.env)));
     const withLogins = await serversWithLogins(credentials);
     const kindOf = (entry: ServerEntry) => (entry.connect === undefined || httpUrl(entry.connect) !== undefined ? 'http' : 'stdio');
-    // Each probe in flight follows the interrupt with a listener of its own: as many as the pools run at once, which
-    // node would otherwise report as a leak (a MaxListenersExceededWarning on stderr) past ten.
-    if (io.interrupt) setMaxListeners(getMaxListeners(io.interrupt) + bounds.http + bounds.stdio, io.interrupt);
     const reports = await mapByKind(entries, kindOf, bounds, async (entry) => {
       // The name is the URL or command line when none was given: redacted as the report names it (probe.ts).
       const label = flags.trace ? redactWords(entry.name) : '';

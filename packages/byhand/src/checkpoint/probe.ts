@@ -6,6 +6,7 @@ import { connect, HttpStatusError, McpError, redactText, type Client, type HttpA
 import { createLookingHost } from '@byhand/host';
 import type { ServerEntry } from '../shared/config.js';
 import { EXIT, exitCodeFor, type ExitCode } from '../shared/exit-codes.js';
+import { followAbort } from '../shared/follow-abort.js';
 import { redactWords } from '../shared/redact-words.js';
 
 export type Reach = 'modern' | 'session' | 'per-request';
@@ -68,7 +69,7 @@ async function probeOnce(entry: ServerEntry, options: ProbeOptions): Promise<{ r
     const { code, message, hint } = interrupted(options.signal);
     return { report: { ...base, ok: false, error: { code, message: `not probed: ${message}`, hint }, exitCode: EXIT.failed, elapsedMs: elapsed() }, challenged: false };
   }
-  // One controller and one timer per probe, the caller's signal followed by one listener: AbortSignal.timeout and
+  // One controller and one timer per probe, the caller's signal followed through followAbort: AbortSignal.timeout and
   // AbortSignal.any cost more CPU than a probe's requests, times every server of a checkpoint.
   const stop = new AbortController();
   let timedOut = false;
@@ -76,8 +77,7 @@ async function probeOnce(entry: ServerEntry, options: ProbeOptions): Promise<{ r
     timedOut = true;
     stop.abort(new Error(`no answer within ${options.timeoutMs} ms`));
   }, options.timeoutMs);
-  const interrupt = () => stop.abort(options.signal?.reason);
-  options.signal?.addEventListener('abort', interrupt, { once: true });
+  const unfollow = options.signal && followAbort(options.signal, () => stop.abort(options.signal?.reason));
   const signal = stop.signal;
   let client: Client | undefined;
   try {
@@ -135,7 +135,7 @@ async function probeOnce(entry: ServerEntry, options: ProbeOptions): Promise<{ r
     return { report: { ...base, ok: false, error: { code: failure.code, message: failure.message, hint: failure.hint }, ...(needsLogin ? { needsLogin } : {}), exitCode: exitCodeFor(failure), elapsedMs: elapsed() }, challenged };
   } finally {
     clearTimeout(timer);
-    options.signal?.removeEventListener('abort', interrupt);
+    unfollow?.();
     await client?.close().catch(() => undefined);
   }
 }
