@@ -3,9 +3,11 @@
 // 403 is the SDK's response.
 
 import assert from 'node:assert/strict';
+import type { IncomingMessage } from 'node:http';
 import { hostHeaderValidationResponse, originValidationResponse, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import { test } from './support/node-test.js';
 import { hostGuard, hostRefusal, LOOPBACK_HOSTS } from '../packages/servers/src/edge/host-check.js';
+import { requestProblem } from '../packages/servers/src/edge/node-adapter.js';
 
 const HOSTS = [undefined, '', 'localhost', 'localhost:3000', '127.0.0.1:8080', '[::1]:9', '[::1]', 'LOCALHOST:1', 'localhost.', 'evil.example', 'evil.example:80', 'toolbox.test', 'a b', 'localhost:abc', '[::1', '127.0.0.1@evil.example', '0x7f.1'];
 const ORIGINS = [undefined, '', 'null', 'http://localhost:3000', 'https://127.0.0.1', 'http://[::1]:8', 'https://evil.example', 'http://toolbox.test', 'moz-extension://abc-def', 'chrome-extension://abcdef', 'http://*', 'file://', 'file:///etc/passwd', 'not a url', 'vscode-webview://x'];
@@ -27,7 +29,8 @@ test('hostRefusal refuses what the SDK refuses, with its words, and lets through
     for (const host of HOSTS) {
       for (const origin of ORIGINS) {
         const expected = sdkRefusal(host, origin, allowed);
-        assert.equal(ours(host, origin), expected, `Host ${JSON.stringify(host)}, Origin ${JSON.stringify(origin)}, accepted ${JSON.stringify(accepted)}`);
+        // Twice: the second verdict is the one kept from the first (every pair differs from the one before it).
+        for (const time of ['first', 'again']) assert.equal(ours(host, origin), expected, `Host ${JSON.stringify(host)}, Origin ${JSON.stringify(origin)}, accepted ${JSON.stringify(accepted)}, ${time}`);
         if (expected !== undefined) refused++;
       }
     }
@@ -53,4 +56,18 @@ test('hostGuard answers a refused web request with the SDK\'s 403, and passes th
     }
   }
   assert.ok(refused > 0, 'some requests are refused');
+});
+
+test('requestProblem: a plain path is on the origin; a target that names another host, or two Host headers, is refused', () => {
+  const origin = 'http://127.0.0.1:3000';
+  const problem = (url: string, rawHeaders = ['Host', '127.0.0.1:3000']) => requestProblem({ url, rawHeaders } as IncomingMessage, origin);
+  for (const url of ['/mcp', '/', '/api/kitchen?x=1&y=%20', "/a/b.c~d_e-f!$&'()*+,;=:@", '/@evil.example', '/mcp#frag', '/mcp\\x', '/ space']) {
+    assert.equal(problem(url), undefined, url);
+  }
+  for (const url of ['//evil.example/mcp', '/\\evil.example/mcp', '/\t/evil.example', 'http://evil.example/mcp', 'https://127.0.0.1:3000/mcp']) {
+    assert.equal(problem(url), `the target ${url} names another origin`, url);
+  }
+  assert.equal(problem('http://127.0.0.1:3000/mcp'), undefined, 'an absolute target on this origin');
+  assert.equal(problem('/mcp', ['Host', '127.0.0.1:3000', 'X-Other', 'v', 'HOST', 'evil.example']), 'more than one Host header');
+  assert.equal(problem('/mcp', ['host', '127.0.0.1:3000', 'Hosts', 'x']), undefined);
 });

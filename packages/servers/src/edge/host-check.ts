@@ -26,7 +26,14 @@ export function hostGuard(accepted: readonly string[]): (request: Request) => Re
 /** The same rule for a handler on node:http (listenNode): why the Host or Origin header is refused, or undefined. */
 export function hostRefusal(accepted: readonly string[]): (host: string | undefined, origin: string | undefined) => string | undefined {
   const allowed = [...new Set([...LOOPBACK_HOSTS, ...accepted])];
-  return (host, origin) => hostProblem(host, allowed) ?? originProblem(origin, allowed);
+  // A client sends the same Host and Origin on every request: the verdict on the last pair is kept rather than both
+  // parsed as URLs again per request.
+  let last: { host: string | undefined; origin: string | undefined; refusal: string | undefined } | undefined;
+  return (host, origin) => {
+    if (last !== undefined && last.host === host && last.origin === origin) return last.refusal;
+    last = { host, origin, refusal: hostProblem(host, allowed) ?? originProblem(origin, allowed) };
+    return last.refusal;
+  };
 }
 
 function hostProblem(host: string | undefined, allowed: readonly string[]): string | undefined {

@@ -57,12 +57,21 @@ function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
   });
 }
 
+/** A target that starts with one slash and holds only characters a URL path or query keeps as they are. */
+const PLAIN_PATH = /^\/(?![/\\])[\w\-.~!$&'()*+,;=:@%/?]*$/;
+
 /**
  * Why a request cannot be served as it came, or undefined: two Host headers (node keeps the first, and a proxy in
  * front may have used the other), or a target that names another origin (this server is no proxy).
  */
 export function requestProblem(req: IncomingMessage, origin: string): string | undefined {
-  if ((req.headersDistinct.host?.length ?? 0) > 1) return 'more than one Host header';
+  let hosts = 0;
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 4 && raw[i].toLowerCase() === 'host') hosts++;
+  if (hosts > 1) return 'more than one Host header';
+  // A path that is only a path is on this origin whatever it holds: parsing it as a URL is for the rest (`//host`,
+  // `/\host`, an absolute URL, characters the parser would drop or rewrite), on every request otherwise.
+  if (req.url !== undefined && PLAIN_PATH.test(req.url)) return undefined;
   let url: URL;
   try {
     url = new URL(req.url ?? '/', origin);
