@@ -207,6 +207,31 @@ describe('byhand check: output', () => {
       await served.close();
     }
   });
+  test('on a terminal, "checking" stands while the checks run and is wiped before the report or the error: the server is named once', { timeout: 20_000 }, async () => {
+    const served = await serveCheckFixture('none');
+    try {
+      const onScreen = async (...args: string[]) => {
+        const screen = Object.assign(collector(), { isTTY: true });
+        const stdin = new PassThrough();
+        stdin.end();
+        const code = await checkCommand(args, { stdout: screen, stderr: screen, stdin, env: { BYHAND_PROVIDER: 'offline' } });
+        return { code, parts: screen.text.split('\r\x1b[2K') };
+      };
+      const clean = await onScreen(served.url, '--timeout', '10000');
+      assert.equal(clean.code, 0);
+      assert.deepEqual(clean.parts.slice(0, 1), [`byhand: checking ${served.url}…`]);
+      assert.equal(clean.parts.length, 2);
+      assert.ok(clean.parts[1].startsWith(`byhand check ${served.url}\n`), clean.parts[1]);
+      const refused = await onScreen('http://127.0.0.1:9/mcp', '--timeout', '5000');
+      assert.equal(refused.parts[0], 'byhand: checking http://127.0.0.1:9/mcp…');
+      assert.match(refused.parts[1] ?? '', /^✗ /);
+      // In a log (no terminal) the notice is a line of its own, as every notice is.
+      const logged = await check(served.url, '--timeout', '10000');
+      assert.equal(logged.stderr, `byhand: checking ${served.url}\n`);
+    } finally {
+      await served.close();
+    }
+  });
 });
 
 describe('byhand check over stdio', () => {

@@ -3,14 +3,14 @@
 // checks apply, the tool list which tools may be called) and writes one report, --json or --junit.
 
 import { writeFileSync } from 'node:fs';
-import { McpError, VerdictCache } from '@byhand/client';
+import { McpError, VerdictCache, type Client } from '@byhand/client';
 import { runCommand } from '../shared/command.js';
 import { processIO, type CommandIO } from '../shared/io.js';
 import { booleanFlag, listFlag, stringFlag } from '../shared/kit.js';
 import { connectResolved } from '../shared/open-server.js';
-import { notice } from '../shared/output.js';
-import { resolveServer, serverAndWords } from '../shared/resolve-server.js';
-import { connectFlags, sourceFlags } from '../shared/server-flags.js';
+import { passingNotice } from '../shared/output.js';
+import { resolveServer, serverAndWords, type ResolvedServer } from '../shared/resolve-server.js';
+import { connectFlags, sourceFlags, type ConnectFlags } from '../shared/server-flags.js';
 import { interruptOf } from '../shared/signals.js';
 import { UsageError } from '../shared/usage-error.js';
 import { checkCapabilities } from './capabilities.js';
@@ -27,7 +27,7 @@ import { CLIENT_INFO } from './request.js';
 import { checkSchemas } from './schemas.js';
 import { checkStdio } from './stdio-hygiene.js';
 import { checkTiming } from './timing.js';
-import { chooseTools, firstCalls, parseCalls } from './tools.js';
+import { chooseTools, firstCalls, parseCalls, type ToolChoice } from './tools.js';
 import { SPEC } from './spec.js';
 
 export async function checkCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
@@ -42,45 +42,63 @@ export async function checkCommand(args: string[], io: CommandIO = processIO()):
     const server = await resolveServer(word, sourceFlags(parsed.values), io);
     defer(() => server.close());
     failure.what = `byhand check ${server.describe}`;
-    notice(io, `checking ${server.describe}`);
-    // A verdict cache of its own: check finds the era every time, never from an earlier run's verdict.
-    const connectWith = (era: 'auto' | 'legacy') => connectResolved(server, { ...flags, era }, io, { host: cannedHost(), clientInfo: CLIENT_INFO, verdicts: new VerdictCache() });
-    const started = performance.now();
-    let client;
+    const checking = passingNotice(io, `checking ${server.describe}`);
+    let findings: Finding[];
     try {
-      client = await connectWith('auto');
-    } catch (error) {
-      // Not there, not in time, or a login needed: the exit code from the one table says so (4, 3), as for every command.
-      if (interruptOf(io.interrupt) || !(error instanceof McpError) || !['protocol', 'server'].includes(error.kind)) throw error;
-      const findings: Finding[] = [{ area: 'era', id: 'era.none', status: 'error', title: 'byhand could not connect in either era', got: errorText(error), why: 'no MCP client can use the server: a 2026 client sends server/discover or a request with the envelope, a 2025 client sends initialize', fix: 'serve the modern era (the SDK: createMcpHandler or serveStdio), the legacy one, or both; run with --trace to see the wire' }];
-      return report(io, server.describe, findings, { json: flags.json, strict, junit });
+      findings = await findingsOf(server, flags, choice, io);
+    } finally {
+      checking.clear();
     }
-    defer(() => client.close().catch(() => undefined));
-    const coldStartMs = Math.round(performance.now() - started);
-    const ctx: CheckContext = {
-      client, connectLegacy: () => connectWith('legacy'),
-      findings: [], timings: [], strays: [], serves: { modern: false, legacy: false }, tools: [], resources: [], prompts: [], callable: [], asking: [],
-    };
-    const area = async (name: Area, work: () => unknown) => {
-      try {
-        await work();
-      } catch (error) {
-        if (interruptOf(io.interrupt) || error instanceof UsageError) throw error;
-        add(ctx, { area: name, id: `${name}.stopped`, status: 'error', title: `the ${name} checks stopped`, got: errorText(error), why: 'the server stopped answering as a client expects', fix: 'see the error; run with --trace to see the wire' });
-      }
-    };
-    await area('era', () => checkEra(ctx));
-    await area('lists', () => checkLists(ctx));
-    await area('schemas', () => checkSchemas(ctx));
-    chooseTools(ctx, choice);
-    await area('mrtr', () => firstCalls(ctx));
-    await area('headers', () => checkHeaders(ctx));
-    await area('capabilities', () => checkCapabilities(ctx));
-    await area('mrtr', () => checkMrtr(ctx));
-    checkStdio(ctx);
-    checkTiming(ctx, coldStartMs);
-    return report(io, server.describe, ctx.findings, { json: flags.json, strict, junit });
+    return report(io, server.describe, findings, { json: flags.json, strict, junit });
   });
+}
+
+/** Every check this server is put through, in the order the report gives them. */
+async function findingsOf(server: ResolvedServer, flags: ConnectFlags, choice: ToolChoice, io: CommandIO): Promise<Finding[]> {
+  // A verdict cache of its own: check finds the era every time, never from an earlier run's verdict.
+  const connectWith = (era: 'auto' | 'legacy') => connectResolved(server, { ...flags, era }, io, { host: cannedHost(), clientInfo: CLIENT_INFO, verdicts: new VerdictCache() });
+  const started = performance.now();
+  let client: Client;
+  try {
+    client = await connectWith('auto');
+  } catch (error) {
+    // Not there, not in time, or a login needed: the exit code from the one table says so (4, 3), as for every command.
+    if (interruptOf(io.interrupt) || !(error instanceof McpError) || !['protocol', 'server'].includes(error.kind)) throw error;
+    return [{ area: 'era', id: 'era.none', status: 'error', title: 'byhand could not connect in either era', got: errorText(error), why: 'no MCP client can use the server: a 2026 client sends server/discover or a request with the envelope, a 2025 client sends initialize', fix: 'serve the modern era (the SDK: createMcpHandler or serveStdio), the legacy one, or both; run with --trace to see the wire' }];
+  }
+  try {
+    return await checksOn(client, connectWith, choice, io, started);
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+/** The checks on a server that answered, each area learning from the ones before. */
+async function checksOn(client: Client, connectWith: (era: 'auto' | 'legacy') => Promise<Client>, choice: ToolChoice, io: CommandIO, started: number): Promise<Finding[]> {
+  const coldStartMs = Math.round(performance.now() - started);
+  const ctx: CheckContext = {
+    client, connectLegacy: () => connectWith('legacy'),
+    findings: [], timings: [], strays: [], serves: { modern: false, legacy: false }, tools: [], resources: [], prompts: [], callable: [], asking: [],
+  };
+  const area = async (name: Area, work: () => unknown) => {
+    try {
+      await work();
+    } catch (error) {
+      if (interruptOf(io.interrupt) || error instanceof UsageError) throw error;
+      add(ctx, { area: name, id: `${name}.stopped`, status: 'error', title: `the ${name} checks stopped`, got: errorText(error), why: 'the server stopped answering as a client expects', fix: 'see the error; run with --trace to see the wire' });
+    }
+  };
+  await area('era', () => checkEra(ctx));
+  await area('lists', () => checkLists(ctx));
+  await area('schemas', () => checkSchemas(ctx));
+  chooseTools(ctx, choice);
+  await area('mrtr', () => firstCalls(ctx));
+  await area('headers', () => checkHeaders(ctx));
+  await area('capabilities', () => checkCapabilities(ctx));
+  await area('mrtr', () => checkMrtr(ctx));
+  checkStdio(ctx);
+  checkTiming(ctx, coldStartMs);
+  return ctx.findings;
 }
 
 function report(io: CommandIO, server: string, findings: Finding[], options: { json: boolean; strict: boolean; junit: string | undefined }): number {
