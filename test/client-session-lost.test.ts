@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from './support/node-test.js';
 import { connect, McpError, type CallToolResult } from '../packages/client/src/index.js';
-import { legacySessions, serve, type LegacySessions, type Served } from './fixtures/sdk-server.js';
+import { buildServer, legacySessions, serve, type LegacySessions, type Served } from './fixtures/sdk-server.js';
 import { byhand } from './support/cli.js';
 
 type Handler = (request: Request) => Promise<Response>;
@@ -72,6 +72,37 @@ describe('a lost session, through the library', () => {
         return true;
       });
       assert.equal(posts(served).filter((p) => p.method === 'initialize').length, 2, 'one new session, not more');
+    } finally {
+      await client.close();
+      await served.close();
+    }
+  });
+
+  test('the new session is subscribed to what the old one was, before the request goes again; an unsubscribed URI is not', { timeout: 30_000 }, async () => {
+    // The SDK server with resource subscriptions: each session records what it was asked to subscribe to.
+    const subscribed: { session: string | undefined; uri: string }[] = [];
+    const sessions = legacySessions(() => {
+      const server = buildServer();
+      server.server.registerCapabilities({ resources: { subscribe: true } });
+      server.server.setRequestHandler('resources/subscribe', async (request, ctx) => {
+        subscribed.push({ session: ctx.sessionId, uri: request.params.uri });
+        return {};
+      });
+      server.server.setRequestHandler('resources/unsubscribe', async () => ({}));
+      return server;
+    });
+    const served = await serve(forgetsAtCall(sessions, 1));
+    const client = await connect(served.url, { era: 'legacy' });
+    try {
+      for (const uri of ['test://kept', 'test://dropped', 'test://also-kept']) await client.request('resources/subscribe', { uri });
+      await client.request('resources/unsubscribe', { uri: 'test://dropped' });
+      const first = client.sessionId;
+      assert.equal(text(await client.callTool('echo', { text: 'again' })), 'echo: again');
+      assert.notEqual(client.sessionId, first);
+      assert.deepEqual(subscribed.filter((s) => s.session === client.sessionId).map((s) => s.uri), ['test://kept', 'test://also-kept']);
+      const seen = posts(served);
+      const renewed = seen.findIndex((p) => p.method === 'initialize' && seen.indexOf(p) > 0);
+      assert.deepEqual(seen.slice(renewed).map((p) => p.method), ['initialize', 'notifications/initialized', 'resources/subscribe', 'resources/subscribe', 'tools/call']);
     } finally {
       await client.close();
       await served.close();

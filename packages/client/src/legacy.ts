@@ -30,6 +30,8 @@ export class LegacyConnection implements Connection {
   /** The tools that may run as a task: in the 2025-11-25 form the client asks for one (legacy-tasks.ts). */
   private taskTools: Set<string> | undefined;
   private renewing: Promise<void> | undefined;
+  /** The URIs this client is subscribed to (resources/subscribe): a renewed session is subscribed to them again. */
+  private readonly subscribed = new Set<string>();
   /** Over Streamable HTTP, the 2025 session's rules (legacy-http.ts); none on stdio or HTTP+SSE. */
   private readonly session: HttpSession | undefined;
 
@@ -50,6 +52,15 @@ export class LegacyConnection implements Connection {
    * session is started, once, and the request sent again.
    */
   async request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {
+    const uri = typeof params.uri === 'string' ? params.uri : undefined;
+    // Given up whether or not the server takes it: a renewed session must not be subscribed again.
+    if (method === 'resources/unsubscribe' && uri !== undefined) this.subscribed.delete(uri);
+    const result = await this.renewingOnce(method, params, options);
+    if (method === 'resources/subscribe' && uri !== undefined) this.subscribed.add(uri);
+    return result;
+  }
+
+  private async renewingOnce(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
     const session = this.session?.id;
     try {
       return await this.send(method, params, options);
@@ -69,12 +80,22 @@ export class LegacyConnection implements Connection {
     return kit.resultOf(reply, method, params, this.protocolVersion);
   }
 
-  /** A new session in place of `stale`; requests refused together start one between them. */
+  /**
+   * A new session in place of `stale`, subscribed to what the old one was (a subscription the new session refuses
+   * fails the request that found the session lost, rather than going quiet); requests refused together start one
+   * between them.
+   */
   private renew(stale: string): Promise<void> {
     if (this.session?.id !== stale) return this.renewing ?? Promise.resolve();
     this.session.forget();
-    this.renewing = this.initialize(this.protocolVersion).finally(() => (this.renewing = undefined));
+    this.renewing = this.initialize(this.protocolVersion)
+      .then(() => this.resubscribe())
+      .finally(() => (this.renewing = undefined));
     return this.renewing;
+  }
+
+  private async resubscribe(): Promise<void> {
+    for (const uri of this.subscribed) await this.send('resources/subscribe', { uri }, {});
   }
 
   /** The legacy era has no MRTR: input arrives as pushes during the request, answered by the host. */
