@@ -6,9 +6,10 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from './support/node-test.js';
-import { connect, McpError, type CallToolResult } from '../packages/client/src/index.js';
+import { connect, McpError, type CallToolResult, type JsonRpcNotification } from '../packages/client/src/index.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { buildServer, legacySessions, serve, type LegacySessions, type Served } from './fixtures/sdk-server.js';
-import { byhand } from './support/cli.js';
+import { byhand, until } from './support/cli.js';
 
 type Handler = (request: Request) => Promise<Response>;
 
@@ -122,6 +123,88 @@ describe('a lost session, through the library', () => {
         return true;
       });
     } finally {
+      await served.close();
+    }
+  });
+});
+
+describe('the standalone GET stream, closed by the server', () => {
+  /**
+   * The SDK's sessionful server with resource subscriptions; `servers` holds each session's McpServer, newest last.
+   * Its standalone stream starts with the priming event SEP-1699 asks for (an id, `retry`, empty data), which the
+   * SDK sends on POST streams only; without it byhand waits its default second before opening the stream again.
+   */
+  function subscribable(): { sessions: LegacySessions; servers: McpServer[]; handler: (request: Request) => Promise<Response> } {
+    const servers: McpServer[] = [];
+    const sessions = legacySessions(() => {
+      const server = buildServer();
+      server.server.registerCapabilities({ resources: { subscribe: true } });
+      server.server.setRequestHandler('resources/subscribe', async () => ({}));
+      servers.push(server);
+      return server;
+    });
+    let primed = 0;
+    const handler = async (request: Request) => {
+      const response = await sessions.handler(request);
+      if (request.method !== 'GET' || !response.ok || response.body === null) return response;
+      const priming = new TextEncoder().encode(`id: priming-${++primed}\nretry: 20\ndata: \n\n`);
+      const body = response.body;
+      const primedBody = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          controller.enqueue(priming);
+          const reader = body.getReader();
+          for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) controller.enqueue(chunk.value);
+          controller.close();
+        },
+        cancel: (reason) => body.cancel(reason),
+      });
+      return new Response(primedBody, { status: response.status, headers: response.headers });
+    };
+    return { sessions, servers, handler };
+  }
+  const gets = (served: Served) => served.requests.filter((r) => r.method === 'GET');
+
+  test('is opened again after the retry the server gave, with Last-Event-ID, and what the server sends later arrives (SEP-1699 polling)', { timeout: 30_000 }, async () => {
+    const { sessions, servers, handler } = subscribable();
+    const served = await serve(handler);
+    const seen: JsonRpcNotification[] = [];
+    const client = await connect(served.url, { era: 'legacy', onNotification: (n) => seen.push(n) });
+    try {
+      await until(() => gets(served).length === 1, 'the first GET');
+      sessions.closeStreams();
+      await until(() => gets(served).length === 2, 'the GET that opens it again');
+      const [first, again] = gets(served);
+      assert.equal(first.headers['last-event-id'], undefined);
+      assert.equal(again.headers['last-event-id'], 'priming-1', 'the second opening names the last event it saw');
+      assert.equal(again.headers['mcp-session-id'], client.sessionId);
+      assert.equal(servers.length, 1);
+      // The new stream is registered as the request is answered; a notification sent before it would be lost.
+      await until(() => { void servers[0].sendResourceListChanged(); return seen.some((n) => n.method === 'notifications/resources/list_changed'); }, 'the notification on the new stream');
+    } finally {
+      await client.close();
+      await served.close();
+    }
+  });
+
+  test('a session lost meanwhile (404 on opening again): a new session, subscribed again, whose stream is listened to', { timeout: 30_000 }, async () => {
+    const { sessions, servers, handler } = subscribable();
+    const served = await serve(handler);
+    const seen: JsonRpcNotification[] = [];
+    const client = await connect(served.url, { era: 'legacy', onNotification: (n) => seen.push(n) });
+    try {
+      await client.request('resources/subscribe', { uri: 'test://kept' });
+      await until(() => gets(served).length === 1, 'the first GET');
+      const first = client.sessionId;
+      sessions.forget();
+      sessions.closeStreams();
+      await until(() => sessions.opened === 2 && gets(served).length === 3, 'a new session and its GET');
+      assert.notEqual(client.sessionId, first);
+      const posted = served.requests.filter((r) => r.method === 'POST').map((r) => (JSON.parse(r.body) as { method?: string }).method);
+      assert.deepEqual(posted.slice(-3), ['initialize', 'notifications/initialized', 'resources/subscribe']);
+      assert.deepEqual(gets(served).map((r) => r.headers['mcp-session-id']), [first, first, client.sessionId]);
+      await until(() => { void servers.at(-1)!.server.sendResourceUpdated({ uri: 'test://kept' }); return seen.some((n) => n.method === 'notifications/resources/updated'); }, 'the update in the new session');
+    } finally {
+      await client.close();
       await served.close();
     }
   });

@@ -168,7 +168,10 @@ export class LegacyConnection implements Connection {
       onServerRequest: (request: JsonRpcRequest) => this.answer(request, 'the event stream', {}, wire.signal ?? new AbortController().signal),
       onNotification: (notification: JsonRpcNotification) => wire.onNotification?.(notification),
     };
-    if (this.session) this.session.listen(between, wire.timeoutMs);
+    if (this.session) {
+      const session = this.session.id;
+      this.session.listen(between, wire.timeoutMs, () => void this.renew(session!).catch(() => undefined));
+    }
     else wire.transport.listen?.(between, wire.timeoutMs);
     // The legacy way to ask for logs: once for the session (the modern era asks per request).
     if (logLevel && this.identity.serverCapabilities.logging) await this.request('logging/setLevel', { level: logLevel });

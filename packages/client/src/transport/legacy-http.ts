@@ -10,12 +10,15 @@ import type { Exchange, Transport } from './transport.js';
 import type { HttpTransport, Session, StreamPosition } from './http.js';
 import { kit } from '../legacy-kit.js';
 import type { JsonRpcMessage, JsonRpcRequest } from '../types.js';
+import type { SseEvent } from './sse.js';
 import type { WireResponse } from './wire.js';
 
 // A legacy server may close an answer's stream and let the client resume it (spec 2025-11-25,
 // "Resumability"), a bounded number of times; its `retry` field says when, by default after a second.
 const MAX_RESUMES = 5;
 const DEFAULT_RETRY_MS = 1000;
+/** The least wait before the standalone stream is opened again: a server that closes it at once cannot make a busy loop of it. */
+const MIN_REOPEN_MS = 100;
 
 /** A transport's 2025 session, made on first use; undefined for a transport that is not Streamable HTTP. */
 export function sessionOf(transport: Transport): HttpSession | undefined {
@@ -76,37 +79,82 @@ export class HttpSession implements Session {
   /**
    * The standalone GET stream, where a 2025 server pushes requests that belong to no POST (spec 2025-11-25
    * transports, "Listening for Messages from the Server"). A 405 means it offers none; without a session there
-   * is none to listen to. The answer's headers must come within `timeoutMs`; the stream then lives until
-   * end(), and each answer the client POSTs for a request pushed down it has `timeoutMs` of its own.
+   * is none to listen to. Each opening's headers must come within `timeoutMs`; a stream then lives until end(),
+   * and each answer the client POSTs for a request pushed down it has `timeoutMs` of its own. `onLost`: the server
+   * no longer knows the session (a 404 when the stream is opened again); the new session listens in its turn.
    */
-  listen(exchange: Omit<Exchange, 'deadline'>, timeoutMs: number): void {
+  listen(exchange: Omit<Exchange, 'deadline'>, timeoutMs: number, onLost: () => void): void {
     if (!this.id) return;
-    const { Deadline, isRequest, parseJson, readSse } = kit;
-    const { http } = this;
     const controller = new AbortController();
     this.listening = controller;
-    const stream: Exchange = { ...exchange, deadline: new Deadline('the event stream', timeoutMs, controller.signal) };
-    void (async () => {
-      const response = await this.openStream(exchange.headers, stream.deadline);
-      stream.deadline.dispose();
-      if (response === undefined) return;
-      for await (const event of readSse(response.body, http.limits.maxMessageBytes)) {
-        const message = parseJson(event.data) as JsonRpcMessage | undefined;
-        if (!message || typeof message !== 'object') continue;
-        http.trace?.({ direction: 'receive', transport: 'http', message });
-        if (isRequest(message)) {
-          const answering = new Deadline(`the answer to ${message.method}`, timeoutMs, controller.signal);
-          try {
-            // One answer the server did not take (it timed out, or was refused) does not end the stream.
-            await http.answer(message, { ...stream, deadline: answering }).catch(() => undefined);
-          } finally {
-            answering.dispose();
-          }
-        } else if ('method' in message) exchange.onNotification?.(message);
+    void this.follow(exchange, timeoutMs, controller.signal, onLost).catch(() => undefined);
+  }
+
+  /**
+   * A server may close the stream at any time and let the client open it again after the `retry` it gave, with
+   * Last-Event-ID so that it can replay what it sent meanwhile (same section, and "Resumability and Redelivery";
+   * the SDK's closeStandaloneSSEStream polls this way). Failures to reach the server in a row are bounded and spaced
+   * ever wider; an answer that is not a stream ends the listening, and so does a 404 on the first opening (a new
+   * session unknown at once: another instance holds it), so that renewing cannot loop.
+   */
+  private async follow(exchange: Omit<Exchange, 'deadline'>, timeoutMs: number, signal: AbortSignal, onLost: () => void): Promise<void> {
+    const { Deadline, HttpStatusError, sleep } = kit;
+    let lastEventId: string | undefined;
+    let retryMs = DEFAULT_RETRY_MS;
+    let opened = false;
+    for (let failures = 0; failures <= MAX_RESUMES; ) {
+      if (opened || failures > 0) await sleep(Math.min(Math.max(retryMs, MIN_REOPEN_MS) * 2 ** failures, 2 ** 31 - 1), signal);
+      const opening = new Deadline('the event stream', timeoutMs, signal);
+      let response: WireResponse | undefined;
+      try {
+        response = await this.openStream(lastEventId === undefined ? exchange.headers : { ...exchange.headers, 'last-event-id': lastEventId }, opening, true);
+      } catch (error) {
+        if (signal.aborted) return;
+        if (error instanceof HttpStatusError) return error.status === 404 && opened ? onLost() : undefined;
+        failures++;
+        continue;
+      } finally {
+        opening.dispose();
       }
-    })()
-      .catch(() => undefined)
-      .finally(() => stream.deadline.dispose());
+      if (response === undefined) return;
+      opened = true;
+      failures = 0;
+      let events = 0;
+      try {
+        await this.read(response, exchange, timeoutMs, signal, (event) => {
+          events++;
+          if (event.id !== undefined) lastEventId = event.id;
+          if (event.retry !== undefined) retryMs = event.retry;
+        });
+      } catch {
+        // Cut off (a reset, a limit passed, or ours): opened again like a closed stream, unless it was ours.
+        if (signal.aborted) return;
+      }
+      // An opening that brought nothing waits at least the default before the next, whatever `retry` said: a server
+      // that closes every stream at once is polled, not hammered.
+      if (events === 0) retryMs = Math.max(retryMs, DEFAULT_RETRY_MS);
+    }
+  }
+
+  /** One opening of the stream, to its end: each request pushed down it answered, each notification handed on. */
+  private async read(response: WireResponse, exchange: Omit<Exchange, 'deadline'>, timeoutMs: number, signal: AbortSignal, seen: (event: SseEvent) => void): Promise<void> {
+    const { Deadline, isRequest, parseJson, readSse } = kit;
+    const { http } = this;
+    for await (const event of readSse(response.body, http.limits.maxMessageBytes)) {
+      seen(event);
+      const message = parseJson(event.data) as JsonRpcMessage | undefined;
+      if (!message || typeof message !== 'object') continue;
+      http.trace?.({ direction: 'receive', transport: 'http', message });
+      if (isRequest(message)) {
+        const answering = new Deadline(`the answer to ${message.method}`, timeoutMs, signal);
+        try {
+          // One answer the server did not take (it timed out, or was refused) does not end the stream.
+          await http.answer(message, { ...exchange, deadline: answering }).catch(() => undefined);
+        } finally {
+          answering.dispose();
+        }
+      } else if ('method' in message) exchange.onNotification?.(message);
+    }
   }
 
   /** A notification on its way: the session's end waits for it. */
