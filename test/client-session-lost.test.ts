@@ -186,6 +186,27 @@ describe('the standalone GET stream, closed by the server', () => {
     }
   });
 
+  test('a 409 on opening again (the server still holds the stream that was cut) is tried again, later', { timeout: 30_000 }, async () => {
+    const { sessions, servers, handler } = subscribable();
+    let opening = 0;
+    const served = await serve(async (request) => {
+      if (request.method === 'GET' && ++opening === 2) return Response.json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Conflict: Only one SSE stream is allowed per session' } }, { status: 409 });
+      return handler(request);
+    });
+    const seen: JsonRpcNotification[] = [];
+    const client = await connect(served.url, { era: 'legacy', onNotification: (n) => seen.push(n) });
+    try {
+      await until(() => gets(served).length === 1, 'the first GET');
+      sessions.closeStreams();
+      await until(() => gets(served).length === 3, 'the GET refused with 409, then the one after it');
+      assert.deepEqual(gets(served).map((r) => r.headers['last-event-id']), [undefined, 'priming-1', 'priming-1']);
+      await until(() => { void servers[0].sendResourceListChanged(); return seen.some((n) => n.method === 'notifications/resources/list_changed'); }, 'the notification on the stream opened at last');
+    } finally {
+      await client.close();
+      await served.close();
+    }
+  });
+
   test('a session lost meanwhile (404 on opening again): a new session, subscribed again, whose stream is listened to', { timeout: 30_000 }, async () => {
     const { sessions, servers, handler } = subscribable();
     const served = await serve(handler);

@@ -93,9 +93,10 @@ export class HttpSession implements Session {
   /**
    * A server may close the stream at any time and let the client open it again after the `retry` it gave, with
    * Last-Event-ID so that it can replay what it sent meanwhile (same section, and "Resumability and Redelivery";
-   * the SDK's closeStandaloneSSEStream polls this way). Failures to reach the server in a row are bounded and spaced
-   * ever wider; an answer that is not a stream ends the listening, and so does a 404 on the first opening (a new
-   * session unknown at once: another instance holds it), so that renewing cannot loop.
+   * the SDK's closeStandaloneSSEStream polls this way). Failures to reach the server in a row (a 409, 429 or 5xx
+   * among them) are bounded and spaced ever wider; any other answer that is not a stream ends the listening, and so
+   * does a 404 on the first opening (a new session unknown at once: another instance holds it), so that renewing
+   * cannot loop.
    */
   private async follow(exchange: Omit<Exchange, 'deadline'>, timeoutMs: number, signal: AbortSignal, onLost: () => void): Promise<void> {
     const { Deadline, HttpStatusError, sleep } = kit;
@@ -110,7 +111,9 @@ export class HttpSession implements Session {
         response = await this.openStream(lastEventId === undefined ? exchange.headers : { ...exchange.headers, 'last-event-id': lastEventId }, opening, true);
       } catch (error) {
         if (signal.aborted) return;
-        if (error instanceof HttpStatusError) return error.status === 404 && opened ? onLost() : undefined;
+        // Busy, briefly unavailable, or still holding the stream that was cut: tried again like a server not reached.
+        const passing = error instanceof HttpStatusError && (error.status === 409 || error.status === 429 || error.status >= 500);
+        if (error instanceof HttpStatusError && !passing) return error.status === 404 && opened ? onLost() : undefined;
         failures++;
         continue;
       } finally {
