@@ -1,5 +1,6 @@
 // The checkpoint reads the credentials store once per run, hands out copies, and reads again after its own write.
-// A server with no stored login is probed with no authorization, and again with one only when it challenges.
+// A server with no stored login is probed with no authorization, and again with one only when it challenges (a 401,
+// or a 403 that names insufficient_scope).
 
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
@@ -60,13 +61,14 @@ describe('checkpoint credentials', () => {
     assert.equal(keepsLoginFor(await serversWithLogins(failing), 'https://mcp.example/api'), true);
   });
 
-  test('probed without authorization; again with it only when the server answers 401', { timeout: 10_000 }, async () => {
+  test('probed without authorization; again with it only when the server challenges (401, or 403 insufficient_scope)', { timeout: 10_000 }, async () => {
     let status = 401;
+    let challenge = 'Bearer realm="test"';
     const seen: Array<string | undefined> = [];
     const server = createServer((req, res) => {
       seen.push(req.headers.authorization);
       req.resume();
-      res.writeHead(status, { 'www-authenticate': 'Bearer realm="test"' }).end();
+      res.writeHead(status, { 'www-authenticate': challenge }).end();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
@@ -86,6 +88,16 @@ describe('checkpoint credentials', () => {
       const missing = await probeServer(entry, { timeoutMs: 5_000, whenChallenged: () => assert.fail('a 404 is not a challenge') });
       assert.equal(missing.ok, false);
       assert.deepEqual(seen.filter((a) => a !== undefined), []);
+
+      // A 403 is a challenge only with a Bearer error of insufficient_scope, as the client's transport reads it.
+      status = 403;
+      const refused = await probeServer(entry, { timeoutMs: 5_000, whenChallenged: () => assert.fail('a 403 without insufficient_scope is no challenge') });
+      assert.equal(refused.ok, false);
+      challenge = 'Bearer error="insufficient_scope", scope="admin"';
+      seen.length = 0;
+      await probeServer(entry, { timeoutMs: 5_000, whenChallenged: () => auth });
+      assert.deepEqual(challenges, [403]);
+      assert.equal(seen.at(-1), 'Bearer stored');
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -2,7 +2,7 @@
 // whether it can ask the host to think. Nothing is guessed: each verdict comes from what happened.
 
 import { basename } from 'node:path';
-import { connect, HttpStatusError, McpError, redactText, type Client, type HttpAuth, type Trace } from '@byhand/client';
+import { connect, HttpStatusError, isChallenge, McpError, redactText, type Client, type HttpAuth, type Trace } from '@byhand/client';
 import { createLookingHost } from '@byhand/host';
 import type { ServerEntry } from '../shared/config.js';
 import { EXIT, exitCodeFor, type ExitCode } from '../shared/exit-codes.js';
@@ -43,7 +43,7 @@ export interface ProbeOptions {
   signal?: AbortSignal;
   trace?: Trace;
   auth?: HttpAuth;
-  /** With no `auth`: the authorization to probe once more with when the server challenges (HTTP 401 or 403). */
+  /** With no `auth`: the authorization to probe once more with when the server challenges (isChallenge: a 401, or a 403 for scope). */
   whenChallenged?: () => HttpAuth;
 }
 
@@ -55,7 +55,7 @@ export async function probeServer(entry: ServerEntry, options: ProbeOptions): Pr
   return { ...again.report, elapsedMs: Math.round(performance.now() - started) };
 }
 
-/** `challenged`: the server asked for an authorization the probe did not have (HTTP 401 or 403). */
+/** `challenged`: the server asked for an authorization the probe did not have (isChallenge). */
 async function probeOnce(entry: ServerEntry, options: ProbeOptions): Promise<{ report: ProbeReport; challenged: boolean }> {
   const started = performance.now();
   // The report is all the checkpoint prints (plain or --json): no secret in a URL or a command line (an ad-hoc
@@ -131,7 +131,7 @@ async function probeOnce(entry: ServerEntry, options: ProbeOptions): Promise<{ r
       : options.signal?.aborted ? interrupted(options.signal)
       : error instanceof McpError ? error : new McpError('protocol', (error as Error).message, 'unexpected failure');
     const needsLogin = failure.code === 'auth' && (failure.data as { reason?: string } | undefined)?.reason === 'login-required';
-    const challenged = error instanceof HttpStatusError && (error.status === 401 || error.status === 403);
+    const challenged = error instanceof HttpStatusError && isChallenge({ status: error.status, header: (name) => error.headers.get(name) });
     return { report: { ...base, ok: false, error: { code: failure.code, message: failure.message, hint: failure.hint }, ...(needsLogin ? { needsLogin } : {}), exitCode: exitCodeFor(failure), elapsedMs: elapsed() }, challenged };
   } finally {
     clearTimeout(timer);

@@ -240,7 +240,8 @@ export class HttpTransport implements Transport {
   }
 }
 
-function isChallenge(response: WireResponse): boolean {
+/** An answer that asks for (other) credentials: a 401, or a 403 whose Bearer challenge names insufficient_scope. */
+export function isChallenge(response: { status: number; header(name: string): string | null }): boolean {
   if (response.status === 401) return true;
   return response.status === 403 && /insufficient_scope/i.test(response.header('www-authenticate') ?? '');
 }
