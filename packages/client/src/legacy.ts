@@ -46,11 +46,7 @@ export class LegacyConnection implements Connection {
     return connection;
   }
 
-  /**
-   * A 404 to a request that carried Mcp-Session-Id says the server no longer knows the session (spec 2025-11-25,
-   * session management: the client MUST start a new one). The server refused the request, so it never ran: a new
-   * session is started, once, and the request sent again.
-   */
+  /** One request, in a new session if the server lost this one; the subscriptions it makes are kept for that. */
   async request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {
     const uri = typeof params.uri === 'string' ? params.uri : undefined;
     // Given up whether or not the server takes it: a renewed session must not be subscribed again.
@@ -60,6 +56,11 @@ export class LegacyConnection implements Connection {
     return result;
   }
 
+  /**
+   * A 404 to a request that carried Mcp-Session-Id says the server no longer knows the session (spec 2025-11-25,
+   * session management: the client MUST start a new one). The server refused the request, so it never ran: a new
+   * session is started, once, and the request sent again.
+   */
   private async renewingOnce(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
     const session = this.session?.id;
     try {
@@ -168,10 +169,8 @@ export class LegacyConnection implements Connection {
       onServerRequest: (request: JsonRpcRequest) => this.answer(request, 'the event stream', {}, wire.signal ?? new AbortController().signal),
       onNotification: (notification: JsonRpcNotification) => wire.onNotification?.(notification),
     };
-    if (this.session) {
-      const session = this.session.id;
-      this.session.listen(between, wire.timeoutMs, () => void this.renew(session!).catch(() => undefined));
-    }
+    // A session the stream finds lost is renewed with no request waiting on it, so a failure there has no one to tell.
+    if (this.session) this.session.listen(between, wire.timeoutMs, (stale) => void this.renew(stale).catch(() => undefined));
     else wire.transport.listen?.(between, wire.timeoutMs);
     // The legacy way to ask for logs: once for the session (the modern era asks per request).
     if (logLevel && this.identity.serverCapabilities.logging) await this.request('logging/setLevel', { level: logLevel });

@@ -81,13 +81,14 @@ export class HttpSession implements Session {
    * transports, "Listening for Messages from the Server"). A 405 means it offers none; without a session there
    * is none to listen to. Each opening's headers must come within `timeoutMs`; a stream then lives until end(),
    * and each answer the client POSTs for a request pushed down it has `timeoutMs` of its own. `onLost`: the server
-   * no longer knows the session (a 404 when the stream is opened again); the new session listens in its turn.
+   * no longer knows the session it names (a 404 when the stream is opened again); the new session listens in its turn.
    */
-  listen(exchange: Omit<Exchange, 'deadline'>, timeoutMs: number, onLost: () => void): void {
-    if (!this.id) return;
+  listen(exchange: Omit<Exchange, 'deadline'>, timeoutMs: number, onLost: (stale: string) => void): void {
+    const { id } = this;
+    if (!id) return;
     const controller = new AbortController();
     this.listening = controller;
-    void this.follow(exchange, timeoutMs, controller.signal, onLost).catch(() => undefined);
+    void this.follow(exchange, timeoutMs, controller.signal, () => onLost(id)).catch(() => undefined);
   }
 
   /**
