@@ -6,7 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from './support/node-test.js';
-import { connect, McpError, type CallToolResult, type JsonRpcNotification } from '../packages/client/src/index.js';
+import { connect, McpError, type CallToolResult, type Client, type JsonRpcNotification } from '../packages/client/src/index.js';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { buildServer, legacySessions, serve, type LegacySessions, type Served } from './fixtures/sdk-server.js';
 import { byhand, until } from './support/cli.js';
@@ -164,12 +164,30 @@ describe('the standalone GET stream, closed by the server', () => {
   }
   const gets = (served: Served) => served.requests.filter((r) => r.method === 'GET');
 
-  test('is opened again after the retry the server gave, with Last-Event-ID, and what the server sends later arrives (SEP-1699 polling)', { timeout: 30_000 }, async () => {
-    const { sessions, servers, handler } = subscribable();
+  /** Runs `body` with a legacy client of `handler`'s server, its notifications kept in `seen`; both closed after. */
+  async function listening(handler: (request: Request) => Promise<Response>, body: (served: Served, client: Client, seen: JsonRpcNotification[]) => Promise<void>): Promise<void> {
     const served = await serve(handler);
     const seen: JsonRpcNotification[] = [];
-    const client = await connect(served.url, { era: 'legacy', onNotification: (n) => seen.push(n) });
+    let client: Client | undefined;
     try {
+      client = await connect(served.url, { era: 'legacy', onNotification: (n) => seen.push(n) });
+      await body(served, client, seen);
+    } finally {
+      await client?.close();
+      await served.close();
+    }
+  }
+
+  /** Sends until `method` arrives: a new stream is registered as its GET is answered, and a notification sent before is lost. */
+  const arrives = (seen: JsonRpcNotification[], method: string, send: () => unknown, what: string) =>
+    until(() => {
+      void send();
+      return seen.some((n) => n.method === method);
+    }, what);
+
+  test('is opened again after the retry the server gave, with Last-Event-ID, and what the server sends later arrives (SEP-1699 polling)', { timeout: 30_000 }, async () => {
+    const { sessions, servers, handler } = subscribable();
+    await listening(handler, async (served, client, seen) => {
       await until(() => gets(served).length === 1, 'the first GET');
       sessions.closeStreams();
       await until(() => gets(served).length === 2, 'the GET that opens it again');
@@ -178,41 +196,29 @@ describe('the standalone GET stream, closed by the server', () => {
       assert.equal(again.headers['last-event-id'], 'priming-1', 'the second opening names the last event it saw');
       assert.equal(again.headers['mcp-session-id'], client.sessionId);
       assert.equal(servers.length, 1);
-      // The new stream is registered as the request is answered; a notification sent before it would be lost.
-      await until(() => { void servers[0].sendResourceListChanged(); return seen.some((n) => n.method === 'notifications/resources/list_changed'); }, 'the notification on the new stream');
-    } finally {
-      await client.close();
-      await served.close();
-    }
+      await arrives(seen, 'notifications/resources/list_changed', () => servers[0].sendResourceListChanged(), 'the notification on the new stream');
+    });
   });
 
   test('a 409 on opening again (the server still holds the stream that was cut) is tried again, later', { timeout: 30_000 }, async () => {
     const { sessions, servers, handler } = subscribable();
     let opening = 0;
-    const served = await serve(async (request) => {
+    const conflicting = async (request: Request) => {
       if (request.method === 'GET' && ++opening === 2) return Response.json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Conflict: Only one SSE stream is allowed per session' } }, { status: 409 });
       return handler(request);
-    });
-    const seen: JsonRpcNotification[] = [];
-    const client = await connect(served.url, { era: 'legacy', onNotification: (n) => seen.push(n) });
-    try {
+    };
+    await listening(conflicting, async (served, _client, seen) => {
       await until(() => gets(served).length === 1, 'the first GET');
       sessions.closeStreams();
       await until(() => gets(served).length === 3, 'the GET refused with 409, then the one after it');
       assert.deepEqual(gets(served).map((r) => r.headers['last-event-id']), [undefined, 'priming-1', 'priming-1']);
-      await until(() => { void servers[0].sendResourceListChanged(); return seen.some((n) => n.method === 'notifications/resources/list_changed'); }, 'the notification on the stream opened at last');
-    } finally {
-      await client.close();
-      await served.close();
-    }
+      await arrives(seen, 'notifications/resources/list_changed', () => servers[0].sendResourceListChanged(), 'the notification on the stream opened at last');
+    });
   });
 
   test('a session lost meanwhile (404 on opening again): a new session, subscribed again, whose stream is listened to', { timeout: 30_000 }, async () => {
     const { sessions, servers, handler } = subscribable();
-    const served = await serve(handler);
-    const seen: JsonRpcNotification[] = [];
-    const client = await connect(served.url, { era: 'legacy', onNotification: (n) => seen.push(n) });
-    try {
+    await listening(handler, async (served, client, seen) => {
       await client.request('resources/subscribe', { uri: 'test://kept' });
       await until(() => gets(served).length === 1, 'the first GET');
       const first = client.sessionId;
@@ -223,11 +229,8 @@ describe('the standalone GET stream, closed by the server', () => {
       const posted = served.requests.filter((r) => r.method === 'POST').map((r) => (JSON.parse(r.body) as { method?: string }).method);
       assert.deepEqual(posted.slice(-3), ['initialize', 'notifications/initialized', 'resources/subscribe']);
       assert.deepEqual(gets(served).map((r) => r.headers['mcp-session-id']), [first, first, client.sessionId]);
-      await until(() => { void servers.at(-1)!.server.sendResourceUpdated({ uri: 'test://kept' }); return seen.some((n) => n.method === 'notifications/resources/updated'); }, 'the update in the new session');
-    } finally {
-      await client.close();
-      await served.close();
-    }
+      await arrives(seen, 'notifications/resources/updated', () => servers.at(-1)!.server.sendResourceUpdated({ uri: 'test://kept' }), 'the update in the new session');
+    });
   });
 });
 
