@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { describe, test } from './support/node-test.js';
 import { memoryStore, type CredentialStore } from '../packages/client/src/auth/index.ts';
 import type { HttpAuth } from '../packages/client/src/index.ts';
-import { keepsLoginFor, readOncePerRun, serversWithLogins } from '../packages/byhand/src/checkpoint/credentials.ts';
+import { readOncePerRun } from '../packages/byhand/src/checkpoint/credentials.ts';
+import { keepsLoginFor, serversWithLogins } from '../packages/byhand/src/shared/stored-login.ts';
 import { probeServer } from '../packages/byhand/src/checkpoint/probe.ts';
 
 function counted(store: CredentialStore): CredentialStore & { reads: number } {

@@ -19,12 +19,12 @@ import { connectFlags, sourceFlags, type SourceFlags } from '../shared/server-fl
 import { redactWords } from '../shared/redact-words.js';
 import { traceLine } from '../shared/show-wire.js';
 import { givenCredential } from '../shared/given-credential.js';
-import { storedLogin } from '../shared/stored-login.js';
+import { keepsLoginFor, serversWithLogins, storedLogin } from '../shared/stored-login.js';
 import { UsageError } from '../shared/usage-error.js';
 import { probeServer, type ProbeReport } from './probe.js';
 import { renderReport, styleFor } from './render.js';
 import { DEFAULT_BOUNDS, mapByKind, type Bounds } from './bounded.js';
-import { keepsLoginFor, readOncePerRun, serversWithLogins } from './credentials.js';
+import { readOncePerRun } from './credentials.js';
 import { SPEC } from './spec.js';
 
 export async function checkpointCommand(args: string[], io: CommandIO = processIO()): Promise<number> {

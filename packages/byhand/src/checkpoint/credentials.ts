@@ -5,7 +5,7 @@
 // The copy is parsed from the document's JSON (it came from a JSON file), which is much cheaper per request than
 // structuredClone on Node 20 (bench/checkpoint-bench.js measures the run).
 
-import { serverKey, type CredentialDocument, type CredentialStore } from '@byhand/client/auth';
+import type { CredentialDocument, CredentialStore } from '@byhand/client/auth';
 
 export function readOncePerRun(store: CredentialStore): CredentialStore {
   let doc: Promise<string> | undefined;
@@ -22,22 +22,3 @@ export function readOncePerRun(store: CredentialStore): CredentialStore {
   };
 }
 
-/**
- * The servers the store keeps a login for, by serverKey (as the provider keys tokens); undefined when the store
- * cannot be read, and then every server counts as having one, so the read's error is each probe's, as before.
- */
-export async function serversWithLogins(store: CredentialStore): Promise<ReadonlySet<string> | undefined> {
-  try {
-    return new Set(Object.keys((await store.read()).servers));
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Without a login kept, a probe prepares no authorization for its requests and inspects none of its answers; a
- * server that challenges is probed again with the provider (probe.ts), whose error names the login to run.
- */
-export function keepsLoginFor(servers: ReadonlySet<string> | undefined, url: string): boolean {
-  return servers === undefined || servers.has(serverKey(url));
-}
