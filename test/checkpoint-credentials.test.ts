@@ -6,24 +6,12 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, test } from './support/node-test.js';
+import { counted } from './support/counted-store.js';
 import { memoryStore, type CredentialStore } from '../packages/client/src/auth/index.ts';
 import type { HttpAuth } from '../packages/client/src/index.ts';
 import { readOncePerRun } from '../packages/byhand/src/checkpoint/credentials.ts';
 import { keepsLoginFor, serversWithLogins } from '../packages/byhand/src/shared/stored-login.ts';
 import { probeServer } from '../packages/byhand/src/checkpoint/probe.ts';
-
-function counted(store: CredentialStore): CredentialStore & { reads: number } {
-  const wrapped = {
-    reads: 0,
-    where: store.where,
-    read: () => {
-      wrapped.reads++;
-      return store.read();
-    },
-    update: (change: Parameters<CredentialStore['update']>[0]) => store.update(change),
-  };
-  return wrapped;
-}
 
 describe('checkpoint credentials', () => {
   test('one read for many requests, each given its own copy', { timeout: 5_000 }, async () => {

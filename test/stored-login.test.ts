@@ -4,24 +4,12 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from './support/node-test.js';
+import { counted } from './support/counted-store.js';
 import { memoryStore, serverKey, type CredentialStore } from '../packages/client/src/auth/index.ts';
 import { RECHECK_MS, storedLogin } from '../packages/byhand/src/shared/stored-login.ts';
 
 const URL = 'https://mcp.example/api';
 const signal = new AbortController().signal;
-
-function counted(store: CredentialStore): CredentialStore & { reads: number } {
-  const wrapped = {
-    reads: 0,
-    where: store.where,
-    read: () => {
-      wrapped.reads++;
-      return store.read();
-    },
-    update: (change: Parameters<CredentialStore['update']>[0]) => store.update(change),
-  };
-  return wrapped;
-}
 
 /** What `byhand login` keeps for URL: one bearer token, with no expiry. */
 function login(store: CredentialStore, token: string): Promise<void> {
