@@ -6,17 +6,18 @@ const followers = new WeakMap<AbortSignal, Set<() => void>>();
 
 /** Calls `listener` once when `signal` aborts (not if it already has); returns the way to stop following. */
 export function followAbort(signal: AbortSignal, listener: () => void): () => void {
-  let all = followers.get(signal);
-  if (all === undefined) {
-    const fresh = new Set<() => void>();
-    followers.set(signal, fresh);
-    signal.addEventListener('abort', () => {
-      for (const follower of fresh) follower();
-      fresh.clear();
-    }, { once: true });
-    all = fresh;
-  }
-  const mine = all;
-  mine.add(listener);
-  return () => void mine.delete(listener);
+  const all = followers.get(signal) ?? followed(signal);
+  all.add(listener);
+  return () => void all.delete(listener);
+}
+
+/** The followers of a signal not followed until now, called by the one listener put on it here. */
+function followed(signal: AbortSignal): Set<() => void> {
+  const all = new Set<() => void>();
+  followers.set(signal, all);
+  signal.addEventListener('abort', () => {
+    for (const follower of all) follower();
+    all.clear();
+  }, { once: true });
+  return all;
 }
