@@ -2,14 +2,14 @@
 // client, opened as every verb opens a server (config name, URL or `-- CMD`, stored logins, config headers); the
 // face speaks the host's era and relays what the server asks back to the host (docs/bridge.md).
 
-import type { Host, JsonRpcNotification } from '@byhand/client';
+import type { Client, Host, JsonRpcNotification } from '@byhand/client';
 import { AnswersFileError, createHost, ProviderConfigError, type ByhandHost } from '@byhand/host';
 import { runCommand } from '../shared/command.js';
 import { processIO, type CommandIO } from '../shared/io.js';
 import { listFlag, stringFlag, type Values } from '../shared/kit.js';
-import { eraLine, openServer } from '../shared/open-server.js';
+import { connectResolved, eraLine } from '../shared/open-server.js';
 import { notice } from '../shared/output.js';
-import { serverAndWords } from '../shared/resolve-server.js';
+import { resolveServer, serverAndWords } from '../shared/resolve-server.js';
 import { connectFlags, sourceFlags } from '../shared/server-flags.js';
 import { UsageError } from '../shared/usage-error.js';
 import { serveStdio, type Backs } from './stdio-face.js';
@@ -26,26 +26,32 @@ export async function bridgeCommand(args: string[], io: CommandIO = processIO())
     if (words.length > 0) throw new UsageError(`byhand bridge takes one SERVER (got ${words.join(' ')} after it)`, true);
     const source = sourceFlags(parsed.values);
     failure.what = `byhand bridge ${server.word ?? server.command!.join(' ')}`;
-    const opened = new Set<{ close(): Promise<void> }>();
-    defer(() => Promise.all([...opened].map((back) => back.close())));
+    const own = ownHost(parsed.values, io);
+    const listen = stringFlag(parsed.values, 'listen');
+    const at = listen === undefined ? undefined : { ...listenAddress(listen), path: endpointPath(stringFlag(parsed.values, 'path') ?? '/mcp'), allowedHosts: allowedHosts(listFlag(parsed.values, 'allow-host')) };
+    // Found before any host speaks: a name that is not a server is the command line's mistake, said at once and on
+    // stderr, not in answer to a host's first request. A bundled toolbox starts here, once, for every back.
+    const resolved = await resolveServer(server, source, io);
+    defer(() => resolved.close());
+    const opened = new Set<Client>();
+    defer(() => Promise.all([...opened].map((client) => client.close().catch(() => undefined))));
     const openBack = async (host: Host, onNotification: (notification: JsonRpcNotification) => void): Promise<Back> => {
-      const back = await openServer(server, source, flags, io, { host, onNotification });
-      opened.add(back);
-      notice(io, `bridging to ${back.server.describe}; ${eraLine(back.client, flags.era !== 'auto')}`);
+      const client = await connectResolved(resolved, flags, io, { host, onNotification });
+      opened.add(client);
+      notice(io, `bridging to ${resolved.describe}; ${eraLine(client, flags.era !== 'auto')}`);
       return {
-        client: back.client,
+        client,
         close: async () => {
-          opened.delete(back);
-          await back.close();
+          opened.delete(client);
+          await client.close().catch(() => undefined);
         },
       };
     };
     const key = defaultStateKey(io.env.BYHAND_STATE_SECRET);
     const pending = new PendingCalls({ codec: createStateCodec(stateKeyBytes(key), DEFAULT_STATE_TTL_SECONDS) });
-    const backs = { open: openBack, own: ownHost(parsed.values, io), pending, warn: (text: string) => notice(io, text) };
-    const listen = stringFlag(parsed.values, 'listen');
-    if (listen === undefined) await serveStdio(io, backs);
-    else await serveHttp(io, backs, { ...listenAddress(listen), path: endpointPath(stringFlag(parsed.values, 'path') ?? '/mcp'), allowedHosts: allowedHosts(listFlag(parsed.values, 'allow-host')) }, failure);
+    const backs = { open: openBack, own, pending, warn: (text: string) => notice(io, text) };
+    if (at === undefined) await serveStdio(io, backs);
+    else await serveHttp(io, backs, at, failure);
     return 0;
   });
 }
