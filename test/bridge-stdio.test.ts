@@ -18,6 +18,7 @@ import { bin, until } from './support/cli.js';
 import { answerAsLegacyHost, type Asked } from './support/bridge-hosts.js';
 import { textOf } from './servers-support.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
+import { legacySession, listen } from './fixtures/loopback.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -236,6 +237,22 @@ test('SIGINT during initialize, the server not answering: the bridge gives up th
     bridge.child.kill('SIGKILL');
     silent.closeAllConnections();
     await new Promise((resolve) => silent.close(resolve));
+  }
+});
+
+test('in front of a 2025 server that offers no event stream: the bridge says on stderr that its list changes cannot reach the host', { timeout: 15_000 }, async () => {
+  const server = await listen(legacySession({}));
+  const bridge = rawBridge([server.url]);
+  try {
+    bridge.send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'host', version: '1' } } });
+    await until(() => /event stream is not offered/.test(bridge.stderr()), 'the notice', 10_000);
+    assert.match(bridge.stderr(), /byhand: the server's event stream is not offered \(HTTP 405 .*\): list changes, resource updates and the server's own requests between calls will not arrive in this session/);
+    bridge.child.stdin.end();
+    assert.equal(await bridge.exitWithin(10_000), 0, bridge.stderr());
+    assert.equal((bridge.lines()[0]?.result as { serverInfo?: { name?: string } } | undefined)?.serverInfo?.name, 'legacy');
+  } finally {
+    bridge.child.kill('SIGKILL');
+    await server.close();
   }
 });
 

@@ -15,6 +15,7 @@ import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelconte
 import { connect } from '../packages/client/src/index.js';
 import { startServer } from '../packages/servers/src/edge/serve.js';
 import { serve } from './fixtures/sdk-server.js';
+import { json, legacySession, listen } from './fixtures/loopback.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(repoRoot, 'packages', 'byhand', 'bin', 'byhand.js');
@@ -115,6 +116,23 @@ test('legacy: watch URI sends resources/subscribe and prints the update', { time
     await served.close();
   }
 });
+
+for (const [status, said] of [[405, /is not offered \(HTTP 405 /], [403, /stopped: opening it was refused: HTTP 403 .*no event stream here/]] as const) {
+  test(`legacy: a server whose session has no event stream (GET answered ${status}): watch ends with 1 and says why, rather than waiting for nothing`, { timeout: 60_000 }, async () => {
+    const server = await listen(legacySession(status === 405 ? {} : { get: (_r, res) => void json(res, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'no event stream here' } }, status) }));
+    const watch = start(['watch', server.url]);
+    try {
+      assert.equal(await watch.exit, 1, watch.stderr());
+      assert.match(watch.stderr(), /✗ watch http:\/\/127.0.0.1:\d+\/mcp: the server's event stream /);
+      assert.match(watch.stderr(), said);
+      assert.match(watch.stderr(), /will not arrive in this session/);
+      assert.equal(watch.stdout(), '');
+    } finally {
+      watch.child.kill();
+      await server.close();
+    }
+  });
+}
 
 test('a call shows progress and the log level asked for while it runs (reference server, stdio)', { timeout: 60_000 }, async () => {
   const call = start(['call', 'trigger-long-running-operation', 'duration=0.3', 'steps=3', '--log-level', 'debug', '--', process.execPath, everything, 'stdio']);

@@ -378,6 +378,28 @@ describe('the legacy era over HTTP', () => {
     }
   });
 
+  test('no standalone GET stream: the host is told once, and why (refused, or not offered)', { timeout: 15_000 }, async () => {
+    const refusing = await listen(legacySession({ get: (_r, res) => void json(res, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'streams are for subscribers' } }, 403) }));
+    const offering = await listen(legacySession({}));
+    const told: Record<string, string[]> = { refused: [], none: [] };
+    const refused = await connect(refusing.url, { host: { eventsEnded: (reason) => void told.refused.push(reason) } });
+    const none = await connect(offering.url, { host: { eventsEnded: (reason) => void told.none.push(reason) } });
+    try {
+      for (const started = Date.now(); (told.refused.length === 0 || told.none.length === 0) && Date.now() - started < 5000; ) await new Promise((resolve) => setTimeout(resolve, 10));
+      // A round trip later, a second word would have come by now.
+      await Promise.all([refused.request('ping').catch(() => undefined), none.request('ping').catch(() => undefined)]);
+      assert.equal(told.refused.length, 1, told.refused.join('\n'));
+      assert.match(told.refused[0], /^the server's event stream stopped: opening it was refused: HTTP 403 .*streams are for subscribers.*: list changes, resource updates and the server's own requests between calls will not arrive in this session$/);
+      assert.equal(told.none.length, 1, told.none.join('\n'));
+      assert.match(told.none[0], /^the server's event stream is not offered \(HTTP 405 .*\): list changes/);
+    } finally {
+      await refused.close();
+      await none.close();
+      await refusing.close();
+      await offering.close();
+    }
+  });
+
   test('the standalone GET stream: an answer the server never takes times out, and the next push is still answered', { timeout: 15_000 }, async () => {
     let answers = 0;
     const server = await listen((request, res, req) => {

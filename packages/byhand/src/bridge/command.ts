@@ -36,7 +36,8 @@ export async function bridgeCommand(args: string[], io: CommandIO = processIO())
     const opened = new Set<Client>();
     defer(() => Promise.all([...opened].map((client) => client.close().catch(() => undefined))));
     const openBack = async (host: Host, onNotification: (notification: JsonRpcNotification) => void): Promise<Back> => {
-      const client = await connectResolved(resolved, flags, io, { host, onNotification });
+      // A 2025 server with no event stream cannot send the host its list changes between calls: said, as the host cannot be.
+      const client = await connectResolved(resolved, flags, io, { host: { ...host, eventsEnded: (reason) => notice(io, reason) }, onNotification });
       opened.add(client);
       notice(io, `bridging to ${resolved.describe}; ${eraLine(client, flags.era !== 'auto')}`);
       return {

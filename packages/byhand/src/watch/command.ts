@@ -3,8 +3,8 @@
 // filter asked for; the legacy era sends `resources/subscribe` per URI and listens on the session.
 // Spec: 2026-07-28 basic/patterns/subscriptions.mdx.
 
-import type { Client, JsonObject, JsonRpcNotification } from '@byhand/client';
-import { printable } from '@byhand/host';
+import { StreamClosedError, type Client, type JsonObject, type JsonRpcNotification } from '@byhand/client';
+import { createLookingHost, printable } from '@byhand/host';
 import { processIO, type CommandIO } from '../shared/io.js';
 import { boundDepth } from '../shared/depth-bound.js';
 import { booleanFlag, positiveFlag } from '../shared/kit.js';
@@ -40,7 +40,13 @@ export async function watchCommand(args: string[], io: CommandIO = processIO()):
       updates.push(json ? `${JSON.stringify(boundDepth(notification).value)}\n` : `${printable(line)}\n`, key);
       if (++seen >= count) stop.abort('count');
     };
-    const { client } = await open(`watch ${server.word ?? server.command!.join(' ')}`, { onNotification: print });
+    // A 2025 server's updates come only on its session's event stream: with none, a watch would wait for nothing.
+    let ended: string | undefined;
+    const eventsEnded = (reason: string) => {
+      ended = reason;
+      stop.abort('ended');
+    };
+    const { client } = await open(`watch ${server.word ?? server.command!.join(' ')}`, { onNotification: print, host: { ...createLookingHost(), eventsEnded } });
     // A signal (Ctrl-C) is how a watch usually ends: the command's interrupt (shared/signals.ts).
     const onInterrupt = () => stop.abort('interrupt');
     if (io.interrupt?.aborted) onInterrupt();
@@ -50,6 +56,9 @@ export async function watchCommand(args: string[], io: CommandIO = processIO()):
       else await subscribe(client, uris, stop.signal, io, armed);
     } finally {
       io.interrupt?.removeEventListener('abort', onInterrupt);
+    }
+    if (ended !== undefined && !io.interrupt?.aborted) {
+      throw new StreamClosedError(ended, 'a 2025 server sends its updates on the event stream of its session; without one, its notifications show only while a call runs (byhand call)');
     }
     return interruptOf(io.interrupt)?.exitCode ?? 0;
   });

@@ -82,13 +82,14 @@ export class HttpSession implements Session {
    * is none to listen to. Each opening's headers must come within `timeoutMs`; a stream then lives until end(),
    * and each answer the client POSTs for a request pushed down it has `timeoutMs` of its own. `onLost`: the server
    * no longer knows the session it names (a 404 when the stream is opened again); the new session listens in its turn.
+   * `onEnded`: the server offers no stream, or it is given up for good, and why; no request is running to carry it.
    */
-  listen(exchange: Omit<Exchange, 'deadline'>, timeoutMs: number, onLost: (stale: string) => void): void {
+  listen(exchange: Omit<Exchange, 'deadline'>, timeoutMs: number, onLost: (stale: string) => void, onEnded: (reason: string) => void): void {
     const { id } = this;
-    if (!id) return;
+    if (!id) return onEnded('is not opened: the server gave no session (Mcp-Session-Id) to listen on');
     const controller = new AbortController();
     this.listening = controller;
-    void this.follow(exchange, timeoutMs, controller.signal, () => onLost(id)).catch(() => undefined);
+    void this.follow(exchange, timeoutMs, controller.signal, () => onLost(id), onEnded).catch(() => undefined);
   }
 
   /**
@@ -99,11 +100,12 @@ export class HttpSession implements Session {
    * does a 404 on the first opening (a new session unknown at once: another instance holds it), so that renewing
    * cannot loop.
    */
-  private async follow(exchange: Omit<Exchange, 'deadline'>, timeoutMs: number, signal: AbortSignal, onLost: () => void): Promise<void> {
+  private async follow(exchange: Omit<Exchange, 'deadline'>, timeoutMs: number, signal: AbortSignal, onLost: () => void, onEnded: (reason: string) => void): Promise<void> {
     const { Deadline, HttpStatusError, sleep } = kit;
     let lastEventId: string | undefined;
     let retryMs = DEFAULT_RETRY_MS;
     let opened = false;
+    let failure: unknown;
     for (let failures = 0; failures <= MAX_RESUMES; ) {
       if (opened || failures > 0) await sleep(Math.min(Math.max(retryMs, MIN_REOPEN_MS) * 2 ** failures, 2 ** 31 - 1), signal);
       const opening = new Deadline('the event stream', timeoutMs, signal);
@@ -114,7 +116,12 @@ export class HttpSession implements Session {
         if (signal.aborted) return;
         // Busy, briefly unavailable, or still holding the stream that was cut: tried again like a server not reached.
         const passing = error instanceof HttpStatusError && (error.status === 409 || error.status === 429 || error.status >= 500);
-        if (error instanceof HttpStatusError && !passing) return error.status === 404 && opened ? onLost() : undefined;
+        if (error instanceof HttpStatusError && !passing) {
+          if (error.status === 404 && opened) return onLost();
+          // A server may offer no stream (405): not a failure, but all the same nothing will come between calls.
+          return onEnded(error.status === 405 ? `is not offered (${error.message})` : `stopped: ${opened ? 'opening it again' : 'opening it'} was refused: ${error.message}`);
+        }
+        failure = error;
         failures++;
         continue;
       } finally {
@@ -138,6 +145,7 @@ export class HttpSession implements Session {
       // that closes every stream at once is polled, not hammered.
       if (events === 0) retryMs = Math.max(retryMs, DEFAULT_RETRY_MS);
     }
+    onEnded(`stopped: it could not be opened ${MAX_RESUMES + 1} times in a row (the last time: ${failure instanceof Error ? failure.message : String(failure)})`);
   }
 
   /** One opening of the stream, to its end: each request pushed down it answered, each notification handed on. */
