@@ -245,8 +245,8 @@ test('in front of a 2025 server that offers no event stream: the bridge says on 
   const bridge = rawBridge([server.url]);
   try {
     bridge.send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'host', version: '1' } } });
-    await until(() => /event stream is not offered/.test(bridge.stderr()), 'the notice', 10_000);
-    assert.match(bridge.stderr(), /byhand: the server's event stream is not offered \(HTTP 405 .*\): list changes, resource updates and the server's own requests between calls will not arrive in this session/);
+    await until(() => /offers no event stream/.test(bridge.stderr()), 'the notice', 10_000);
+    assert.match(bridge.stderr(), /byhand: the server offers no event stream \(HTTP 405 .*\): list changes, resource updates and the server's own requests between calls will not arrive in this session/);
     bridge.child.stdin.end();
     assert.equal(await bridge.exitWithin(10_000), 0, bridge.stderr());
     assert.equal((bridge.lines()[0]?.result as { serverInfo?: { name?: string } } | undefined)?.serverInfo?.name, 'legacy');

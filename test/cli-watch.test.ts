@@ -16,6 +16,7 @@ import { connect } from '../packages/client/src/index.js';
 import { startServer } from '../packages/servers/src/edge/serve.js';
 import { serve } from './fixtures/sdk-server.js';
 import { json, legacySession, listen } from './fixtures/loopback.js';
+import { fixtureScript } from './support/fixture-bundle.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(repoRoot, 'packages', 'byhand', 'bin', 'byhand.js');
@@ -38,6 +39,16 @@ function start(args: string[]): Running {
   child.stderr.on('data', (chunk) => (err += chunk));
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, stdout: () => out, stderr: () => err, exit };
+}
+
+/** The exit code, or 'still running' after `ms`. */
+async function exitWithin(running: Running, ms: number): Promise<number | null | 'still running'> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([running.exit, new Promise<'still running'>((resolve) => (timer = setTimeout(() => resolve('still running'), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function until(condition: () => boolean, what: string, ms = 20_000): Promise<void> {
@@ -117,13 +128,13 @@ test('legacy: watch URI sends resources/subscribe and prints the update', { time
   }
 });
 
-for (const [status, said] of [[405, /is not offered \(HTTP 405 /], [403, /stopped: opening it was refused: HTTP 403 .*no event stream here/]] as const) {
+for (const [status, said] of [[405, /offers no event stream \(HTTP 405 /], [403, /refused to open its event stream: HTTP 403 .*no event stream here/]] as const) {
   test(`legacy: a server whose session has no event stream (GET answered ${status}): watch ends with 1 and says why, rather than waiting for nothing`, { timeout: 60_000 }, async () => {
     const server = await listen(legacySession(status === 405 ? {} : { get: (_r, res) => void json(res, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'no event stream here' } }, status) }));
     const watch = start(['watch', server.url]);
     try {
-      assert.equal(await watch.exit, 1, watch.stderr());
-      assert.match(watch.stderr(), /✗ watch http:\/\/127.0.0.1:\d+\/mcp: the server's event stream /);
+      assert.equal(await exitWithin(watch, 20_000), 1, watch.stderr());
+      assert.match(watch.stderr(), /✗ watch http:\/\/127.0.0.1:\d+\/mcp: the server /);
       assert.match(watch.stderr(), said);
       assert.match(watch.stderr(), /will not arrive in this session/);
       assert.equal(watch.stdout(), '');
@@ -133,6 +144,22 @@ for (const [status, said] of [[405, /is not offered \(HTTP 405 /], [403, /stoppe
     }
   });
 }
+
+test('legacy stdio: list changes sent between requests reach watch, and a server that exits ends it with 1 and its stderr', { timeout: 60_000 }, async () => {
+  const announcing = start(['watch', '--count', '2', '--', process.execPath, fixtureScript('test/fixtures/legacy-stdio-between.ts'), 'announce']);
+  const exiting = start(['watch', '--', process.execPath, fixtureScript('test/fixtures/legacy-stdio-between.ts'), 'exit']);
+  try {
+    // Bounded: a watch that waits for nothing must fail this test, not hold the run open.
+    assert.equal(await exitWithin(announcing, 20_000), 0, announcing.stderr());
+    assert.equal(announcing.stdout(), 'tools list changed\ntools list changed\n');
+    assert.match(announcing.stderr(), /legacy era, 2025-11-25/);
+    assert.equal(await exitWithin(exiting, 20_000), 1, exiting.stderr());
+    assert.match(exiting.stderr(), /✗ watch .*: the server process exited \(code 4\); its stderr said: fatal: the lease was lost: list changes, resource updates and the server's own requests between calls will not arrive in this session/);
+  } finally {
+    announcing.child.kill();
+    exiting.child.kill();
+  }
+});
 
 test('a call shows progress and the log level asked for while it runs (reference server, stdio)', { timeout: 60_000 }, async () => {
   const call = start(['call', 'trigger-long-running-operation', 'duration=0.3', 'steps=3', '--log-level', 'debug', '--', process.execPath, everything, 'stdio']);

@@ -389,9 +389,9 @@ describe('the legacy era over HTTP', () => {
       // A round trip later, a second word would have come by now.
       await Promise.all([refused.request('ping').catch(() => undefined), none.request('ping').catch(() => undefined)]);
       assert.equal(told.refused.length, 1, told.refused.join('\n'));
-      assert.match(told.refused[0], /^the server's event stream stopped: opening it was refused: HTTP 403 .*streams are for subscribers.*: list changes, resource updates and the server's own requests between calls will not arrive in this session$/);
+      assert.match(told.refused[0], /^the server refused to open its event stream: HTTP 403 .*streams are for subscribers.*: list changes, resource updates and the server's own requests between calls will not arrive in this session$/);
       assert.equal(told.none.length, 1, told.none.join('\n'));
-      assert.match(told.none[0], /^the server's event stream is not offered \(HTTP 405 .*\): list changes/);
+      assert.match(told.none[0], /^the server offers no event stream \(HTTP 405 .*\): list changes/);
     } finally {
       await refused.close();
       await none.close();

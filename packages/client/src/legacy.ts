@@ -172,9 +172,9 @@ export class LegacyConnection implements Connection {
     // A session the stream finds lost is renewed with no request waiting on it, so a failure there has no one to tell.
     // Said to the host, which may be waiting for what can no longer come (a watch).
     const ended = (reason: string) =>
-      this.settings.host.eventsEnded?.(`the server's event stream ${reason}: list changes, resource updates and the server's own requests between calls will not arrive in this session`);
+      this.settings.host.eventsEnded?.(`${reason}: list changes, resource updates and the server's own requests between calls will not arrive in this session`);
     if (this.session) this.session.listen(between, wire.timeoutMs, (stale) => void this.renew(stale).catch(() => undefined), ended);
-    else wire.transport.listen?.(between, wire.timeoutMs);
+    else wire.transport.listen?.(between, wire.timeoutMs, ended);
     // The legacy way to ask for logs: once for the session (the modern era asks per request).
     if (logLevel && this.identity.serverCapabilities.logging) await this.request('logging/setLevel', { level: logLevel });
   }

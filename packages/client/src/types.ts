@@ -200,9 +200,9 @@ export interface Host {
   /** Elicitation modes the host supports; defaults to ['form']. */
   elicitationModes?: ('form' | 'url')[];
   /**
-   * Told when a 2025 session has no event stream, where the server sends what belongs to no call (list changes,
-   * resource updates, its own requests): the server offers none, or it was given up for good. `reason` says which, in
-   * plain words. Nothing more arrives between calls in this session; absent, that is silent.
+   * Told when a 2025 server can send nothing more that belongs to no call (list changes, resource updates, its own
+   * requests): it offers no event stream, the stream was given up for good, or its process exited. `reason` says
+   * which, in plain words. Nothing more arrives between calls in this session; absent, that is silent.
    */
   eventsEnded?: (reason: string) => void;
 }

@@ -43,6 +43,7 @@ export class SseTransport implements Transport {
   readonly endpoint: string;
   private readonly pending = new Map<JsonRpcRequest['id'], Pending>();
   private listener: Omit<Exchange, 'deadline'> | undefined;
+  private onEnded: ((reason: string) => void) | undefined;
   private timeoutMs: number;
   private ended: McpError | undefined;
 
@@ -123,9 +124,10 @@ export class SseTransport implements Transport {
     return this.poster.deliver(message, exchange);
   }
 
-  listen(exchange: Omit<Exchange, 'deadline'>, timeoutMs: number): void {
+  listen(exchange: Omit<Exchange, 'deadline'>, timeoutMs: number, onEnded?: (reason: string) => void): void {
     this.listener = exchange;
     this.timeoutMs = timeoutMs;
+    this.onEnded = onEnded;
   }
 
   async close(): Promise<void> {
@@ -190,6 +192,8 @@ export class SseTransport implements Transport {
   }
 
   private end(error: McpError): void {
+    // Ended by the server, not by close(): the one stream was all there was.
+    if (this.ended === undefined) this.onEnded?.(error.message);
     this.ended ??= error;
     for (const pending of this.pending.values()) pending.reject(this.ended);
     this.pending.clear();

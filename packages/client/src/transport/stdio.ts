@@ -63,6 +63,9 @@ export class StdioTransport implements Transport {
   private strayLines: string[] = [];
   private exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private readonly exitPromise: Promise<void>;
+  /** Between requests, in a 2025 session: who takes what no request owns, and who is told when nothing more can come. */
+  private listener: { exchange: Omit<Exchange, 'deadline'>; onEnded: ((reason: string) => void) | undefined } | undefined;
+  private closing = false;
 
   constructor(options: StdioOptions) {
     this.key = [options.command, ...(options.args ?? [])].join(' ');
@@ -90,6 +93,7 @@ export class StdioTransport implements Transport {
         signal('exit');
         const said = this.stderrTail.trim() ? 'its stderr, quoted in this message, says why' : 'it wrote nothing to stderr';
         this.failAll(new StreamClosedError(`the server process exited (${exitSignal ?? `code ${code}`})${this.stderrSummary()}`, `the server stopped before it answered: ${said}`));
+        if (!this.closing) this.listener?.onEnded?.(`the server process exited (${exitSignal ?? `code ${code}`})${this.stderrSummary()}`);
         resolve();
       });
     });
@@ -145,7 +149,12 @@ export class StdioTransport implements Transport {
     this.write(message);
   }
 
+  listen(exchange: Omit<Exchange, 'deadline'>, _timeoutMs: number, onEnded?: (reason: string) => void): void {
+    this.listener = { exchange, onEnded };
+  }
+
   async close(): Promise<void> {
+    this.closing = true;
     if (!this.exited) {
       this.child.stdin.end();
       if (!(await this.gone(500))) {
@@ -255,16 +264,24 @@ export class StdioTransport implements Transport {
     } else if (isRequest(message)) {
       void this.answer(message);
     } else if ('method' in message) {
+      // Between requests a 2025 server still tells of its list changes and updates: the session's listener takes them.
+      if (this.pending.size === 0) this.listener?.exchange.onNotification?.(message);
       for (const pending of this.pending.values()) pending.exchange.onNotification?.(message);
     }
   }
 
-  /** A legacy server-to-client request: no request owns it on stdio, so the oldest pending one that can answer does. */
+  /**
+   * A legacy server-to-client request: no request owns it on stdio, so the oldest pending one that can answer does;
+   * between requests, the session's listener.
+   */
   private async answer(request: JsonRpcRequest): Promise<void> {
     const owner = [...this.pending.values()].find((p) => p.exchange.onServerRequest);
+    const between = this.listener?.exchange.onServerRequest;
     const answer = owner
       ? await owner.exchange.deadline.excluding(() => owner.exchange.onServerRequest!(request))
-      : { error: { code: -32601, message: `Method not found: the client does not take ${request.method} here` } };
+      : between
+        ? await between(request).catch((error: unknown) => ({ error: { code: -32603, message: `the client could not answer ${request.method}: ${(error as Error).message}` } }))
+        : { error: { code: -32601, message: `Method not found: the client does not take ${request.method} here` } };
     this.write({ jsonrpc: '2.0', id: request.id, ...answer });
   }
 

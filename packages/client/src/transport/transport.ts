@@ -42,8 +42,11 @@ export interface Transport {
   readonly sessionId?: string | undefined;
   /** The 2024-11-05 HTTP+SSE transport: the URL its `endpoint` event named, where messages are POSTed. */
   readonly endpoint?: string;
-  /** Legacy: where the server's requests and notifications that belong to no request go, for the life of the connection. */
-  listen?(exchange: Omit<Exchange, 'deadline'>, timeoutMs: number): void;
+  /**
+   * Legacy: where the server's requests and notifications that belong to no request go, for the life of the
+   * connection; `onEnded` is told, with the reason, when the server can send no more (not when the client closes).
+   */
+  listen?(exchange: Omit<Exchange, 'deadline'>, timeoutMs: number, onEnded?: (reason: string) => void): void;
   /** stdio: the server's recent stderr, whether its process is gone, and its first sign of life. */
   readonly stderr?: string;
   /** stdio: the lines on stdout that were not JSON-RPC. */
