@@ -14,6 +14,9 @@ import { listen } from './support/bridge-listen.js';
 import { answerAsLegacyHost, answerAsModernHost, tapProgress, type Asked } from './support/bridge-hosts.js';
 import { textOf } from './servers-support.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
+import { request as httpRequest } from 'node:http';
+import { json, listen as listenLoopback, modern as modernServer } from './fixtures/loopback.js';
+import { until } from './support/cli.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -184,4 +187,42 @@ describe('byhand bridge --listen', () => {
       await bridge.stop();
     }
   });
+});
+
+test('a 2026 host that hangs up during a call: the bridge gives up its request to the server, and serves the next one', { timeout: 20_000 }, async () => {
+  let closed = 0;
+  let calls = 0;
+  const server = await listenLoopback(modernServer((request, res, req) => {
+    const message = request.json as { id?: unknown; method?: string } | undefined;
+    if (message?.method === 'tools/list') return json(res, { jsonrpc: '2.0', id: message.id, result: { tools: [{ name: 'slow', inputSchema: { type: 'object' } }] } });
+    if (message?.method === 'tools/call' && ++calls === 1) return void req.socket.once('close', () => closed++);
+    json(res, { jsonrpc: '2.0', id: message?.id ?? null, result: { content: [{ type: 'text', text: 'done' }] } });
+  }));
+  const bridge = await listen([server.url]);
+  const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} };
+  const call = (id: number) => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { _meta: meta, name: 'slow', arguments: {} } });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'slow' };
+    const req = httpRequest(bridge.url, { method: 'POST', headers, agent: false });
+    const answer = new Promise<string>((resolve, reject) => {
+      req.once('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).once('end', () => resolve(text));
+      });
+      req.once('error', reject);
+    });
+    req.end(body);
+    return { req, answer };
+  };
+  try {
+    const first = call(1);
+    first.answer.catch(() => undefined);
+    await until(() => calls === 1, 'the call to reach the server', 10_000);
+    first.req.destroy();
+    await until(() => closed === 1, 'the bridge to give up its request to the server', 5_000);
+    assert.match(await call(2).answer, /"text":"done"/);
+  } finally {
+    await bridge.stop();
+    await server.close();
+  }
 });

@@ -9,6 +9,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from '@byhand/client';
 import { dropRestOfBody } from '@byhand/servers/listen';
 import { AnswerError, errorOf, JsonRpcPeer } from './json-rpc-peer.js';
@@ -216,20 +217,17 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
     } catch (error) {
       return writeJson(res, statusOf(error), { jsonrpc: '2.0', id: request.id, error: errorOf(error) });
     }
-    const hungUp = new AbortController();
     if (request.method === 'subscriptions/listen' || (request.params?._meta as JsonObject | undefined)?.progressToken !== undefined) {
+      const hungUp = new AbortController();
       const stream = new EventStream(res, {}, () => hungUp.abort());
       const peer = new JsonRpcPeer((message) => (stream.send(message), stream.close()), (r, s) => modern.run(r, AbortSignal.any([s, hungUp.signal]), (n) => stream.send(n)));
       peer.receive(request);
       return;
     }
-    res.once('close', () => {
-      if (!res.writableFinished) hungUp.abort();
-    });
     let answer: JsonRpcMessage;
     let status = 200;
     try {
-      answer = { jsonrpc: '2.0', id: request.id, result: await modern.run(request, hungUp.signal, () => undefined) };
+      answer = { jsonrpc: '2.0', id: request.id, result: await modern.run(request, hangUpOf(req.socket), () => undefined) };
     } catch (error) {
       answer = { jsonrpc: '2.0', id: request.id, error: errorOf(error) };
       status = statusOf(error);
@@ -256,6 +254,24 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
 function statusOf(error: unknown): number {
   if (error instanceof AnswerError && error.status !== undefined) return error.status;
   return errorOf(error).code === -32021 ? 400 : 200;
+}
+
+const hangUps = new WeakMap<Socket, AbortSignal>();
+
+/**
+ * Aborted when the host hangs up: the connection closes. One per connection, not per request: an AbortController
+ * for each request, and a listener on each response, cost more than the rest of what the face does per request.
+ * A keep-alive connection runs one request at a time, and one that has finished has let go of the signal.
+ */
+function hangUpOf(socket: Socket): AbortSignal {
+  let signal = hangUps.get(socket);
+  if (signal === undefined) {
+    const controller = new AbortController();
+    socket.once('close', () => controller.abort());
+    signal = controller.signal;
+    hangUps.set(socket, signal);
+  }
+  return signal;
 }
 
 /** A header's one value: node joins repeated ones with a comma, except where it keeps an array. */
