@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from './support/node-test.js';
 import { bin, until } from './support/cli.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
+import { fixtureScript } from './support/fixture-bundle.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const MODERN = '2026-07-28';
@@ -55,5 +56,30 @@ describe('byhand bridge: subscriptions/listen from a 2026 host', () => {
         if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
       }
     });
+  }
+});
+
+test('in front of a 2025 stdio server that announces between calls: its list changes reach the 2026 host\'s stream, stamped', { timeout: 15_000 }, async () => {
+  const child = spawn(process.execPath, [bin, 'bridge', '--', process.execPath, fixtureScript('test/fixtures/legacy-stdio-between.ts'), 'announce'], { cwd: root, env: { ...process.env, BYHAND_PROVIDER: 'offline' }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const seen: Message[] = [];
+  let buffered = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    buffered += chunk;
+    const lines = buffered.split('\n');
+    buffered = lines.pop()!;
+    for (const line of lines) seen.push(JSON.parse(line) as Message);
+  });
+  try {
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'sub', method: 'subscriptions/listen', params: { _meta: meta, notifications: { toolsListChanged: true } } })}\n`);
+    // No call runs: the server's announcements come between calls, on its session.
+    await until(() => seen.some((m) => m.method === 'notifications/tools/list_changed'), 'a tool list change', 10_000);
+    const changed = seen.find((m) => m.method === 'notifications/tools/list_changed')!;
+    assert.equal(changed.params?._meta?.[SUBSCRIPTION_ID], 'sub');
+  } finally {
+    child.stdin.end();
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    if (child.exitCode === null) await exited;
+    clearTimeout(timer);
   }
 });
