@@ -14,6 +14,28 @@ const host = {
 };
 
 describe('HTTP+SSE against the v1 SDK', () => {
+  test('the server ending its one stream tells the host why (eventsEnded), once; the client closing it does not', { timeout: 30_000 }, async () => {
+    const ending = await serveSse();
+    const staying = await serveSse();
+    const told: Record<string, string[]> = { ending: [], staying: [] };
+    const ended = await connect(ending.url, { host: { eventsEnded: (reason) => void told.ending.push(reason) }, timeoutMs: 5000 });
+    const closed = await connect(staying.url, { host: { eventsEnded: (reason) => void told.staying.push(reason) }, timeoutMs: 5000 });
+    try {
+      await closed.close();
+      await ending.close();
+      for (const started = Date.now(); told.ending.length === 0 && Date.now() - started < 5000; ) await new Promise((resolve) => setTimeout(resolve, 10));
+      assert.equal(told.ending.length, 1, told.ending.join('\n'));
+      assert.match(told.ending[0], /^the (server closed the HTTP\+SSE event stream|HTTP\+SSE event stream broke off: .*): list changes, resource updates and the server's own requests between calls will not arrive in this session$/);
+      await assert.rejects(ended.listTools(), (e: unknown) => e instanceof StreamClosedError);
+      assert.deepEqual(told.staying, []);
+    } finally {
+      await ended.close();
+      await closed.close();
+      await ending.close();
+      await staying.close();
+    }
+  });
+
   test('found by the fallback: POST refused 405, then GET names the endpoint; list, call, read, prompt, sampling', { timeout: 30_000 }, async () => {
     const server = await serveSse();
     const client = await connect(server.url, { host, timeoutMs: 5000 }).catch(async (error) => {
