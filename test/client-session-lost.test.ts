@@ -232,6 +232,30 @@ describe('the standalone GET stream, closed by the server', () => {
       await arrives(seen, 'notifications/resources/updated', () => servers.at(-1)!.server.sendResourceUpdated({ uri: 'test://kept' }), 'the update in the new session');
     });
   });
+
+  test('a session lost meanwhile, and a new one refused: the host is told that nothing more will come, and why', { timeout: 30_000 }, async () => {
+    const { sessions, handler } = subscribable();
+    let refusing = false;
+    const refusingNew = async (request: Request) => {
+      if (refusing && request.method === 'POST') return Response.json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'draining: no new sessions' } }, { status: 503 });
+      return handler(request);
+    };
+    const served = await serve(refusingNew);
+    const told: string[] = [];
+    const client = await connect(served.url, { era: 'legacy', host: { eventsEnded: (reason) => void told.push(reason) } });
+    try {
+      await until(() => gets(served).length === 1, 'the first GET');
+      refusing = true;
+      sessions.forget();
+      sessions.closeStreams();
+      await until(() => told.length > 0, 'the host told');
+      assert.equal(told.length, 1, told.join('\n'));
+      assert.match(told[0], /^the server no longer knows the session, and a new one could not be started \(.*draining: no new sessions.*\): list changes, resource updates and the server's own requests between calls will not arrive in this session$/);
+    } finally {
+      await client.close();
+      await served.close();
+    }
+  });
 });
 
 describe('a lost session, through the CLI', () => {

@@ -169,11 +169,12 @@ export class LegacyConnection implements Connection {
       onServerRequest: (request: JsonRpcRequest) => this.answer(request, 'the event stream', {}, wire.signal ?? new AbortController().signal),
       onNotification: (notification: JsonRpcNotification) => wire.onNotification?.(notification),
     };
-    // A session the stream finds lost is renewed with no request waiting on it, so a failure there has no one to tell.
     // Said to the host, which may be waiting for what can no longer come (a watch).
     const ended = (reason: string) =>
       this.settings.host.eventsEnded?.(`${reason}: list changes, resource updates and the server's own requests between calls will not arrive in this session`);
-    if (this.session) this.session.listen(between, wire.timeoutMs, (stale) => void this.renew(stale).catch(() => undefined), ended);
+    // A session the stream finds lost is renewed with no request waiting on it: a renewal that fails is the host's to hear.
+    const renew = (stale: string) => void this.renew(stale).catch((error: unknown) => ended(`the server no longer knows the session, and a new one could not be started (${(error as Error).message})`));
+    if (this.session) this.session.listen(between, wire.timeoutMs, renew, ended);
     else wire.transport.listen?.(between, wire.timeoutMs, ended);
     // The legacy way to ask for logs: once for the session (the modern era asks per request).
     if (logLevel && this.identity.serverCapabilities.logging) await this.request('logging/setLevel', { level: logLevel });
