@@ -10,7 +10,8 @@ export interface Listening {
 }
 
 export async function listen(args: string[]): Promise<Listening> {
-  const cli = startByhand(['bridge', ...withListen(args)]);
+  // Stopped by `stop`, and run for as long as a conformance suite takes.
+  const cli = startByhand(['bridge', ...withListen(args)], undefined, Infinity);
   const stop = async () => {
     if (cli.child.exitCode === null) cli.child.kill('SIGTERM');
     await cli.exit;

@@ -42,14 +42,19 @@ export interface RunningCli {
   exit: Promise<number>;
 }
 
-/** The binary left running, for what happens while it works (signals): stdin ignored, both streams kept. */
-export function startByhand(args: string[], cwd = root): RunningCli {
+/**
+ * The binary left running, for what happens while it works (signals): stdin ignored, both streams kept. It is killed
+ * (SIGKILL, exit 137) after `capMs`, so a test awaiting an exit that never comes fails instead of holding the run
+ * open; a caller that stops it itself, and may run it longer, passes Infinity.
+ */
+export function startByhand(args: string[], cwd = root, capMs = 45_000): RunningCli {
   const child = spawn(process.execPath, [join(root, 'packages/byhand/bin/byhand.js'), ...args], { cwd, env: { ...process.env, BYHAND_PROVIDER: 'offline', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const exit = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? 128 + (signal ? constants.signals[signal] : 0))));
+  const cap = Number.isFinite(capMs) ? setTimeout(() => child.kill('SIGKILL'), capMs) : undefined;
+  const exit = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? 128 + (signal ? constants.signals[signal] : 0)))).finally(() => clearTimeout(cap));
   return { child, stdout: () => out, stderr: () => err, exit };
 }
 
