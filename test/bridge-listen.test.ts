@@ -27,16 +27,7 @@ describe('byhand bridge: subscriptions/listen from a 2026 host', () => {
 
   for (const era of ['legacy', 'modern'] as const) {
     test(`in front of a server spoken to in the ${era} era: acknowledged, and a tool list change arrives stamped`, { timeout: 15_000 }, async () => {
-      const child = spawn(process.execPath, [bin, 'bridge', server.urls.everything, '--era', era], { cwd: root, env: { ...process.env, BYHAND_PROVIDER: 'offline' }, stdio: ['pipe', 'pipe', 'ignore'] });
-      const seen: Message[] = [];
-      let buffered = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        buffered += chunk;
-        const lines = buffered.split('\n');
-        buffered = lines.pop()!;
-        for (const line of lines) seen.push(JSON.parse(line) as Message);
-      });
-      const send = (message: object) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+      const { seen, send, stop } = rawHost([server.urls.everything, '--era', era]);
       try {
         send({ id: 1, method: 'server/discover', params: { _meta: meta } });
         await until(() => seen.some((m) => m.id === 1), 'server/discover answered', 10_000);
@@ -52,15 +43,31 @@ describe('byhand bridge: subscriptions/listen from a 2026 host', () => {
         assert.equal(changed.params?._meta?.[SUBSCRIPTION_ID], 'sub');
         assert.ok(!seen.some((m) => m.id === 'sub'), 'the stream stays open');
       } finally {
-        child.stdin.end();
-        if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+        await stop();
       }
     });
   }
 });
 
 test('in front of a 2025 stdio server that announces between calls: its list changes reach the 2026 host\'s stream, stamped', { timeout: 15_000 }, async () => {
-  const child = spawn(process.execPath, [bin, 'bridge', '--', process.execPath, fixtureScript('test/fixtures/legacy-stdio-between.ts'), 'announce'], { cwd: root, env: { ...process.env, BYHAND_PROVIDER: 'offline' }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const { seen, send, stop } = rawHost(['--', process.execPath, fixtureScript('test/fixtures/legacy-stdio-between.ts'), 'announce']);
+  try {
+    send({ id: 'sub', method: 'subscriptions/listen', params: { _meta: meta, notifications: { toolsListChanged: true } } });
+    // No call runs: the server's announcements come between calls, on its session.
+    await until(() => seen.some((m) => m.method === 'notifications/tools/list_changed'), 'a tool list change', 10_000);
+    const changed = seen.find((m) => m.method === 'notifications/tools/list_changed')!;
+    assert.equal(changed.params?._meta?.[SUBSCRIPTION_ID], 'sub');
+  } finally {
+    await stop();
+  }
+});
+
+/**
+ * `byhand bridge ARGS` on stdio with the test as its host: raw JSON-RPC lines in, every line it writes parsed into
+ * `seen`. `stop` closes stdin and waits for the bridge to exit, killing it after 5 s.
+ */
+function rawHost(args: string[]): { seen: Message[]; send(message: object): void; stop(): Promise<void> } {
+  const child = spawn(process.execPath, [bin, 'bridge', ...args], { cwd: root, env: { ...process.env, BYHAND_PROVIDER: 'offline' }, stdio: ['pipe', 'pipe', 'ignore'] });
   const seen: Message[] = [];
   let buffered = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -69,17 +76,16 @@ test('in front of a 2025 stdio server that announces between calls: its list cha
     buffered = lines.pop()!;
     for (const line of lines) seen.push(JSON.parse(line) as Message);
   });
-  try {
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'sub', method: 'subscriptions/listen', params: { _meta: meta, notifications: { toolsListChanged: true } } })}\n`);
-    // No call runs: the server's announcements come between calls, on its session.
-    await until(() => seen.some((m) => m.method === 'notifications/tools/list_changed'), 'a tool list change', 10_000);
-    const changed = seen.find((m) => m.method === 'notifications/tools/list_changed')!;
-    assert.equal(changed.params?._meta?.[SUBSCRIPTION_ID], 'sub');
-  } finally {
-    child.stdin.end();
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    if (child.exitCode === null) await exited;
-    clearTimeout(timer);
-  }
-});
+  return {
+    seen,
+    send: (message) => void child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`),
+    stop: async () => {
+      child.stdin.end();
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
