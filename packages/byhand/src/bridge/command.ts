@@ -34,7 +34,8 @@ export async function bridgeCommand(args: string[], io: CommandIO = processIO())
     const resolved = await resolveServer(server, source, io);
     defer(() => resolved.close());
     const opened = new Set<Client>();
-    defer(() => Promise.all([...opened].map((client) => client.close().catch(() => undefined))));
+    const closeQuietly = (client: Client) => client.close().catch(() => undefined);
+    defer(() => Promise.all([...opened].map(closeQuietly)));
     const openBack = async (host: Host, onNotification: (notification: JsonRpcNotification) => void): Promise<Back> => {
       // A 2025 server with no event stream cannot send the host its list changes between calls: said, as the host cannot be.
       const client = await connectResolved(resolved, flags, io, { host: { ...host, eventsEnded: (reason) => notice(io, reason) }, onNotification });
@@ -44,7 +45,7 @@ export async function bridgeCommand(args: string[], io: CommandIO = processIO())
         client,
         close: async () => {
           opened.delete(client);
-          await client.close().catch(() => undefined);
+          await closeQuietly(client);
         },
       };
     };

@@ -119,7 +119,7 @@ export class HttpSession implements Session {
         if (error instanceof HttpStatusError && !passing) {
           if (error.status === 404 && opened) return onLost();
           // A server may offer no stream (405): not a failure, but all the same nothing will come between calls.
-          return onEnded(error.status === 405 ? `the server offers no event stream (${error.message})` : `the server refused to ${opened ? 'open its event stream again' : 'open its event stream'}: ${error.message}`);
+          return onEnded(error.status === 405 ? `the server offers no event stream (${error.message})` : `the server refused to open its event stream${opened ? ' again' : ''}: ${error.message}`);
         }
         failure = error;
         failures++;
@@ -145,7 +145,7 @@ export class HttpSession implements Session {
       // that closes every stream at once is polled, not hammered.
       if (events === 0) retryMs = Math.max(retryMs, DEFAULT_RETRY_MS);
     }
-    onEnded(`the server's event stream could not be ${opened ? 'opened again' : 'opened'} ${MAX_RESUMES + 1} times in a row (the last time: ${failure instanceof Error ? failure.message : String(failure)})`);
+    onEnded(`the server's event stream could not be opened${opened ? ' again' : ''} ${MAX_RESUMES + 1} times in a row (the last time: ${failure instanceof Error ? failure.message : String(failure)})`);
   }
 
   /** One opening of the stream, to its end: each request pushed down it answered, each notification handed on. */

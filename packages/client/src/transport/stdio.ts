@@ -92,8 +92,9 @@ export class StdioTransport implements Transport {
         this.exited = { code, signal: exitSignal };
         signal('exit');
         const said = this.stderrTail.trim() ? 'its stderr, quoted in this message, says why' : 'it wrote nothing to stderr';
-        this.failAll(new StreamClosedError(`the server process exited (${exitSignal ?? `code ${code}`})${this.stderrSummary()}`, `the server stopped before it answered: ${said}`));
-        if (!this.closing) this.listener?.onEnded?.(`the server process exited (${exitSignal ?? `code ${code}`})${this.stderrSummary()}`);
+        const exitedWhy = `the server process exited (${exitSignal ?? `code ${code}`})${this.stderrSummary()}`;
+        this.failAll(new StreamClosedError(exitedWhy, `the server stopped before it answered: ${said}`));
+        if (!this.closing) this.listener?.onEnded?.(exitedWhy);
         resolve();
       });
     });
