@@ -4,19 +4,15 @@
 // the host's own subscription id.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from './support/node-test.js';
-import { bin, until } from './support/cli.js';
+import { until } from './support/cli.js';
+import { rawBridge } from './support/raw-bridge.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 import { fixtureScript } from './support/fixture-bundle.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const MODERN = '2026-07-28';
 const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
-
-type Message = Record<string, unknown> & { method?: string; id?: unknown; params?: Record<string, unknown> & { _meta?: Record<string, unknown> } };
 
 describe('byhand bridge: subscriptions/listen from a 2026 host', () => {
   let server: RunningServer;
@@ -27,21 +23,21 @@ describe('byhand bridge: subscriptions/listen from a 2026 host', () => {
 
   for (const era of ['legacy', 'modern'] as const) {
     test(`in front of a server spoken to in the ${era} era: acknowledged, and a tool list change arrives stamped`, { timeout: 15_000 }, async () => {
-      const { seen, send, stop } = rawHost([server.urls.everything, '--era', era]);
+      const { lines: seen, send, stop } = rawBridge([server.urls.everything, '--era', era]);
       try {
         send({ id: 1, method: 'server/discover', params: { _meta: meta } });
-        await until(() => seen.some((m) => m.id === 1), 'server/discover answered', 10_000);
+        await until(() => seen().some((m) => m.id === 1), 'server/discover answered', 10_000);
         send({ id: 'sub', method: 'subscriptions/listen', params: { _meta: meta, notifications: { toolsListChanged: true } } });
-        await until(() => seen.some((m) => m.method === 'notifications/subscriptions/acknowledged'), 'the acknowledgement', 10_000);
-        const ack = seen.find((m) => m.method === 'notifications/subscriptions/acknowledged')!;
+        await until(() => seen().some((m) => m.method === 'notifications/subscriptions/acknowledged'), 'the acknowledgement', 10_000);
+        const ack = seen().find((m) => m.method === 'notifications/subscriptions/acknowledged')!;
         assert.deepEqual(ack.params?.notifications, { toolsListChanged: true });
         assert.equal(ack.params?._meta?.[SUBSCRIPTION_ID], 'sub');
 
         send({ id: 2, method: 'tools/call', params: { _meta: meta, name: 'test_trigger_tool_change', arguments: {} } });
-        await until(() => seen.some((m) => m.method === 'notifications/tools/list_changed'), 'the tool list change', 10_000);
-        const changed = seen.find((m) => m.method === 'notifications/tools/list_changed')!;
+        await until(() => seen().some((m) => m.method === 'notifications/tools/list_changed'), 'the tool list change', 10_000);
+        const changed = seen().find((m) => m.method === 'notifications/tools/list_changed')!;
         assert.equal(changed.params?._meta?.[SUBSCRIPTION_ID], 'sub');
-        assert.ok(!seen.some((m) => m.id === 'sub'), 'the stream stays open');
+        assert.ok(!seen().some((m) => m.id === 'sub'), 'the stream stays open');
       } finally {
         await stop();
       }
@@ -50,42 +46,14 @@ describe('byhand bridge: subscriptions/listen from a 2026 host', () => {
 });
 
 test('in front of a 2025 stdio server that announces between calls: its list changes reach the 2026 host\'s stream, stamped', { timeout: 15_000 }, async () => {
-  const { seen, send, stop } = rawHost(['--', process.execPath, fixtureScript('test/fixtures/legacy-stdio-between.ts'), 'announce']);
+  const { lines: seen, send, stop } = rawBridge(['--', process.execPath, fixtureScript('test/fixtures/legacy-stdio-between.ts'), 'announce']);
   try {
     send({ id: 'sub', method: 'subscriptions/listen', params: { _meta: meta, notifications: { toolsListChanged: true } } });
     // No call runs: the server's announcements come between calls, on its session.
-    await until(() => seen.some((m) => m.method === 'notifications/tools/list_changed'), 'a tool list change', 10_000);
-    const changed = seen.find((m) => m.method === 'notifications/tools/list_changed')!;
+    await until(() => seen().some((m) => m.method === 'notifications/tools/list_changed'), 'a tool list change', 10_000);
+    const changed = seen().find((m) => m.method === 'notifications/tools/list_changed')!;
     assert.equal(changed.params?._meta?.[SUBSCRIPTION_ID], 'sub');
   } finally {
     await stop();
   }
 });
-
-/**
- * `byhand bridge ARGS` on stdio with the test as its host: raw JSON-RPC lines in, every line it writes parsed into
- * `seen`. `stop` closes stdin and waits for the bridge to exit, killing it after 5 s.
- */
-function rawHost(args: string[]): { seen: Message[]; send(message: object): void; stop(): Promise<void> } {
-  const child = spawn(process.execPath, [bin, 'bridge', ...args], { cwd: root, env: { ...process.env, BYHAND_PROVIDER: 'offline' }, stdio: ['pipe', 'pipe', 'ignore'] });
-  const seen: Message[] = [];
-  let buffered = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    buffered += chunk;
-    const lines = buffered.split('\n');
-    buffered = lines.pop()!;
-    for (const line of lines) seen.push(JSON.parse(line) as Message);
-  });
-  return {
-    seen,
-    send: (message) => void child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`),
-    stop: async () => {
-      child.stdin.end();
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}

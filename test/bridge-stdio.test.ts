@@ -3,7 +3,6 @@
 // a legacy stdio server (server-everything), and the tools that ask the host get this host's own answers.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +14,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { LoggingMessageNotificationSchema, PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { after, before, describe, test } from './support/node-test.js';
 import { bin, until } from './support/cli.js';
+import { rawBridge } from './support/raw-bridge.js';
 import { answerAsLegacyHost, type Asked } from './support/bridge-hosts.js';
 import { textOf } from './servers-support.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
@@ -255,38 +255,3 @@ test('in front of a 2025 server that offers no event stream: the bridge says on 
     await server.close();
   }
 });
-
-/** `byhand bridge ARGS` with stdin held open by the test, which writes raw JSON-RPC lines. */
-function rawBridge(args: string[]) {
-  const child = spawn(process.execPath, [bin, 'bridge', ...args], { cwd: root, env: { ...process.env, BYHAND_PROVIDER: 'offline', NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const exit = new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal === 'SIGINT' ? 130 : -1))));
-  /** The exit code, or 'still running' after `ms`, so a bridge that does not exit fails the test instead of hanging it. */
-  const exitWithin = async (ms: number): Promise<number | 'still running'> => {
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      return await Promise.race([exit, new Promise<'still running'>((resolve) => (timer = setTimeout(() => resolve('still running'), ms)))]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-  return {
-    child,
-    exitWithin,
-    /** Ctrl-C: the bridge must exit 130 within two seconds, whatever it was doing. */
-    interruptAndExpectPromptExit: async () => {
-      const sent = Date.now();
-      child.kill('SIGINT');
-      assert.equal(await exitWithin(2_000), 130, err);
-      assert.ok(Date.now() - sent < 2_000, `exited ${Date.now() - sent} ms after the signal`);
-    },
-    stderr: () => err,
-    lines: () => out.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id?: unknown; result?: unknown; error?: unknown }),
-    send: (...messages: object[]) => {
-      for (const message of messages) child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
-    },
-  };
-}

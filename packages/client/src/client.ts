@@ -57,6 +57,11 @@ export interface ConnectOptions {
   /** Each MRTR round: what the server asked for, what the host answered. */
   onRound?: (event: RoundEvent) => void;
   onNotification?: (notification: JsonRpcNotification) => void;
+  /**
+   * A stdio server's process exited on its own once it had answered: every request fails from then on, and a new
+   * connect() starts it again. `reason` has its exit code and its last stderr. Not told when the client closes it.
+   */
+  onGone?: (reason: string) => void;
   /** HTTP authorization (OAuth, or any bearer source). */
   auth?: HttpAuth;
   /** Tools may run as tasks that callTool follows: the tasks extension (SEP-2663) is declared, and on a 2025-11-25 server a task is asked for where the tool allows one. Default true. */
@@ -413,17 +418,17 @@ function expectShape(result: JsonObject, method: string, name: string, field: st
 
 /** HTTP needs nothing but a requester; stdio, and node:child_process with it, loads only when asked for, so the client imports on fetch-only runtimes. */
 async function openTransport(target: Target, options: ConnectOptions): Promise<Transport> {
-  const { auth, onTrace: trace } = options;
+  const { auth, onTrace: trace, onGone } = options;
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   if (typeof target === 'string' || target instanceof URL || 'url' in target) {
     const url = typeof target === 'string' || target instanceof URL ? String(target) : target.url;
     const headers = typeof target === 'object' && 'url' in target ? target.headers : undefined;
-    const http = new HttpTransport({ url, ...(headers ? { headers } : {}), requester: requesterFor(options), limits, ...(trace ? { trace } : {}), ...(auth ? { auth } : {}) });
+    const http = new HttpTransport({ url, headers, requester: requesterFor(options), limits, trace, auth });
     if (typeof target !== 'object' || !('transport' in target) || target.transport !== 'sse') return http;
     return sseOnly(http, options);
   }
   const { StdioTransport } = await import('#stdio');
-  return new StdioTransport({ ...target, limits, ...(trace ? { trace } : {}) });
+  return new StdioTransport({ ...target, limits, trace, onGone });
 }
 
 /** A target that asks for HTTP+SSE: no fallback to try, so a URL that does not speak it is an error. */

@@ -2,7 +2,7 @@
 // client, opened as every verb opens a server (config name, URL or `-- CMD`, stored logins, config headers); the
 // face speaks the host's era and relays what the server asks back to the host (docs/bridge.md).
 
-import type { Client, Host, JsonRpcNotification } from '@byhand/client';
+import { StreamClosedError, type Client, type Host } from '@byhand/client';
 import { AnswersFileError, createHost, ProviderConfigError, type ByhandHost } from '@byhand/host';
 import { runCommand } from '../shared/command.js';
 import { processIO, type CommandIO } from '../shared/io.js';
@@ -13,7 +13,7 @@ import { resolveServer, serverAndWords } from '../shared/resolve-server.js';
 import { connectFlags, sourceFlags } from '../shared/server-flags.js';
 import { UsageError } from '../shared/usage-error.js';
 import { serveStdio, type Backs } from './stdio-face.js';
-import type { Back } from './legacy-face.js';
+import type { OpenBack } from './legacy-face.js';
 import { PendingCalls } from './pending-calls.js';
 import { createStateCodec, defaultStateKey, stateKeyBytes, DEFAULT_STATE_TTL_SECONDS } from '@byhand/servers/edge';
 import { SPEC } from './spec.js';
@@ -36,9 +36,24 @@ export async function bridgeCommand(args: string[], io: CommandIO = processIO())
     const opened = new Set<Client>();
     const closeQuietly = (client: Client) => client.close().catch(() => undefined);
     defer(() => Promise.all([...opened].map(closeQuietly)));
-    const openBack = async (host: Host, onNotification: (notification: JsonRpcNotification) => void): Promise<Back> => {
-      // A 2025 server with no event stream cannot send the host its list changes between calls: said, as the host cannot be.
-      const client = await connectResolved(resolved, flags, io, { host: { ...host, eventsEnded: (reason) => notice(io, reason) }, onNotification });
+    const openBack: OpenBack = async (host, events) => {
+      let gone = false;
+      const client = await connectResolved(resolved, flags, io, {
+        host: {
+          ...host,
+          eventsEnded: (reason) => {
+            // A 2025 server with no event stream cannot send the host its list changes between calls: said, as the
+            // host cannot be; a process that exited is said by the face, which ends or starts it again.
+            if (!gone) notice(io, reason);
+            events.onEventsEnded?.(reason);
+          },
+        },
+        onNotification: (notification) => events.onNotification(notification),
+        onGone: (reason) => {
+          gone = true;
+          events.onGone?.(reason);
+        },
+      });
       opened.add(client);
       notice(io, `bridging to ${resolved.describe}; ${eraLine(client, flags.era !== 'auto')}`);
       return {
@@ -52,8 +67,12 @@ export async function bridgeCommand(args: string[], io: CommandIO = processIO())
     const key = defaultStateKey(io.env.BYHAND_STATE_SECRET);
     const pending = new PendingCalls({ codec: createStateCodec(stateKeyBytes(key), DEFAULT_STATE_TTL_SECONDS) });
     const backs = { open: openBack, own, pending, warn: (text: string) => notice(io, text) };
-    if (at === undefined) await serveStdio(io, backs);
-    else await serveHttp(io, backs, at, failure);
+    if (at === undefined) {
+      const gone = await serveStdio(io, backs);
+      if (gone !== undefined) throw new StreamClosedError(gone, 'the bridge ends with its server, as the server alone would have: the host sees it stop and can start it again');
+    } else {
+      await serveHttp(io, backs, at, failure);
+    }
     return 0;
   });
 }

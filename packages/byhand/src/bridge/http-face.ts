@@ -13,7 +13,7 @@ import type { Socket } from 'node:net';
 import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from '@byhand/client';
 import { dropRestOfBody } from '@byhand/servers/listen';
 import { AnswerError, errorOf, JsonRpcPeer } from './json-rpc-peer.js';
-import { LegacyFace } from './legacy-face.js';
+import { alsoWhenGone, LegacyFace } from './legacy-face.js';
 import { ModernBacks } from './modern-backs.js';
 import { isModernRequest, ModernFace } from './modern-face.js';
 import { SessionStreams, type ResumableStream } from './resumable.js';
@@ -74,20 +74,29 @@ class LegacySession {
 
   /** When the host last sent something: the least recently used idle session is the one closed to make room. */
   lastUsed = 0;
-  private failedStart = false;
+  /** The session holds nothing worth keeping: its server could not be opened, or its process exited. */
+  private over = false;
 
-  constructor(backs: Backs, private readonly onFailedStart: () => void) {
+  /** `onOver`: the session is to be ended, once what is running has its answer. */
+  constructor(backs: Backs, private readonly onOver: () => void) {
     this.peer = new JsonRpcPeer((message) => this.route(message), async (request, signal) => {
       try {
         return await this.face.handle(request, signal);
       } catch (error) {
         // A session whose server could not be opened holds nothing worth keeping, once the host is told why.
-        if (request.method === 'initialize') this.failedStart = true;
+        if (request.method === 'initialize') this.over = true;
         throw error;
       }
     });
     const link = { ask: (method: string, params: JsonObject, signal: AbortSignal) => this.peer.ask(method, params, signal), notify: (method: string, params?: JsonObject) => this.peer.notify(method, params) };
-    this.face = new LegacyFace(link, backs.open, backs.own, backs.warn);
+    // A server process that exits takes its session with it: the host's next request is told the session is not
+    // found, and a 2025 host then starts a new one (and with it, the server again).
+    const open = alsoWhenGone(backs.open, (reason) => {
+      backs.warn(`${reason}: the 2025 session that used it ends`);
+      this.over = true;
+      if (!this.busy) this.onOver();
+    });
+    this.face = new LegacyFace(link, open, backs.own, backs.warn);
   }
 
   /** Whether a request of the host's is still being answered. */
@@ -135,7 +144,7 @@ class LegacySession {
       stream?.send(message);
       stream?.end();
       if (stream !== undefined) this.streams.retire(stream);
-      if (this.failedStart) this.onFailedStart();
+      if (this.over && !this.busy) this.onOver();
       return;
     }
     const stream = this.current.getStore() ?? this.running.values().next().value ?? this.standalone;
@@ -150,7 +159,9 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
   const sessions = new Map<string, LegacySession>();
   /** Orders the sessions by use, without reading the time. */
   let clock = 0;
-  const modernBacks: ModernBacks = new ModernBacks(backs.open, backs.pending, (n) => modern.listens.relay(n));
+  // A back whose process exited is started again by the next request that needs it.
+  const openModern = alsoWhenGone(backs.open, (reason) => backs.warn(`${reason}: the next 2026 request that needs it starts it again`));
+  const modernBacks: ModernBacks = new ModernBacks(openModern, backs.pending, (n, scope) => modern.listens.relay(n, scope));
   const modern = new ModernFace((declared) => modernBacks.client(declared), backs.pending);
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -187,14 +198,15 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
     }
     if (rpc.method !== 'initialize') return rpcError(res, 400, -32000, `Bad Request: ${rpc.method} without a session; a 2025 host sends initialize first, a 2026 one the _meta envelope`);
     if (sessions.size >= maxSessions && !(await closeIdlest())) return rpcError(res, 503, -32000, `Service Unavailable: ${maxSessions} sessions are busy; try later`);
-    const opened = new LegacySession(backs, () => void end(opened));
+    const opened: LegacySession = new LegacySession(backs, () => void end(opened));
     sessions.set(opened.id, opened);
     opened.lastUsed = ++clock;
     opened.request(rpc, res, typeof rpc.params?.protocolVersion === 'string' ? rpc.params.protocolVersion : undefined);
   }
 
   async function end(session: LegacySession): Promise<void> {
-    sessions.delete(session.id);
+    // Ended already (a DELETE while its server exited, say): closed then.
+    if (!sessions.delete(session.id)) return;
     await session.close();
   }
 

@@ -18,8 +18,22 @@ export interface Back {
   close(): Promise<void>;
 }
 
-/** Opens the server with this host, its notifications sent to `onNotification`. */
-export type OpenBack = (host: Host, onNotification: (notification: JsonRpcNotification) => void) => Promise<Back>;
+/** What a server tells a face besides its answers. */
+export interface BackEvents {
+  onNotification(notification: JsonRpcNotification): void;
+  /** A 2025 server can send nothing more between calls: it offers no event stream, or its stream was given up. */
+  onEventsEnded?(reason: string): void;
+  /** The server's process exited on its own: no request reaches it again (the client's onGone). */
+  onGone?(reason: string): void;
+}
+
+/** Opens the server with this host; what it tells besides its answers goes to `events`. */
+export type OpenBack = (host: Host, events: BackEvents) => Promise<Back>;
+
+/** `open`, with `gone` told too when a server it opened is gone (after the events' own onGone). */
+export function alsoWhenGone(open: OpenBack, gone: (reason: string) => void): OpenBack {
+  return (host, events) => open(host, { ...events, onGone: (reason) => (events.onGone?.(reason), gone(reason)) });
+}
 
 export interface HostLink {
   ask: Ask;
@@ -107,7 +121,7 @@ export class LegacyFace {
   private async initialize(params: JsonObject): Promise<JsonObject> {
     if (this.opening !== undefined) throw new AnswerError({ code: -32600, message: 'Invalid Request: initialize was already sent on this connection' });
     const declared = (params.capabilities ?? {}) as ClientCapabilities;
-    this.opening = this.openBack(relayHost(declared, this.link.ask, this.own), (n) => this.relay(n));
+    this.opening = this.openBack(relayHost(declared, this.link.ask, this.own), { onNotification: (n) => this.relay(n) });
     let client: Client;
     try {
       this.back = await this.opening;

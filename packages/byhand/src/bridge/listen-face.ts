@@ -3,7 +3,8 @@
 // tells its changes on its session: the bridge acknowledges what the server can tell (its listChanged and subscribe
 // capabilities), subscribes to the resources asked for, and sends each matching notification on every host stream.
 
-import type { Client, JsonObject, JsonRpcNotification } from '@byhand/client';
+import type { JsonObject, JsonRpcNotification } from '@byhand/client';
+import type { ModernBack } from './modern-backs.js';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 
@@ -13,6 +14,8 @@ interface Listener {
   filter: JsonObject;
   id: string | number;
   notify: Notify;
+  /** The back it listens to (modern-backs.ts). */
+  scope: string;
 }
 
 /** A notification stamped as one of the host's subscription's (the server's own stamp replaced). */
@@ -50,38 +53,47 @@ function accepts(filter: JsonObject, notification: JsonRpcNotification): boolean
 
 export class ListenFace {
   private readonly listeners = new Set<Listener>();
-  /** How many host streams asked for each resource: the legacy server is unsubscribed when the last one ends. */
+  /**
+   * How many host streams asked for each resource of each back (`scope\nuri`): each back is a session of its own on
+   * the legacy server, unsubscribed when the last of its streams ends.
+   */
   private readonly subscribed = new Map<string, number>();
 
-  /** A legacy server's notification, for the host streams that asked for it. */
-  relay(notification: JsonRpcNotification): void {
-    for (const listener of this.listeners) if (accepts(listener.filter, notification)) listener.notify(stamped(notification, listener.id));
+  /** A legacy server's notification, for the host streams that asked it of that back. */
+  relay(notification: JsonRpcNotification, scope: string): void {
+    for (const listener of this.listeners) if (listener.scope === scope && accepts(listener.filter, notification)) listener.notify(stamped(notification, listener.id));
   }
 
-  /** Holds one host stream until its request is cancelled (or a modern server ends it). */
-  async listen(client: Client, id: string | number, params: JsonObject, signal: AbortSignal, notify: Notify): Promise<JsonObject> {
+  /**
+   * Holds one host stream until its request is cancelled, or the server ends it: a modern server itself, a legacy one
+   * when it can tell nothing more between calls (`quiet`: no event stream, or its process exited). Such a server
+   * honours nothing from then on, so the host is not told to wait for what cannot come.
+   */
+  async listen({ client, scope, quiet }: ModernBack, id: string | number, params: JsonObject, signal: AbortSignal, notify: Notify): Promise<JsonObject> {
     const { _meta: _, ...bare } = params;
     if (client.era === 'modern') {
       return client.request('subscriptions/listen', bare, { timeoutMs: Infinity, signal, onNotification: (n) => notify(stamped(n, id)) });
     }
-    const filter = honored((bare.notifications ?? {}) as JsonObject, client.serverCapabilities);
+    const filter = quiet.aborted ? {} : honored((bare.notifications ?? {}) as JsonObject, client.serverCapabilities);
     notify(stamped({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: filter } }, id));
     const uris = (filter.resourceSubscriptions ?? []) as string[];
     if (Object.keys(filter).length === 0) return { _meta: { [SUBSCRIPTION_ID]: id } };
-    const listener = { filter, id, notify };
+    const listener = { filter, id, notify, scope };
     this.listeners.add(listener);
+    const key = (uri: string) => `${scope}\n${uri}`;
     try {
-      const first = uris.filter((uri) => !this.subscribed.has(uri));
-      for (const uri of uris) this.subscribed.set(uri, (this.subscribed.get(uri) ?? 0) + 1);
+      const first = uris.filter((uri) => !this.subscribed.has(key(uri)));
+      for (const uri of uris) this.subscribed.set(key(uri), (this.subscribed.get(key(uri)) ?? 0) + 1);
       for (const uri of first) await client.request('resources/subscribe', { uri }, { signal });
-      await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+      const ends = AbortSignal.any([signal, quiet]);
+      await new Promise<void>((resolve) => (ends.aborted ? resolve() : ends.addEventListener('abort', () => resolve(), { once: true })));
     } finally {
       this.listeners.delete(listener);
       for (const uri of uris) {
-        const count = (this.subscribed.get(uri) ?? 1) - 1;
-        if (count > 0) this.subscribed.set(uri, count);
+        const count = (this.subscribed.get(key(uri)) ?? 1) - 1;
+        if (count > 0) this.subscribed.set(key(uri), count);
         else {
-          this.subscribed.delete(uri);
+          this.subscribed.delete(key(uri));
           await client.request('resources/unsubscribe', { uri }, { timeoutMs: 2_000 }).catch(() => undefined);
         }
       }

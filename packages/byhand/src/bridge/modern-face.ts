@@ -10,6 +10,7 @@ import { headerParams, META, MODERN_VERSIONS, standardHeaders, type Client, type
 import { admit, checkParamHeaders, refused, type HeaderLookup, type MirroredParam } from './modern-gate.js';
 import { forward } from './forward.js';
 import { ListenFace, type Notify } from './listen-face.js';
+import type { ModernBack } from './modern-backs.js';
 import { AnswerError } from './json-rpc-peer.js';
 import type { PendingCalls } from './pending-calls.js';
 
@@ -47,7 +48,7 @@ export class ModernFace {
 
   constructor(
     /** The back for the caller's declared capabilities, opened on first use (modern-backs.ts). */
-    private readonly back: (declared: ClientCapabilities) => Promise<{ client: Client; scope: string }>,
+    private readonly back: (declared: ClientCapabilities) => Promise<ModernBack>,
     private readonly pending: PendingCalls,
     private readonly now: () => number = Date.now,
   ) {}
@@ -87,13 +88,14 @@ export class ModernFace {
     const params = request.params ?? {};
     const meta = (params._meta ?? {}) as JsonObject;
     const declared = declaredBy(request);
-    const { client, scope } = await this.back(declared);
+    const back = await this.back(declared);
+    const { client, scope } = back;
     if (request.method === 'server/discover') {
       // An era found in the verdict cache comes without the server's word on who it is.
       if (client.era === 'modern' && client.serverInfo === undefined) await client.discover({ signal });
       return discoverResult(client);
     }
-    if (request.method === 'subscriptions/listen') return this.listens.listen(client, request.id, params, signal, notify);
+    if (request.method === 'subscriptions/listen') return this.listens.listen(back, request.id, params, signal, notify);
     const about = INPUT_METHODS[request.method];
     if (client.era === 'modern' && (about !== undefined || TASK_METHODS.has(request.method))) return this.passThrough(client, request.method, params, signal, notify);
     if (about === undefined) return forward(client, request.method, params, { signal });

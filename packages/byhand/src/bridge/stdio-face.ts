@@ -7,7 +7,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { DEFAULT_LIMITS, type Host, type JsonObject, type JsonRpcMessage } from '@byhand/client';
 import type { CommandIO } from '../shared/io.js';
 import { JsonRpcPeer } from './json-rpc-peer.js';
-import { LegacyFace, type OpenBack } from './legacy-face.js';
+import { alsoWhenGone, LegacyFace, type OpenBack } from './legacy-face.js';
 import { ModernBacks } from './modern-backs.js';
 import { isModernRequest, ModernFace } from './modern-face.js';
 import type { PendingCalls } from './pending-calls.js';
@@ -22,7 +22,14 @@ export interface Backs {
   warn: (text: string) => void;
 }
 
-export async function serveStdio(io: CommandIO, backs: Backs): Promise<void> {
+/**
+ * Serves the host on stdin and stdout until stdin ends or the command is interrupted, or until a server the bridge
+ * started exits on its own: the bridge then ends with it, so the host sees its server stop, as it would without the
+ * bridge, and can start it again. Resolves with why the server is gone, if it is.
+ */
+export async function serveStdio(io: CommandIO, backs: Backs): Promise<string | undefined> {
+  const serverGone = new AbortController();
+  const open = alsoWhenGone(backs.open, (reason) => serverGone.abort(reason));
   const write = (message: JsonRpcMessage) => void io.stdout.write(`${JSON.stringify(message)}\n`);
   let face: LegacyFace | ModernFace | undefined;
   let modernBacks: ModernBacks | undefined;
@@ -31,15 +38,15 @@ export async function serveStdio(io: CommandIO, backs: Backs): Promise<void> {
     // A ping says nothing of the host's era.
     if (face === undefined && request.method === 'ping') return {};
     if (face === undefined && isModernRequest(request)) {
-      const opened: ModernBacks = (modernBacks = new ModernBacks(backs.open, backs.pending, (n) => modern.listens.relay(n)));
+      const opened: ModernBacks = (modernBacks = new ModernBacks(open, backs.pending, (n, scope) => modern.listens.relay(n, scope)));
       const modern = new ModernFace((declared) => opened.client(declared), backs.pending);
       face = modern;
     }
-    face ??= new LegacyFace(link, backs.open, backs.own, backs.warn);
+    face ??= new LegacyFace(link, open, backs.own, backs.warn);
     return face.handle(request, signal, (n) => peer.notify(n.method, n.params));
   });
   try {
-    await readLines(io, (line) => {
+    await readLines(io, io.interrupt === undefined ? serverGone.signal : AbortSignal.any([io.interrupt, serverGone.signal]), (line) => {
       let message: unknown;
       try {
         message = JSON.parse(line);
@@ -48,7 +55,9 @@ export async function serveStdio(io: CommandIO, backs: Backs): Promise<void> {
       }
       peer.receive(message);
     });
+    // What was in flight is answered (what the server that is gone was asked fails at once), then the bridge ends.
     await peer.finish(io.interrupt);
+    return serverGone.signal.aborted ? String(serverGone.signal.reason) : undefined;
   } finally {
     peer.close();
     backs.pending.close();
@@ -56,8 +65,8 @@ export async function serveStdio(io: CommandIO, backs: Backs): Promise<void> {
   }
 }
 
-/** Each line of stdin until it ends (or the command is interrupted); a line over the client's message bound is refused, not held. */
-function readLines(io: CommandIO, onLine: (line: string) => void): Promise<void> {
+/** Each line of stdin until it ends or `stop` aborts; a line over the client's message bound is refused, not held. */
+function readLines(io: CommandIO, stop: AbortSignal, onLine: (line: string) => void): Promise<void> {
   const max = DEFAULT_LIMITS.maxMessageBytes;
   return new Promise((resolve, reject) => {
     let pending = '';
@@ -78,20 +87,20 @@ function readLines(io: CommandIO, onLine: (line: string) => void): Promise<void>
         io.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: a message over ${max} bytes` } })}\n`);
       }
     };
-    const stop = () => {
-      // Left flowing, stdin holds the process open: interrupted, the bridge would run on until the host closed it.
+    const unhook = () => {
+      // Left flowing, stdin holds the process open: stopped, the bridge would run on until the host closed it.
       io.stdin.pause();
       io.stdin.off('data', onData);
       io.stdin.off('end', done);
       io.stdin.off('error', fail);
-      io.interrupt?.removeEventListener('abort', done);
+      stop.removeEventListener('abort', done);
     };
-    const done = () => (stop(), resolve());
-    const fail = (error: Error) => (stop(), reject(error));
+    const done = () => (unhook(), resolve());
+    const fail = (error: Error) => (unhook(), reject(error));
     io.stdin.on('data', onData);
     io.stdin.once('end', done);
     io.stdin.once('error', fail);
-    if (io.interrupt?.aborted) return done();
-    io.interrupt?.addEventListener('abort', done, { once: true });
+    if (stop.aborted) return done();
+    stop.addEventListener('abort', done, { once: true });
   });
 }

@@ -21,6 +21,11 @@ export interface StdioOptions {
   cwd?: string;
   trace?: Trace;
   limits: Limits;
+  /**
+   * Told once when the process exits on its own after it has answered a request (not when the client closes it):
+   * nothing sent from then on can be answered. A process that never answered fails the request instead.
+   */
+  onGone?: (reason: string) => void;
 }
 
 const STDERR_KEEP = 8192;
@@ -66,6 +71,8 @@ export class StdioTransport implements Transport {
   /** Between requests, in a 2025 session: who takes what no request owns, and who is told when nothing more can come. */
   private listener: { exchange: Omit<Exchange, 'deadline'>; onEnded: ((reason: string) => void) | undefined } | undefined;
   private closing = false;
+  /** The process has answered a request: its exit from now on is the server gone, not a start that failed. */
+  private answered = false;
 
   constructor(options: StdioOptions) {
     this.key = [options.command, ...(options.args ?? [])].join(' ');
@@ -94,6 +101,7 @@ export class StdioTransport implements Transport {
         const said = this.stderrTail.trim() ? 'its stderr, quoted in this message, says why' : 'it wrote nothing to stderr';
         const exitedWhy = `the server process exited (${exitSignal ?? `code ${code}`})${this.stderrSummary()}`;
         this.failAll(new StreamClosedError(exitedWhy, `the server stopped before it answered: ${said}`));
+        if (!this.closing && this.answered) options.onGone?.(exitedWhy);
         if (!this.closing) this.listener?.onEnded?.(exitedWhy);
         resolve();
       });
@@ -261,6 +269,7 @@ export class StdioTransport implements Transport {
       const pending = this.pending.get(message.id!);
       if (!pending) return;
       this.pending.delete(message.id!);
+      if ('result' in message) this.answered = true;
       pending.resolve(message);
     } else if (isRequest(message)) {
       void this.answer(message);
