@@ -33,7 +33,7 @@ test('resource subscriptions are per back: each is subscribed on its own server,
 
     face.relay({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: URI } }, 'back 0');
     assert.deepEqual(heard.map((h) => h.map((n) => n.method)), [['notifications/subscriptions/acknowledged', 'notifications/resources/updated'], ['notifications/subscriptions/acknowledged']]);
-    assert.equal(heard[0][1]?.params?._meta?.['io.modelcontextprotocol/subscriptionId'], 'sub 0');
+    assert.equal((heard[0][1]?.params?._meta as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/subscriptionId'], 'sub 0');
 
     stops[0].abort();
     await listens[0];
