@@ -1,7 +1,8 @@
 // `subscriptions/listen` from a 2026 host (spec 2026-07-28 basic/patterns/subscriptions.mdx). A modern server holds
 // the stream itself: the bridge carries it, each notification stamped with the host's request id. A legacy server
-// tells its changes on its session: the bridge acknowledges what the server can tell (its listChanged and subscribe
-// capabilities), subscribes to the resources asked for, and sends each matching notification on every host stream.
+// tells its changes on the session of each back: the bridge acknowledges what the server can tell (its listChanged and
+// subscribe capabilities), subscribes to the resources asked for on that back, and sends each matching notification
+// of a back on every host stream that listens to it.
 
 import type { JsonObject, JsonRpcNotification } from '@byhand/client';
 import type { ModernBack } from './modern-backs.js';
