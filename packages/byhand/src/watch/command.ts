@@ -41,12 +41,13 @@ export async function watchCommand(args: string[], io: CommandIO = processIO()):
       if (++seen >= count) stop.abort('count');
     };
     // A 2025 server's updates come only on its session's event stream: with none, a watch would wait for nothing.
-    let ended: string | undefined;
-    const eventsEnded = (reason: string) => {
-      ended = reason;
+    // A stdio server whose process exited is gone (told first, and said as such, not as a missing stream).
+    let ended: { reason: string; gone: boolean } | undefined;
+    const endWith = (gone: boolean) => (reason: string) => {
+      ended ??= { reason, gone };
       stop.abort('ended');
     };
-    const { client } = await open(`watch ${server.word ?? server.command!.join(' ')}`, { onNotification: print, host: { ...createLookingHost(), eventsEnded } });
+    const { client } = await open(`watch ${server.word ?? server.command!.join(' ')}`, { onNotification: print, onGone: endWith(true), host: { ...createLookingHost(), eventsEnded: endWith(false) } });
     // A signal (Ctrl-C) is how a watch usually ends: the command's interrupt (shared/signals.ts).
     const onInterrupt = () => stop.abort('interrupt');
     if (io.interrupt?.aborted) onInterrupt();
@@ -58,7 +59,12 @@ export async function watchCommand(args: string[], io: CommandIO = processIO()):
       io.interrupt?.removeEventListener('abort', onInterrupt);
     }
     if (ended !== undefined && !io.interrupt?.aborted) {
-      throw new StreamClosedError(ended, 'a 2025 server sends its updates on the event stream of its session; without one, its notifications show only while a call runs (byhand call)');
+      throw new StreamClosedError(
+        ended.reason,
+        ended.gone
+          ? 'the server stopped, so nothing more can come: its stderr, quoted here, says why'
+          : 'a 2025 server sends its updates on the event stream of its session; without one, its notifications show only while a call runs (byhand call)',
+      );
     }
     return interruptOf(io.interrupt)?.exitCode ?? 0;
   });
