@@ -35,9 +35,10 @@ export const CLIENT_DEFAULT_WARNINGS: Readonly<Record<string, { check: string; w
 };
 
 const TASKS_NOT_BRIDGED =
-  'not bridged yet: the 2025-only Everything toolbox runs its tasks in the form of 2025-11-25 (the `tasks` capability at initialize, ' +
-  'tasks/get and tasks/result on the session), and the bridge neither advertises the 2026 tasks extension (SEP-2663) to a 2026 host nor ' +
-  'translates one form into the other (docs/bridge.md, "Not yet bridged"); in front of a 2026 server the tasks extension passes through';
+  'no tasks to bridge: the 2025-only Everything toolbox runs none on a 2025 session. Its initialize names the 2026 tasks extension, but its ' +
+  'task tools run as tasks only for a request whose envelope declares it, which a 2025 request has none of, and it offers no 2025-11-25 ' +
+  '`tasks` capability, so the bridge tells a 2026 host of no tasks. A 2025 server that runs tasks in the 2025-11-25 form has them carried ' +
+  'to a 2026 host as the extension (test/bridge-tasks-modern.test.ts); in front of a 2026 server the extension passes through';
 
 /**
  * Server scenarios through `byhand bridge --listen` (test/conformance-bridge.test.ts): the direct run's reasons, which

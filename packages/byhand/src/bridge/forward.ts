@@ -49,8 +49,13 @@ async function toolCall(client: Client, params: JsonObject, call: ToolCallOption
   try {
     return await client.callTool(String(params.name), (params.arguments ?? {}) as JsonObject, call);
   } catch (error) {
-    if (error instanceof RpcError || call.signal?.aborted) throw error;
-    const hint = error instanceof Error && 'hint' in error ? `\nhint: ${String(error.hint)}` : '';
-    return { isError: true, content: [{ type: 'text', text: `✗ byhand bridge: ${error instanceof Error ? error.message : String(error)}${hint}` }] };
+    return toolFailure(error, call.signal);
   }
+}
+
+/** A call's failure as the tool's result, unless it is the server's JSON-RPC error or the caller's abort (thrown). */
+export function toolFailure(error: unknown, signal?: AbortSignal): JsonObject {
+  if (error instanceof RpcError || signal?.aborted) throw error;
+  const hint = error instanceof Error && 'hint' in error ? `\nhint: ${String(error.hint)}` : '';
+  return { isError: true, content: [{ type: 'text', text: `✗ byhand bridge: ${error instanceof Error ? error.message : String(error)}${hint}` }] };
 }

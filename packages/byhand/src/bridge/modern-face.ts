@@ -6,11 +6,12 @@
 // a call comes back to the host as `input_required` with a signed handle of the call (pending-calls.ts), refused
 // with -32021 when the host's envelope does not declare it.
 
-import { headerParams, META, MODERN_VERSIONS, standardHeaders, type Client, type ClientCapabilities, type JsonObject, type JsonRpcRequest, type Tool } from '@byhand/client';
+import { headerParams, META, MODERN_VERSIONS, standardHeaders, TASKS_EXTENSION, type Client, type ClientCapabilities, type JsonObject, type JsonRpcRequest, type Tool } from '@byhand/client';
 import { admit, checkParamHeaders, refused, type HeaderLookup, type MirroredParam } from './modern-gate.js';
 import { forward } from './forward.js';
 import { ListenFace, type Notify } from './listen-face.js';
 import type { ModernBack } from './modern-backs.js';
+import { declaresTasks, legacyCapabilities, ModernTasks, offersLegacyTasks } from './modern-tasks.js';
 import { AnswerError } from './json-rpc-peer.js';
 import type { PendingCalls } from './pending-calls.js';
 
@@ -43,6 +44,8 @@ export function isModernRequest(request: JsonRpcRequest): boolean {
 export class ModernFace {
   /** The host streams of `subscriptions/listen`: a legacy server's notifications go to them (`relay`). */
   readonly listens = new ListenFace();
+  /** A legacy server's tasks, for the hosts that declare the extension. */
+  private readonly tasks: ModernTasks;
   /** Each back's tools, listed once, for the Mcp-Param-* headers their schemas ask for (checked, and sent on), and when. */
   private readonly mirrored = new WeakMap<Client, { listing: Promise<Map<string, MirroredParam[]>>; at: number }>();
 
@@ -51,7 +54,9 @@ export class ModernFace {
     private readonly back: (declared: ClientCapabilities) => Promise<ModernBack>,
     private readonly pending: PendingCalls,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.tasks = new ModernTasks(pending);
+  }
 
   /** `notify`: how a notification reaches the host during this request (a subscription's). */
   async handle(request: JsonRpcRequest, signal: AbortSignal, notify: Notify): Promise<JsonObject> {
@@ -66,8 +71,13 @@ export class ModernFace {
   async check(request: JsonRpcRequest, header?: HeaderLookup): Promise<void> {
     admit(request, header);
     if (request.method === 'server/discover' || (request.method !== 'tools/call' && !TASK_METHODS.has(request.method))) return;
-    const { client } = await this.back(declaredBy(request));
-    if (TASK_METHODS.has(request.method) && client.era !== 'modern') throw refused(404, -32601, `Method not found: ${request.method} (the tasks of a ${client.protocolVersion} server are not bridged)`);
+    const declared = declaredBy(request);
+    const { client } = await this.back(declared);
+    if (TASK_METHODS.has(request.method) && client.era !== 'modern') {
+      if (!offersLegacyTasks(client)) throw refused(404, -32601, `Method not found: ${request.method} (this ${client.protocolVersion} server runs no tasks)`);
+      // As a 2026 server refuses it (the servers' task-methods.ts): the extension is the caller's to declare.
+      if (!declaresTasks(declared)) throw refused(400, -32021, `${request.method} needs the ${TASKS_EXTENSION} extension, which this request's clientCapabilities do not declare`, { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
+    }
     if (request.method !== 'tools/call' || header === undefined) return;
     const name = String(request.params?.name);
     let tools = await this.toolsOf(client);
@@ -98,6 +108,13 @@ export class ModernFace {
     if (request.method === 'subscriptions/listen') return this.listens.listen(back, request.id, params, signal, notify);
     const about = INPUT_METHODS[request.method];
     if (client.era === 'modern' && (about !== undefined || TASK_METHODS.has(request.method))) return this.passThrough(client, request.method, params, signal, notify);
+    if (TASK_METHODS.has(request.method)) {
+      const { taskId } = params;
+      if (typeof taskId !== 'string') throw new AnswerError({ code: -32602, message: `Invalid params: ${request.method} needs a taskId, a string` });
+      if (request.method === 'tasks/get') return this.tasks.get(client, declared, scope, taskId, signal);
+      if (request.method === 'tasks/update') return this.tasks.update(declared, taskId, params.inputResponses);
+      return this.tasks.cancel(client, taskId, signal);
+    }
     if (about === undefined) return forward(client, request.method, params, { signal });
     const binding = `${request.method}\0${String(params[about])}`;
     const { inputResponses, requestState, ...call } = params;
@@ -107,7 +124,18 @@ export class ModernFace {
     if (typeof requestState === 'string') {
       return this.pending.resume(requestState, (inputResponses ?? {}) as JsonObject, declared, binding, signal, progress);
     }
-    return this.pending.start(declared, binding, (work, onProgress) => forward(client, request.method, call, { signal: AbortSignal.any([signal, work]), progress: onProgress }), progress, scope);
+    // A host that declared the tasks extension gets the task a 2025 server makes; any other, the task's result.
+    const asTask = request.method === 'tools/call' && declaresTasks(declared) && offersLegacyTasks(client);
+    return this.pending.start(
+      declared,
+      binding,
+      (work, onProgress) => {
+        const both = AbortSignal.any([signal, work]);
+        return asTask ? this.tasks.call(client, call, both) : forward(client, request.method, call, { signal: both, progress: onProgress });
+      },
+      progress,
+      scope,
+    );
   }
 
   /** The back's tools' mirrored arguments, by tool name; listed once (or again, `fresh`). */
@@ -157,7 +185,7 @@ function mirroredOf(tool: Tool): MirroredParam[] {
 function discoverResult(client: Client): JsonObject {
   return {
     supportedVersions: [...MODERN_VERSIONS],
-    capabilities: client.serverCapabilities,
+    capabilities: client.era === 'legacy' ? legacyCapabilities(client) : client.serverCapabilities,
     ...(client.instructions !== undefined ? { instructions: client.instructions } : {}),
     _meta: { [META.serverInfo]: client.serverInfo ?? { name: 'byhand-bridge', version: '0' } },
   };

@@ -1,0 +1,142 @@
+// A 2025 server's tasks (2025-11-25 basic/utilities/tasks.mdx) for a 2026 host that declares the tasks extension
+// (SEP-2663). A call the server runs as a task answers the host with the task's handle; tasks/get reads the task,
+// with its outcome inlined once it has ended, as the extension's tasks/get carries it. A 2025 task that needs input
+// asks for it on tasks/result's stream: the bridge opens tasks/result, and what the server asks there waits in the
+// pending calls (pending-calls.ts) and reaches the host as the task's `inputRequests`; the host's tasks/update answers
+// them, and the task goes on. tasks/cancel cancels it. A host that does not declare the extension never sees a task:
+// the back follows the task to its result within the call, as for any 2025 host.
+
+import { RpcError, TASKS_EXTENSION, TimeoutError, type Client, type ClientCapabilities, type JsonObject, type Task } from '@byhand/client';
+import { toolFailure } from './forward.js';
+import { AnswerError } from './json-rpc-peer.js';
+import type { PendingCalls } from './pending-calls.js';
+
+/** Tasks followed for hosts (a round waiting for input, or how the task ended), the oldest forgotten first. */
+const KEPT = 256;
+
+/** Whether the caller's envelope declares the tasks extension. */
+export function declaresTasks(declared: ClientCapabilities): boolean {
+  const extensions = (declared as JsonObject).extensions as JsonObject | undefined;
+  return extensions !== undefined && extensions !== null && typeof extensions === 'object' && Object.hasOwn(extensions, TASKS_EXTENSION);
+}
+
+/** A 2025 server that runs tool calls as tasks (tasks.mdx, Capabilities: `tasks.requests.tools.call`). */
+export function offersLegacyTasks(client: Client): boolean {
+  const tasks = client.serverCapabilities.tasks as { requests?: { tools?: { call?: unknown } } } | undefined;
+  const call = tasks?.requests?.tools?.call;
+  return client.era === 'legacy' && typeof call === 'object' && call !== null;
+}
+
+/**
+ * A legacy server's capabilities as a 2026 host reads them: the tasks extension when the server runs 2025 tasks (which
+ * the bridge carries), in place of the 2025 `tasks` capability; never the extension otherwise, even when the server
+ * names it, since the bridge has no 2026 tasks of a legacy server to carry.
+ */
+export function legacyCapabilities(client: Client): JsonObject {
+  const { tasks: _, ...rest } = client.serverCapabilities;
+  const { [TASKS_EXTENSION]: _named, ...extensions } = (rest.extensions ?? {}) as JsonObject;
+  if (offersLegacyTasks(client)) extensions[TASKS_EXTENSION] = {};
+  const { extensions: _all, ...others } = rest;
+  return Object.keys(extensions).length > 0 ? { ...others, extensions } : others;
+}
+
+interface Followed {
+  /** The round the host has been shown and not yet answered. */
+  round?: { requestState: string; inputRequests: JsonObject };
+  /** tasks/result, open in the bridge while the server takes the host's answers. */
+  taking?: Promise<void>;
+}
+
+export class ModernTasks {
+  private readonly followed = new Map<string, Followed>();
+
+  constructor(private readonly pending: PendingCalls) {}
+
+  /** tools/call: the task's handle (CreateTaskResult) when the server made one, else the call's result. */
+  async call(client: Client, params: JsonObject, signal: AbortSignal): Promise<JsonObject> {
+    let started: Awaited<ReturnType<Client['startTool']>>;
+    try {
+      started = await client.startTool(String(params.name), (params.arguments ?? {}) as JsonObject, { signal });
+    } catch (error) {
+      return toolFailure(error, signal);
+    }
+    if ('result' in started) return started.result;
+    this.follow(started.task.taskId);
+    const { result: _r, error: _e, inputRequests: _i, ...handle } = started.task;
+    return { ...handle, resultType: 'task' };
+  }
+
+  /**
+   * tasks/get. A task the server says needs input has it asked on tasks/result: the bridge opens that, and the host
+   * is shown what the server asked there. While the server takes the host's answers the task is `working`, whatever
+   * it said meanwhile, until its next question reaches the bridge.
+   */
+  async get(client: Client, declared: ClientCapabilities, scope: string, taskId: string, signal: AbortSignal): Promise<JsonObject> {
+    const followed = this.follow(taskId);
+    const task = await client.getTask(taskId, { signal });
+    if (task.status !== 'input_required') return detailed(task);
+    if (followed.round !== undefined) return detailed({ ...task, inputRequests: followed.round.inputRequests });
+    if (followed.taking !== undefined) return detailed({ ...task, status: 'working' });
+    let asked: JsonObject;
+    try {
+      asked = await this.pending.start(declared, binding(taskId), (s) => client.request('tasks/result', { taskId }, { signal: s }), undefined, scope);
+    } catch (error) {
+      // The task ended in an error (tasks/result answers what tools/call would have), or tasks/result outlasted the
+      // request timeout: either way tasks/get now says where the task is.
+      if (error instanceof RpcError || error instanceof TimeoutError) return detailed(await client.getTask(taskId, { signal }));
+      throw error;
+    }
+    if (asked.resultType !== 'input_required') return detailed(await client.getTask(taskId, { signal }));
+    followed.round = { requestState: String(asked.requestState), inputRequests: asked.inputRequests as JsonObject };
+    return detailed({ ...task, inputRequests: followed.round.inputRequests });
+  }
+
+  /** tasks/update: the answers go to what the server asked on tasks/result, which stays open for its next question. */
+  update(declared: ClientCapabilities, taskId: string, inputResponses: unknown): JsonObject {
+    if (inputResponses === null || typeof inputResponses !== 'object' || Array.isArray(inputResponses)) {
+      throw new AnswerError({ code: -32602, message: 'Invalid params: tasks/update needs inputResponses, an object keyed by the ids tasks/get listed' });
+    }
+    const followed = this.followed.get(taskId);
+    const round = followed?.round;
+    if (followed === undefined || round === undefined) throw new AnswerError({ code: -32602, message: `Invalid params: task ${taskId} is not waiting for input from this bridge` });
+    followed.round = undefined;
+    const taking: Promise<void> = this.pending
+      .resume(round.requestState, inputResponses as JsonObject, declared, binding(taskId))
+      .then(
+        (next) => {
+          if (next.resultType === 'input_required') followed.round = { requestState: String(next.requestState), inputRequests: next.inputRequests as JsonObject };
+        },
+        // How the task ended (or that it could not take the answers) is tasks/get's to say.
+        () => undefined,
+      )
+      .finally(() => {
+        if (followed.taking === taking) followed.taking = undefined;
+      });
+    followed.taking = taking;
+    return {};
+  }
+
+  /** tasks/cancel: the server stops the task; what it was asking is given up with it. */
+  async cancel(client: Client, taskId: string, signal: AbortSignal): Promise<JsonObject> {
+    await client.cancelTask(taskId, { signal });
+    const followed = this.followed.get(taskId);
+    if (followed !== undefined) followed.round = undefined;
+    return {};
+  }
+
+  private follow(taskId: string): Followed {
+    let followed = this.followed.get(taskId);
+    if (followed === undefined) {
+      followed = {};
+      this.followed.set(taskId, followed);
+      if (this.followed.size > KEPT) this.followed.delete(this.followed.keys().next().value!);
+    }
+    return followed;
+  }
+}
+
+/** Which task a round's requestState may be used for. */
+const binding = (taskId: string) => `tasks/result\0${taskId}`;
+
+/** The extension's DetailedTask: the client's Task is already in that shape. */
+const detailed = (task: Task) => task as unknown as JsonObject;
