@@ -43,6 +43,8 @@ export function legacyCapabilities(client: Client): JsonObject {
 interface Followed {
   /** The round the host has been shown and not yet answered. */
   round?: { requestState: string; inputRequests: JsonObject };
+  /** tasks/result, being opened for the server's first question. */
+  opening?: Promise<JsonObject>;
   /** tasks/result, open in the bridge while the server takes the host's answers. */
   taking?: Promise<void>;
 }
@@ -79,7 +81,9 @@ export class ModernTasks {
     if (followed.taking !== undefined) return detailed({ ...task, status: 'working' });
     let asked: JsonObject;
     try {
-      asked = await this.pending.start(declared, binding(taskId), (s) => client.request('tasks/result', { taskId }, { signal: s }), undefined, scope);
+      // One tasks/result at a time, however many polls come meanwhile.
+      followed.opening ??= this.pending.start(declared, binding(taskId), (s) => client.request('tasks/result', { taskId }, { signal: s }), undefined, scope).finally(() => (followed.opening = undefined));
+      asked = await followed.opening;
     } catch (error) {
       // The task ended in an error (tasks/result answers what tools/call would have), or tasks/result outlasted the
       // request timeout: either way tasks/get now says where the task is.
@@ -87,7 +91,7 @@ export class ModernTasks {
       throw error;
     }
     if (asked.resultType !== 'input_required') return detailed(await client.getTask(taskId, { signal }));
-    followed.round = { requestState: String(asked.requestState), inputRequests: asked.inputRequests as JsonObject };
+    followed.round ??= { requestState: String(asked.requestState), inputRequests: asked.inputRequests as JsonObject };
     return detailed({ ...task, inputRequests: followed.round.inputRequests });
   }
 
