@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from './support/node-test.js';
+import { closedPort } from './support/closed-port.js';
 import { fixtureScript } from './support/fixture-bundle.js';
 import { callCommand } from '../packages/byhand/src/call/command.js';
 import { coerceToolArguments } from '../packages/byhand/src/call/coerce.js';
@@ -339,9 +340,7 @@ describe('byhand call: the command line and failures', () => {
   });
 
   test('nothing listening at the URL: one ✗ line with the McpError explanation and its hint, exit 4 (unreachable)', async () => {
-    const closed = await startServer({ port: 0, toolboxes: ['probe'] });
-    const url = closed.urls.probe;
-    await closed.close();
+    const url = `http://127.0.0.1:${await closedPort()}/api/probe`;
     const { code, stdout, stderr } = await run('call', [url, 'probe_sampling']);
     assert.equal(code, 4);
     assert.equal(stdout, '');

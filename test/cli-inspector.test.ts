@@ -6,11 +6,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from './support/node-test.js';
+import { closedPort } from './support/closed-port.js';
 import { fixtureScript } from './support/fixture-bundle.js';
 import { listen, json } from './fixtures/loopback.js';
 import { fixtureHandler, serve } from './fixtures/sdk-server.js';
@@ -37,13 +37,9 @@ function byhand(args: string[]): Promise<Run> {
   });
 }
 
-/** A loopback port with nothing listening on it. */
-async function closedPort(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}/mcp`;
+/** An MCP URL with nothing listening at it (another `path` for another URL). */
+async function closedUrl(path = '/mcp'): Promise<string> {
+  return `http://127.0.0.1:${await closedPort()}${path}`;
 }
 
 describe('the deprecated HTTP+SSE transport, spoken by the binary', () => {
@@ -100,7 +96,7 @@ describe('the deprecated HTTP+SSE transport, spoken by the binary', () => {
 describe('exit codes, one table for every command', () => {
   test('0 ok, 1 a server error, 2 usage, 4 unreachable, 5 isError; the same codes with --json', { timeout: 90_000 }, async () => {
     const server = await serveSse();
-    const nowhere = await closedPort();
+    const nowhere = await closedUrl();
     try {
       assert.equal((await byhand(['call', server.url, 'echo', 'text=hi'])).code, 0);
       const toolError = await byhand(['call', server.url, 'broken']);
@@ -153,8 +149,8 @@ describe('exit codes, one table for every command', () => {
   });
 
   test('checkpoint: the code the servers agree on, else 1', { timeout: 60_000 }, async () => {
-    const nowhere = await closedPort();
-    const elsewhere = await closedPort();
+    const nowhere = await closedUrl();
+    const elsewhere = await closedUrl('/elsewhere');
     const silent = await listen(() => undefined);
     const server = await serveSse();
     try {

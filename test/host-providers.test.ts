@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from './support/node-test.js';
+import { closedPort } from './support/closed-port.js';
 import type { CreateMessageParams } from '../packages/client/src/types.ts';
 import { ProviderError, UnsupportedContentError, selectProvider } from '../packages/host/src/index.ts';
 import { createAnthropicProvider, DEFAULT_ANTHROPIC_MODEL } from '../packages/host/src/providers/anthropic.ts';
@@ -252,14 +253,6 @@ describe('OpenAI-compatible provider (fetch against a local stub)', () => {
 });
 
 describe('an unreachable provider is said to be unreachable, with its URL', () => {
-  /** A loopback port that was just free: nothing listens on it. */
-  async function closedPort(): Promise<number> {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    await new Promise((resolve) => server.close(resolve));
-    return port;
-  }
   const params = { messages: [{ role: 'user', content: { type: 'text', text: 'x' } }], maxTokens: 5 } as CreateMessageParams;
 
   it('OpenAI-compatible: not "lists no model" when /v1/models cannot be reached', { timeout: 10_000 }, async () => {
