@@ -34,7 +34,7 @@ describe('the SDK 1.x client over stdio', () => {
     const asked = answerAsLegacyHost(client, capabilities, 'desktop');
     try {
       await client.connect(transport);
-      assert.deepEqual(client.getServerCapabilities()?.tasks, { requests: { tools: { call: {} } }, cancel: {} }, stderr);
+      assert.deepEqual(client.getServerCapabilities()?.tasks, { requests: { tools: { call: {} } }, list: {}, cancel: {} }, stderr);
       const { tools } = await client.listTools();
       assert.equal(tools.find((t) => t.name === 'slow_compute')?.execution?.taskSupport, 'optional');
 
@@ -62,7 +62,7 @@ describe('the SDK 1.x client over stdio', () => {
 });
 
 describe("byhand's client in its legacy era over the HTTP face", () => {
-  test('a task is started, read, followed through its form with tasks/result, and a finished one cannot be cancelled', { timeout: 30_000 }, async () => {
+  test('a task is started, read, followed through its form with tasks/result, a finished one cannot be cancelled, and tasks/list lists them', { timeout: 30_000 }, async () => {
     const bridge = await listen([url]);
     const forms: string[] = [];
     const client = await connect(bridge.url, {
@@ -101,6 +101,13 @@ describe("byhand's client in its legacy era over the HTTP face", () => {
       assert.equal((await client.getTask(slow.task.taskId)).status, 'working');
       await client.cancelTask(slow.task.taskId);
       assert.equal((await client.getTask(slow.task.taskId)).status, 'cancelled');
+
+      // tasks/list: every task this host started, newest first, as tasks/get reads each.
+      const listed = (await client.request('tasks/list', {})).tasks as { taskId: string; status: string }[];
+      assert.deepEqual(listed.map((t) => t.taskId).slice(0, 2), [slow.task.taskId, greeted.task.taskId]);
+      assert.deepEqual(listed.map((t) => t.status).slice(0, 2), ['cancelled', 'completed']);
+      assert.ok(listed.some((t) => t.taskId === started.task.taskId), 'the first task is listed too');
+      await assert.rejects(client.request('tasks/list', { cursor: 'not-one' }), /a cursor a tasks\/list gave/);
     } finally {
       await client.close();
       await bridge.stop();

@@ -100,7 +100,7 @@ export class LegacyFace {
     if (this.tasks !== undefined) {
       const call: ToolCallOptions = { signal, ...(progress ? { onProgress: progress } : {}) };
       const taskId = String(params.taskId);
-      if (request.method.startsWith('tasks/') && typeof params.taskId !== 'string') throw new AnswerError({ code: -32602, message: `Invalid params: ${request.method} needs a taskId, a string` });
+      if (request.method.startsWith('tasks/') && request.method !== 'tasks/list' && typeof params.taskId !== 'string') throw new AnswerError({ code: -32602, message: `Invalid params: ${request.method} needs a taskId, a string` });
       switch (request.method) {
         case 'tools/list':
           return withTaskSupport(await forward(this.back.client, request.method, params, { signal }));
@@ -113,6 +113,8 @@ export class LegacyFace {
           return this.tasks.result(taskId, call);
         case 'tasks/cancel':
           return this.tasks.cancel(taskId, call);
+        case 'tasks/list':
+          return this.tasks.list(params.cursor, call);
       }
     }
     return forward(this.back.client, request.method, params, { signal, ...(progress ? { progress } : {}) });

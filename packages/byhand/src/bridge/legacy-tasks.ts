@@ -1,16 +1,20 @@
 // A 2025 host's tasks (2025-11-25 basic/utilities/tasks.mdx) in front of a 2026 server that offers the tasks extension
 // (SEP-2663). The host asks for a task with `task` on tools/call, polls tasks/get, waits on tasks/result (which carries
-// the server's input requests to it, as any request does while a call runs) and may send tasks/cancel. The back speaks
+// the server's input requests to it, as any request does while a call runs), may send tasks/cancel, and lists the
+// tasks it started with tasks/list (the extension has no list: the bridge keeps the host's task ids). The back speaks
 // the extension: the server decides which call runs as a task, its tasks/get carries the outcome, tasks/update the
 // answers. A call the server answered at once is still a task to a host that asked for one: the bridge keeps it,
 // finished, for the host to read.
 
 import { randomUUID } from 'node:crypto';
-import { TASKS_EXTENSION, type Client, type JsonObject, type Task, type ToolCallOptions } from '@byhand/client';
+import { RpcError, TASKS_EXTENSION, type Client, type JsonObject, type Task, type ToolCallOptions } from '@byhand/client';
 import { AnswerError } from './json-rpc-peer.js';
 
-/** What a 2025 host is told the bridge does (tasks.mdx, Capabilities): task-augmented tools/call, and tasks/cancel. */
-export const LEGACY_TASKS_CAPABILITY: JsonObject = { requests: { tools: { call: {} } }, cancel: {} };
+/** What a 2025 host is told the bridge does (tasks.mdx, Capabilities): task-augmented tools/call, tasks/list, tasks/cancel. */
+export const LEGACY_TASKS_CAPABILITY: JsonObject = { requests: { tools: { call: {} } }, list: {}, cancel: {} };
+
+/** Tasks a page of tasks/list reads (each is a tasks/get to the server). */
+const PAGE = 50;
 
 /** The key a 2025 tasks/result names its task under (tasks.mdx, Related Task Metadata). */
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
@@ -34,6 +38,8 @@ export class LegacyTasks {
   private readonly finished = new Map<string, { task: JsonObject; result: JsonObject }>();
   /** The tool each of the server's tasks runs, for the host's context when its input is asked. */
   private readonly tools = new Map<string, string>();
+  /** Every task this host started, in order, for tasks/list. */
+  private readonly started = new Set<string>();
   constructor(
     private readonly client: Client,
     private readonly now: () => number = Date.now,
@@ -45,11 +51,13 @@ export class LegacyTasks {
     const started = await this.client.startTool(name, (params.arguments ?? {}) as JsonObject, options);
     if ('task' in started) {
       remember(this.tools, started.task.taskId, name);
+      this.listed(started.task.taskId);
       return { task: legacyTask(started.task, this.now) };
     }
     const at = new Date(this.now()).toISOString();
     const task: JsonObject = { taskId: `bridge-${randomUUID()}`, status: started.result.isError === true ? 'failed' : 'completed', ttl: null, createdAt: at, lastUpdatedAt: at };
     remember(this.finished, String(task.taskId), { task, result: started.result });
+    this.listed(String(task.taskId));
     return { task };
   }
 
@@ -63,6 +71,35 @@ export class LegacyTasks {
     const kept = this.finished.get(taskId);
     const result: JsonObject = kept?.result ?? (await this.client.followTask(await this.client.getTask(taskId, options), this.tools.get(taskId) ?? `task ${taskId}`, options));
     return { ...result, _meta: { ...(result._meta as JsonObject | undefined), [RELATED_TASK]: { taskId } } };
+  }
+
+  /**
+   * tasks/list: the tasks this host started through the bridge, newest first, as tasks/get reads them (the extension
+   * has no list of its own; a task the server has forgotten is left out, and forgotten here too). The cursor is the
+   * place in that list.
+   */
+  async list(cursor: unknown, options: ToolCallOptions): Promise<JsonObject> {
+    const start = cursor === undefined ? 0 : Number(cursor);
+    if (!Number.isInteger(start) || start < 0 || (typeof cursor !== 'string' && cursor !== undefined)) throw new AnswerError({ code: -32602, message: 'Invalid params: tasks/list takes a cursor a tasks/list gave' });
+    const ids = [...this.started].reverse();
+    const page = ids.slice(start, start + PAGE);
+    const tasks = await Promise.all(
+      page.map(async (taskId) => {
+        try {
+          return await this.get(taskId, options);
+        } catch (error) {
+          if (!(error instanceof RpcError) || error.code !== -32602) throw error;
+          this.started.delete(taskId);
+          return undefined;
+        }
+      }),
+    );
+    return { tasks: tasks.filter((task) => task !== undefined), ...(start + PAGE < ids.length ? { nextCursor: String(start + PAGE) } : {}) };
+  }
+
+  private listed(taskId: string): void {
+    this.started.add(taskId);
+    if (this.started.size > KEPT) this.started.delete(this.started.values().next().value!);
   }
 
   /** tasks/cancel: the task, cancelled; one that has ended cannot be (tasks.mdx, Cancelling Tasks: -32602). */
