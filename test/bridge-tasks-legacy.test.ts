@@ -2,7 +2,7 @@
 // toolbox): the host is told the 2025-11-25 tasks capability and that every tool may run as a task, asks for one with
 // `task` on tools/call, polls tasks/get, waits on tasks/result (which brings the server's form to it) and cancels.
 // Two real 2025 hosts: the SDK 1.x client over stdio (its experimental callToolStream), and byhand's client in its
-// legacy era over the HTTP face (its clock injected).
+// legacy era over the HTTP face (its clock injected). tasks/list's pages, on the bridge's task keeper itself.
 
 import assert from 'node:assert/strict';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -14,6 +14,7 @@ import { answerAsLegacyHost } from './support/bridge-hosts.js';
 import { listen } from './support/bridge-listen.js';
 import { textOf } from './servers-support.js';
 import { connect, type Task } from '../packages/client/src/index.js';
+import { LegacyTasks } from '../packages/byhand/src/bridge/legacy-tasks.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 
 let server: RunningServer;
@@ -111,6 +112,26 @@ describe("byhand's client in its legacy era over the HTTP face", () => {
     } finally {
       await client.close();
       await bridge.stop();
+    }
+  });
+});
+
+describe('tasks/list', () => {
+  test('pages through the tasks the host started, newest first', { timeout: 30_000 }, async () => {
+    const client = await connect(url);
+    // Two a page: the bridge's own pages are 50.
+    const tasks = new LegacyTasks(client, Date.now, 2);
+    try {
+      const ids: string[] = [];
+      for (const name of ['Ada', 'Bo', 'Cy']) ids.push(String(((await tasks.call({ name: 'greet', arguments: { name }, task: {} }, {})).task as { taskId: string }).taskId));
+      const first = await tasks.list(undefined, {});
+      assert.deepEqual((first.tasks as { taskId: string }[]).map((t) => t.taskId), [ids[2], ids[1]]);
+      assert.equal(first.nextCursor, '2');
+      const second = await tasks.list(first.nextCursor, {});
+      assert.deepEqual((second.tasks as { taskId: string }[]).map((t) => t.taskId), [ids[0]]);
+      assert.equal(second.nextCursor, undefined);
+    } finally {
+      await client.close();
     }
   });
 });

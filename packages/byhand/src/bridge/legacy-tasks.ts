@@ -13,8 +13,6 @@ import { AnswerError } from './json-rpc-peer.js';
 /** What a 2025 host is told the bridge does (tasks.mdx, Capabilities): task-augmented tools/call, tasks/list, tasks/cancel. */
 export const LEGACY_TASKS_CAPABILITY: JsonObject = { requests: { tools: { call: {} } }, list: {}, cancel: {} };
 
-/** Tasks a page of tasks/list reads (each is a tasks/get to the server). */
-const PAGE = 50;
 
 /** The key a 2025 tasks/result names its task under (tasks.mdx, Related Task Metadata). */
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
@@ -43,6 +41,8 @@ export class LegacyTasks {
   constructor(
     private readonly client: Client,
     private readonly now: () => number = Date.now,
+    /** Tasks a page of tasks/list reads (each is a tasks/get to the server). */
+    private readonly page = 50,
   ) {}
 
   /** tools/call with `task`: a CreateTaskResult. */
@@ -82,9 +82,9 @@ export class LegacyTasks {
     const start = cursor === undefined ? 0 : Number(cursor);
     if (!Number.isInteger(start) || start < 0 || (typeof cursor !== 'string' && cursor !== undefined)) throw new AnswerError({ code: -32602, message: 'Invalid params: tasks/list takes a cursor a tasks/list gave' });
     const ids = [...this.started].reverse();
-    const page = ids.slice(start, start + PAGE);
+    const shown = ids.slice(start, start + this.page);
     const tasks = await Promise.all(
-      page.map(async (taskId) => {
+      shown.map(async (taskId) => {
         try {
           return await this.get(taskId, options);
         } catch (error) {
@@ -94,7 +94,7 @@ export class LegacyTasks {
         }
       }),
     );
-    return { tasks: tasks.filter((task) => task !== undefined), ...(start + PAGE < ids.length ? { nextCursor: String(start + PAGE) } : {}) };
+    return { tasks: tasks.filter((task) => task !== undefined), ...(start + this.page < ids.length ? { nextCursor: String(start + this.page) } : {}) };
   }
 
   private listed(taskId: string): void {
