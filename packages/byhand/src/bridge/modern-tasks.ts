@@ -11,7 +11,7 @@ import { toolFailure } from './forward.js';
 import { AnswerError } from './json-rpc-peer.js';
 import type { PendingCalls } from './pending-calls.js';
 
-/** Tasks followed for hosts (a round waiting for input, or how the task ended), the oldest forgotten first. */
+/** Tasks followed for hosts while they take input (the round shown, the tasks/result held), the oldest forgotten first. */
 const KEPT = 256;
 
 /** Whether the caller's envelope declares the tasks extension. */
@@ -33,10 +33,9 @@ export function offersLegacyTasks(client: Client): boolean {
  * names it, since the bridge has no 2026 tasks of a legacy server to carry.
  */
 export function legacyCapabilities(client: Client): JsonObject {
-  const { tasks: _, ...rest } = client.serverCapabilities;
-  const { [TASKS_EXTENSION]: _named, ...extensions } = (rest.extensions ?? {}) as JsonObject;
+  const { tasks: _, extensions: named, ...others } = client.serverCapabilities;
+  const { [TASKS_EXTENSION]: _named, ...extensions } = (named ?? {}) as JsonObject;
   if (offersLegacyTasks(client)) extensions[TASKS_EXTENSION] = {};
-  const { extensions: _all, ...others } = rest;
   return Object.keys(extensions).length > 0 ? { ...others, extensions } : others;
 }
 
@@ -63,7 +62,6 @@ export class ModernTasks {
       return toolFailure(error, signal);
     }
     if ('result' in started) return started.result;
-    this.follow(started.task.taskId);
     const { result: _r, error: _e, inputRequests: _i, ...handle } = started.task;
     return { ...handle, resultType: 'task' };
   }
@@ -74,9 +72,10 @@ export class ModernTasks {
    * it said meanwhile, until its next question reaches the bridge.
    */
   async get(client: Client, declared: ClientCapabilities, scope: string, taskId: string, signal: AbortSignal): Promise<JsonObject> {
-    const followed = this.follow(taskId);
     const task = await client.getTask(taskId, { signal });
     if (task.status !== 'input_required') return detailed(task);
+    // Only a task waiting for input is followed: what the bridge holds for it is its round and its tasks/result.
+    const followed = this.follow(taskId);
     if (followed.round !== undefined) return detailed({ ...task, inputRequests: followed.round.inputRequests });
     if (followed.taking !== undefined) return detailed({ ...task, status: 'working' });
     let asked: JsonObject;
