@@ -1,19 +1,20 @@
 // A 2025 host's tasks through `byhand bridge` in front of a 2026 server with the tasks extension (the Everything
 // toolbox): the host is told the 2025-11-25 tasks capability and that every tool may run as a task, asks for one with
-// `task` on tools/call, polls tasks/get, waits on tasks/result (which brings the server's form to it) and cancels.
+// `task` on tools/call, polls tasks/get, waits on tasks/result (which brings the server's form to it, and the task's
+// changes of status as notifications/tasks/status) and cancels.
 // Two real 2025 hosts: the SDK 1.x client over stdio (its experimental callToolStream), and byhand's client in its
 // legacy era over the HTTP face (its clock injected). tasks/list's pages, on the bridge's task keeper itself.
 
 import assert from 'node:assert/strict';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, TaskStatusNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { after, before, describe, test } from './support/node-test.js';
 import { bin } from './support/cli.js';
 import { answerAsLegacyHost } from './support/bridge-hosts.js';
 import { listen } from './support/bridge-listen.js';
 import { textOf } from './servers-support.js';
-import { connect, type Task } from '../packages/client/src/index.js';
+import { connect, type JsonObject, type Task } from '../packages/client/src/index.js';
 import { LegacyTasks } from '../packages/byhand/src/bridge/legacy-tasks.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 
@@ -33,6 +34,9 @@ describe('the SDK 1.x client over stdio', () => {
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const client = new LegacyClient({ name: 'desktop-host', version: '1.0.0' }, { capabilities });
     const asked = answerAsLegacyHost(client, capabilities, 'desktop');
+    // The SDK checks each notification against its own 2025 schema before its handler sees it.
+    const told: string[] = [];
+    client.setNotificationHandler(TaskStatusNotificationSchema, (n) => void told.push(`${n.params.taskId} ${n.params.status}`));
     try {
       await client.connect(transport);
       assert.deepEqual(client.getServerCapabilities()?.tasks, { requests: { tools: { call: {} } }, list: {}, cancel: {} }, stderr);
@@ -56,6 +60,8 @@ describe('the SDK 1.x client over stdio', () => {
       // The host's form answer is "desktop confirm", not true: the server keeps the file.
       assert.equal(textOf(end?.type === 'result' ? end.result : {}), 'Kept notes.txt');
       assert.deepEqual(asked.forms, ['Delete notes.txt?']);
+      const created = confirmed[0]?.type === 'taskCreated' ? confirmed[0].task.taskId : undefined;
+      assert.equal(told.at(-1), `${created} completed`, `the host is told the task ended: ${told.join(', ')}`);
     } finally {
       await client.close();
     }
@@ -66,8 +72,10 @@ describe("byhand's client in its legacy era over the HTTP face", () => {
   test('a task is started, read, followed through its form with tasks/result, a finished one cannot be cancelled, and tasks/list lists them', { timeout: 30_000 }, async () => {
     const bridge = await listen([url]);
     const forms: string[] = [];
+    const told: JsonObject[] = [];
     const client = await connect(bridge.url, {
       era: 'legacy',
+      onNotification: (n) => n.method === 'notifications/tasks/status' && told.push(n.params ?? {}),
       host: { elicit: (params) => (forms.push(params.message), Promise.resolve({ action: 'accept', content: { confirm: true } })) },
       sleep: (_ms, signal) => new Promise((resolve, reject) => (signal.aborted ? reject(signal.reason as Error) : setImmediate(resolve))),
     });
@@ -84,6 +92,11 @@ describe("byhand's client in its legacy era over the HTTP face", () => {
       assert.equal(textOf(deleted), 'Deleted a.txt');
       assert.deepEqual(forms, ['Delete a.txt?']);
       assert.ok(statuses.includes('input_required') && statuses.at(-1) === 'completed', statuses.join(' '));
+      // While it waited on tasks/result after the form, the host was told where the task went, in the 2025 form.
+      const ended = told.at(-1);
+      assert.equal(ended?.status, 'completed', JSON.stringify(told));
+      assert.ok(typeof ended.createdAt === 'string' && typeof ended.lastUpdatedAt === 'string' && 'ttl' in ended && !('ttlMs' in ended) && !('result' in ended), JSON.stringify(ended));
+      assert.ok(told.every((t) => t.taskId === ended.taskId && t.status !== 'input_required'), `only changes after the status the host read: ${JSON.stringify(told)}`);
 
       // greet never runs as a task: the bridge keeps its answer as a finished one.
       const greeted = await client.startTool('greet', { name: 'Ada' });
@@ -120,7 +133,7 @@ describe('tasks/list', () => {
   test('pages through the tasks the host started, newest first', { timeout: 30_000 }, async () => {
     const client = await connect(url);
     // Two a page: the bridge's own pages are 50.
-    const tasks = new LegacyTasks(client, Date.now, 2);
+    const tasks = new LegacyTasks(client, { page: 2 });
     try {
       const ids: string[] = [];
       for (const name of ['Ada', 'Bo', 'Cy']) ids.push(String(((await tasks.call({ name: 'greet', arguments: { name }, task: {} }, {})).task as { taskId: string }).taskId));

@@ -141,7 +141,7 @@ export class LegacyFace {
       this.listen = new ListenRelay(client, this.warn);
       this.listen.open();
     }
-    if (offersTasks(client)) this.tasks = new LegacyTasks(client);
+    if (offersTasks(client)) this.tasks = new LegacyTasks(client, { onStatus: (task) => this.link.notify('notifications/tasks/status', task) });
     const asked = String(params.protocolVersion);
     const versions: readonly string[] = LEGACY_VERSIONS;
     return {

@@ -1,10 +1,10 @@
 // A 2025 host's tasks (2025-11-25 basic/utilities/tasks.mdx) in front of a 2026 server that offers the tasks extension
 // (SEP-2663). The host asks for a task with `task` on tools/call, polls tasks/get, waits on tasks/result (which carries
-// the server's input requests to it, as any request does while a call runs), may send tasks/cancel, and lists the
-// tasks it started with tasks/list (the extension has no list: the bridge keeps the host's task ids). The back speaks
-// the extension: the server decides which call runs as a task, its tasks/get carries the outcome, tasks/update the
-// answers. A call the server answered at once is still a task to a host that asked for one: the bridge keeps it,
-// finished, for the host to read.
+// the server's input requests to it, as any request does while a call runs, and the task's changes of status as
+// notifications/tasks/status), may send tasks/cancel, and lists the tasks it started with tasks/list (the extension has
+// no list: the bridge keeps the host's task ids). The back speaks the extension: the server decides which call runs as
+// a task, its tasks/get carries the outcome, tasks/update the answers. A call the server answered at once is still a
+// task to a host that asked for one: the bridge keeps it, finished, for the host to read.
 
 import { randomUUID } from 'node:crypto';
 import { RpcError, TASKS_EXTENSION, type Client, type JsonObject, type Task, type ToolCallOptions } from '@byhand/client';
@@ -38,12 +38,23 @@ export class LegacyTasks {
   private readonly tools = new Map<string, string>();
   /** Every task this host started, in order, for tasks/list. */
   private readonly started = new Set<string>();
+  private readonly now: () => number;
+  private readonly page: number;
+  private readonly onStatus: (task: JsonObject) => void;
   constructor(
     private readonly client: Client,
-    private readonly now: () => number = Date.now,
-    /** Tasks a page of tasks/list reads (each is a tasks/get to the server). */
-    private readonly page = 50,
-  ) {}
+    options: {
+      now?: () => number;
+      /** Tasks a page of tasks/list reads (each is a tasks/get to the server). */
+      page?: number;
+      /** A task's new status while the host waits on its tasks/result, in the 2025 form (the params of notifications/tasks/status). */
+      onStatus?: (task: JsonObject) => void;
+    } = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.page = options.page ?? 50;
+    this.onStatus = options.onStatus ?? (() => undefined);
+  }
 
   /** tools/call with `task`: a CreateTaskResult. */
   async call(params: JsonObject, options: ToolCallOptions): Promise<JsonObject> {
@@ -68,9 +79,18 @@ export class LegacyTasks {
 
   /** tasks/result: waits for the end (the host answering what the server asks meanwhile) and answers what tools/call would have. */
   async result(taskId: string, options: ToolCallOptions): Promise<JsonObject> {
-    const kept = this.finished.get(taskId);
-    const result: JsonObject = kept?.result ?? (await this.client.followTask(await this.client.getTask(taskId, options), this.tools.get(taskId) ?? `task ${taskId}`, options));
+    const result: JsonObject = this.finished.get(taskId)?.result ?? (await this.follow(taskId, options));
     return { ...result, _meta: { ...(result._meta as JsonObject | undefined), [RELATED_TASK]: { taskId } } };
+  }
+
+  /** The server's task to its end; each status it moves to on the way is told (tasks.mdx, Task Status Notification). */
+  private async follow(taskId: string, options: ToolCallOptions): Promise<JsonObject> {
+    const first = await this.client.getTask(taskId, options);
+    // followTask tells the status it starts from too: the host has just read that one.
+    const onTask = (task: Task) => {
+      if (task !== first) this.onStatus(legacyTask(task, this.now));
+    };
+    return this.client.followTask(first, this.tools.get(taskId) ?? `task ${taskId}`, { ...options, onTask });
   }
 
   /**
