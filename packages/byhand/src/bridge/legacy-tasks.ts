@@ -86,7 +86,7 @@ export class LegacyTasks {
   /** The server's task to its end; each status it moves to on the way is told (tasks.mdx, Task Status Notification). */
   private async follow(taskId: string, options: ToolCallOptions): Promise<JsonObject> {
     const first = await this.client.getTask(taskId, options);
-    // followTask tells the status it starts from too: the host has just read that one.
+    // followTask tells the status it starts from too, which is no change: the host knows it from tasks/get or the handle.
     const onTask = (task: Task) => {
       if (task !== first) this.onStatus(legacyTask(task, this.now));
     };
