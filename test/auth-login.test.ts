@@ -14,6 +14,7 @@ import { credentialsFile, fileStore } from '../packages/client/src/auth/file-sto
 import { connect, VerdictCache } from '../packages/client/src/index.js';
 import { loginCommand, type LoginIO } from '../packages/byhand/src/login/command.js';
 import { clickThrough, startMockAs, startMockRs, type MockAs } from './auth-mock.js';
+import { runOwn } from './support/collector.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-login-'));
 const mocks: MockAs[] = [];
@@ -30,7 +31,7 @@ function io(dir: string, browser?: (url: string) => Promise<void>) {
   let err = '';
   stdout.on('data', (d) => (out += d));
   stderr.on('data', (d) => (err += d));
-  const value: LoginIO = { stdout, stderr, stdin, env: { BYHAND_CONFIG_DIR: dir }, ...(browser ? { openBrowser: browser } : {}) };
+  const value: LoginIO = { stdout, stderr, stdin, env: { BYHAND_CONFIG_DIR: dir }, ...runOwn(), ...(browser ? { openBrowser: browser } : {}) };
   return { io: value, stdin, out: () => out, err: () => err };
 }
 

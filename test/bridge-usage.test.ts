@@ -1,6 +1,6 @@
 // `byhand bridge` with a command line that cannot work: it says why on stderr and exits 2 at once, before any host
 // speaks (a host that launched it shows its stderr), rather than starting and answering the host's first request with
-// the mistake, or listening with nothing behind it. The real binary, in an empty folder with an empty HOME.
+// the mistake, or listening with nothing behind it. The built command (support/cli.ts), in an empty folder with an empty HOME.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,13 +1,14 @@
-// `byhand checkpoint` as a user runs it: the real binary in a child process, real loopback servers,
-// stdio servers as child processes (one is the official reference server-everything from npm).
+// `byhand checkpoint` as a user runs it: the built command in this process (support/cli.ts) and the binary where the
+// process is the point (a reader that stops early), real loopback servers, stdio servers as child processes (one is
+// the official reference server-everything from npm).
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from './support/node-test.js';
+import { bin, byhandIn, type CliRun } from './support/cli.js';
 import { fixtureScript } from './support/fixture-bundle.js';
 import { fixtureHandler, serve, type Served } from './fixtures/sdk-server.js';
 import { clickThrough, startMockAs, startMockRs } from './auth-mock.js';
@@ -16,16 +17,11 @@ import { createOAuth } from '../packages/client/src/auth/index.js';
 import { credentialsFile, fileStore } from '../packages/client/src/auth/file-store.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-const bin = join(repoRoot, 'packages', 'byhand', 'bin', 'byhand.js');
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-checkpoint-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-function byhand(args: string[], env: Record<string, string> = {}, cwd = repoRoot): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
+function byhand(args: string[], env: Record<string, string> = {}, cwd = repoRoot): Promise<CliRun> {
+  return byhandIn({ cwd, env: { NO_COLOR: '1', ...env }, timeoutMs: 60_000 }, ...args);
 }
 
 function config(name: string, json: unknown): string {

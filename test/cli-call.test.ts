@@ -15,8 +15,8 @@ import { coerceToolArguments } from '../packages/byhand/src/call/coerce.js';
 import { demoCommand, LEGACY_REFUSAL } from '../packages/byhand/src/call/demo.js';
 import type { Tool } from '../packages/client/src/index.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
-import { byhand } from './support/cli.js';
-import { collector } from './support/collector.js';
+import { byhandBinary } from './support/cli.js';
+import { collector, runOwn } from './support/collector.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'byhand-cli-call-'));
@@ -30,7 +30,7 @@ interface Run {
 function streams(stdinText: string) {
   const stdin = new PassThrough();
   stdin.end(stdinText);
-  return { stdout: collector(), stderr: collector(), stdin, env: { BYHAND_PROVIDER: 'offline' } };
+  return { stdout: collector(), stderr: collector(), stdin, env: { BYHAND_PROVIDER: 'offline' }, ...runOwn() };
 }
 
 async function run(verb: 'call' | 'read' | 'prompt', args: string[], stdinText = ''): Promise<Run> {
@@ -415,7 +415,7 @@ describe('coercion against a schema, in detail', () => {
 
   test('the real binary takes the JSON object as it is typed', { timeout: 30_000 }, async () => {
     const everything = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-    const { code, stdout, stderr } = await byhand('call', '--tool', 'get-sum', '{"a": 1, "b": 2}', '--', process.execPath, everything, 'stdio');
+    const { code, stdout, stderr } = await byhandBinary({ cwd: ROOT }, 'call', '--tool', 'get-sum', '{"a": 1, "b": 2}', '--', process.execPath, everything, 'stdio');
     assert.equal(code, 0, stderr);
     assert.match(stdout, /The sum of 1 and 2 is 3\./);
   });

@@ -16,8 +16,8 @@ import type { Finding } from '../packages/byhand/src/check/finding.js';
 import type { CheckContext } from '../packages/byhand/src/check/context.js';
 import { checkSchemas } from '../packages/byhand/src/check/schemas.js';
 import type { Tool } from '../packages/client/src/types.js';
-import { byhand } from './support/cli.js';
-import { collector } from './support/collector.js';
+import { byhandBinary } from './support/cli.js';
+import { collector, runOwn } from './support/collector.js';
 import { serveCheckFixture, type Mistake } from './fixtures/check/servers.js';
 import { fixtureHandler, serve } from './fixtures/sdk-server.js';
 
@@ -33,7 +33,7 @@ interface Checked {
 async function check(...args: string[]): Promise<Checked> {
   const stdin = new PassThrough();
   stdin.end();
-  const io = { stdout: collector(), stderr: collector(), stdin, env: { BYHAND_PROVIDER: 'offline' } };
+  const io = { stdout: collector(), stderr: collector(), stdin, env: { BYHAND_PROVIDER: 'offline' }, ...runOwn() };
   const code = await checkCommand(args, io);
   const json = args.includes('--json') ? (JSON.parse(io.stdout.text) as { findings: Finding[] }) : { findings: [] };
   return { code, findings: json.findings, stdout: io.stdout.text, stderr: io.stderr.text };
@@ -215,7 +215,7 @@ describe('byhand check: output', () => {
         const screen = Object.assign(collector(), { isTTY: true });
         const stdin = new PassThrough();
         stdin.end();
-        const code = await checkCommand(args, { stdout: screen, stderr: screen, stdin, env: { BYHAND_PROVIDER: 'offline' } });
+        const code = await checkCommand(args, { stdout: screen, stderr: screen, stdin, env: { BYHAND_PROVIDER: 'offline' }, ...runOwn() });
         return { code, parts: screen.text.split('\r\x1b[2K') };
       };
       const clean = await onScreen(served.url, '--timeout', '10000');
@@ -261,10 +261,10 @@ describe('byhand check over stdio', () => {
 });
 
 test('the real binary: byhand check is a command, exits 0 on a clean server and 2 on a usage mistake', { timeout: 30_000 }, async () => {
-  const ok = await byhand('check', 'kitchen', '--embedded');
+  const ok = await byhandBinary({ cwd: ROOT }, 'check', 'kitchen', '--embedded');
   assert.equal(ok.code, 0, ok.stderr);
   assert.match(ok.stdout, /^0 error\(s\)/m);
-  const usage = await byhand('check', 'kitchen', '--embedded', '--call', 'x={');
+  const usage = await byhandBinary({ cwd: ROOT }, 'check', 'kitchen', '--embedded', '--call', 'x={');
   assert.equal(usage.code, 2);
   assert.match(usage.stderr, /--call x: the arguments must be a JSON object/);
 });

@@ -8,10 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from './support/node-test.js';
 import { connect, LimitError } from '../packages/client/src/index.js';
-import { byhand } from './support/cli.js';
+import { byhandBinary } from './support/cli.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-deep-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
+/** The binary: a stack overflow would be its own process's. */
+const byhand = (...args: string[]) => byhandBinary({ cwd: scratch }, ...args);
 
 // A modern stdio server whose tool `deep` answers structuredContent {"a":{"a":…1…}} nested DEPTH levels deep.
 const server = join(scratch, 'deep.cjs');

@@ -1,40 +1,43 @@
-// The explorer, as a user runs it: the real binary in a child process, a temporary HOME and project
-// folder for config discovery, the bundled toolboxes, the SDK fixture over HTTP in both eras, and
-// the official reference server (server-everything) over stdio.
+// The explorer, as a user runs it: the built command in this process (support/cli.ts), a temporary HOME and project
+// folder for config discovery, the bundled toolboxes, the SDK fixture over HTTP in both eras, and the official
+// reference server (server-everything) over stdio; the binary where a stdio server must be found on a PATH of its own.
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from './support/node-test.js';
+import { byhandBinary, byhandIn, type CliRun } from './support/cli.js';
 import { fixtureScript } from './support/fixture-bundle.js';
 import { fixtureHandler, serve, type Served } from './fixtures/sdk-server.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-const bin = join(repoRoot, 'packages', 'byhand', 'bin', 'byhand.js');
 const everything = join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const stdioFixture = [fixtureScript('test/fixtures/sdk-stdio-server.ts'), 'serve'];
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-explore-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
+interface Options {
+  home?: string;
+  cwd?: string;
+  env?: Record<string, string>;
 }
 
-/** byhand with an empty HOME and an empty project folder unless told otherwise. */
-function byhand(args: string[], options: { home?: string; cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
+/** byhand with an empty HOME and an empty project folder unless told otherwise, and only the environment given. */
+function byhand(args: string[], options: Options = {}): Promise<CliRun> {
+  return byhandIn(place(options), ...args);
+}
+
+/** The binary, for a stdio server that must find a program on the PATH given. */
+function byhandProcess(args: string[], options: Options = {}): Promise<CliRun> {
+  return byhandBinary(place(options), ...args);
+}
+
+function place(options: Options) {
   const home = options.home ?? folder('home-empty');
   const cwd = options.cwd ?? folder('project-empty');
-  const env = { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), NO_COLOR: '1', BYHAND_PROVIDER: 'offline', ...options.env };
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd, env, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
+  return { cwd, onlyEnv: { PATH: process.env.PATH ?? '', HOME: home, XDG_CONFIG_HOME: join(home, '.config'), NO_COLOR: '1', BYHAND_PROVIDER: 'offline', ...options.env }, timeoutMs: 60_000 };
 }
 
 function folder(...parts: string[]): string {
@@ -113,6 +116,15 @@ describe('byhand list', () => {
       assert.doesNotMatch(b.stderr, /failed/, 'the usual way to meet a legacy server is no failure');
       assert.equal(a.stdout, b.stdout);
       assert.match(a.stdout, /^ {2}echo\n {6}echoes its text\n {6}text: string, required$/m);
+    });
+
+    test('each run finds the era itself: runs in one process share no verdict', { timeout: 60_000 }, async () => {
+      const runs = [await byhand(['list', legacy.url, 'tools', '--trace']), await byhand(['list', legacy.url, 'tools', '--trace'])];
+      for (const run of runs) {
+        assert.equal(run.code, 0, run.stderr);
+        assert.match(run.stderr, /found by trying the modern era first/);
+        assert.match(run.stderr, /server\/discover/, 'the modern era tried first, as a fresh process would');
+      }
     });
 
     test('--header reaches an ad-hoc URL', { timeout: 60_000 }, async () => {
@@ -370,7 +382,7 @@ describe('one command kit', () => {
     const bin = folder('fake-npx');
     write(join(bin, 'npx'), '#!/bin/sh\nexec cat >/dev/null\n');
     chmodSync(join(bin, 'npx'), 0o755);
-    const { code, stdout } = await byhand(['checkpoint', '--timeout', '300', '--', 'npx', '-y', 'some-server'], { env: { PATH: `${bin}:${process.env.PATH ?? ''}` } });
+    const { code, stdout } = await byhandProcess(['checkpoint', '--timeout', '300', '--', 'npx', '-y', 'some-server'], { env: { PATH: `${bin}:${process.env.PATH ?? ''}` } });
     assert.equal(code, 4, stdout);
     assert.match(stdout, /^ {4}timeout: no answer within 300 ms \(hint: .*a first npx run downloads the package/m);
   });

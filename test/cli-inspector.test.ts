@@ -1,15 +1,15 @@
-// What the MCP Inspector CLI does, done by the real byhand binary (docs/inspector.md, issue 11): the deprecated
+// What the MCP Inspector CLI does, done by byhand's built command (support/cli.ts; docs/inspector.md, issue 11): the deprecated
 // HTTP+SSE transport against the official v1 SDK, the exit code table for every kind of failure (plain, --json,
 // checkpoint with several servers), --meta seen by servers of both eras, and --tool with the check of a guessed
 // command-line split.
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from './support/node-test.js';
+import { byhandIn, type CliRun } from './support/cli.js';
 import { closedPort } from './support/closed-port.js';
 import { fixtureScript } from './support/fixture-bundle.js';
 import { listen, json } from './fixtures/loopback.js';
@@ -17,24 +17,13 @@ import { fixtureHandler, serve } from './fixtures/sdk-server.js';
 import { serveSse } from './fixtures/sse-server.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-const bin = join(repoRoot, 'packages', 'byhand', 'bin', 'byhand.js');
 const stdioFixture = ['node', fixtureScript('test/fixtures/sdk-stdio-server.ts'), 'serve'];
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-inspector-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function byhand(args: string[]): Promise<Run> {
-  const env = { PATH: process.env.PATH ?? '', HOME: scratch, XDG_CONFIG_HOME: join(scratch, '.config'), NO_COLOR: '1', BYHAND_PROVIDER: 'offline' };
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd: scratch, env, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
+function byhand(args: string[]): Promise<CliRun> {
+  const onlyEnv = { PATH: process.env.PATH ?? '', HOME: scratch, XDG_CONFIG_HOME: join(scratch, '.config'), NO_COLOR: '1', BYHAND_PROVIDER: 'offline' };
+  return byhandIn({ cwd: scratch, onlyEnv, timeoutMs: 60_000 }, ...args);
 }
 
 /** An MCP URL with nothing listening at it (another `path` for another URL). */

@@ -1,4 +1,4 @@
-// Tasks from the command line, the real binary against the Everything toolbox: `byhand call` follows a task and
+// Tasks from the command line, the built command (support/cli.ts) against the Everything toolbox: `byhand call` follows a task and
 // tells each status; `--detach` prints the id; `byhand task SERVER get|cancel ID` reads and cancels it.
 
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // A folder's own MCP config (a cloned repository's .mcp.json) starts nothing and contacts nothing until
-// the user trusts the folder: the real binary, a temporary HOME and project folder, stdio commands that
+// the user trusts the folder: the built command (support/cli.ts), a temporary HOME and project folder, stdio commands that
 // leave a marker file when they run, and a loopback recorder for what an HTTP entry would send.
 
 import assert from 'node:assert/strict';

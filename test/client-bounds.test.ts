@@ -23,6 +23,7 @@ import { traceLine } from '../packages/byhand/src/shared/show-wire.js';
 import { callCommand } from '../packages/byhand/src/call/command.js';
 import { checkpointCommand } from '../packages/byhand/src/checkpoint/command.js';
 import { flood, arrival, json, legacySession, listen, modern } from './fixtures/loopback.js';
+import { runOwn } from './support/collector.js';
 
 const MiB = 1024 * 1024;
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-bounds-'));
@@ -516,6 +517,7 @@ describe('secrets in output', () => {
       stderr: { write: (s: string) => ((err += s), true) },
       stdin: process.stdin,
       env: { BYHAND_PROVIDER: 'offline', BYHAND_CONFIG_DIR: join(scratch, 'config') },
+      ...runOwn(),
     } as unknown as Parameters<typeof callCommand>[2];
     try {
       assert.equal(await callCommand('call', [`${server.url}?api_key=SECRET-0`, 'echo', '--trace'], io), 1);
@@ -542,6 +544,7 @@ describe('secrets in output', () => {
           stderr: { write: (s: string) => ((err += s), true) } as unknown as NodeJS.WritableStream,
           stdin: process.stdin,
           env: { BYHAND_CONFIG_DIR: join(scratch, 'config') },
+          ...runOwn(),
         };
         assert.equal(await checkpointCommand(['--config', config, '--timeout', '3000', ...flags], io), 1);
         assert.match(out, /HTTP 404 from http:\/\/127\.0\.0\.1:\d+\/mcp\?api_key=\(redacted\)&apiKey=\(redacted\)/);

@@ -2,7 +2,7 @@
 // carried Mcp-Session-Id means the client MUST start a new session). The official SDK's 2025 transport, one
 // McpServer per session, whose session map is cleared as a restarted server's or an expired session's would
 // be; and two such instances behind round-robin routing, as a load balancer without sticky sessions spreads them.
-// Through the library and through the real binary.
+// Through the library and through the built command (support/cli.ts).
 
 import assert from 'node:assert/strict';
 import { describe, test } from './support/node-test.js';

@@ -12,7 +12,7 @@ import { after, before, describe, test } from './support/node-test.js';
 import { callCommand } from '../packages/byhand/src/call/command.js';
 import type { Served } from './fixtures/sdk-server.js';
 import { fakeModel, serveHostSafety, type FakeModel } from './fixtures/host-safety-server.js';
-import { collector } from './support/collector.js';
+import { collector, runOwn } from './support/collector.js';
 
 let server: Served;
 let model: FakeModel;
@@ -28,7 +28,7 @@ after(async () => {
 async function call(args: string[], stdinText = '') {
   const stdin = new PassThrough();
   stdin.end(stdinText);
-  const io = { stdout: collector(), stderr: collector(), stdin, env: { BYHAND_OPENAI_BASE_URL: model.url, BYHAND_OPENAI_MODEL: 'fake-model' } };
+  const io = { stdout: collector(), stderr: collector(), stdin, env: { BYHAND_OPENAI_BASE_URL: model.url, BYHAND_OPENAI_MODEL: 'fake-model' }, ...runOwn() };
   const before = model.calls;
   const code = await callCommand('call', [server.url, ...args], io);
   return { code, stdout: io.stdout.text, stderr: io.stderr.text, modelCalls: model.calls - before };

@@ -15,6 +15,7 @@ import { startServer } from '../packages/servers/src/node.js';
 import { banner } from '../packages/byhand/src/serve/banner.js';
 import { registerToolbox, TOOLBOXES } from '../packages/servers/src/toolboxes/registry.js';
 import { textOf } from './servers-support.js';
+import { runOwn } from './support/collector.js';
 
 let unregister: () => void;
 
@@ -52,7 +53,7 @@ describe('a toolbox added with one registry line', { timeout: 60_000 }, () => {
   test('byhand checkpoint --embedded probes it with the bundled toolboxes it marks', async () => {
     const stdout = capture();
     const stderr = capture();
-    const code = await checkpointCommand(['--embedded', '--json'], { stdout: stdout.stream, stderr: stderr.stream, stdin: Readable.from([]), env: { BYHAND_PROVIDER: 'offline' } });
+    const code = await checkpointCommand(['--embedded', '--json'], { stdout: stdout.stream, stderr: stderr.stream, stdin: Readable.from([]), env: { BYHAND_PROVIDER: 'offline' }, ...runOwn() });
     assert.equal(code, 0, stderr.text());
     // One JSON line per server, named by its title.
     const reports = stdout.text().trim().split('\n').map((line) => JSON.parse(line) as { name: string; target: string; ok: boolean; counts: { tools: number } | null });
@@ -73,7 +74,7 @@ describe('a toolbox added with one registry line', { timeout: 60_000 }, () => {
     const text = usage(EXIT_CODES_TEXT);
     assert.ok(text.includes(`a bundled toolbox (${names})`), text);
     const checkpointHelp = capture();
-    assert.equal(await checkpointCommand(['--help'], { stdout: checkpointHelp.stream, stderr: new PassThrough(), stdin: Readable.from([]), env: {} }), 0);
+    assert.equal(await checkpointCommand(['--help'], { stdout: checkpointHelp.stream, stderr: new PassThrough(), stdin: Readable.from([]), env: {}, ...runOwn() }), 0);
     assert.ok(checkpointHelp.text().includes(`use the bundled toolboxes (${names}), not a config`), checkpointHelp.text());
     assert.ok(checkpointHelp.text().includes('else the bundled toolboxes (kitchen, cookie-jar, probe, echo-box)'), checkpointHelp.text());
   });

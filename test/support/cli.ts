@@ -1,15 +1,22 @@
-// The real binary in a child process, from the repository root, with the offline provider: its exit code and both
-// streams, whether it succeeded or not.
+// byhand as a user runs it, two ways. `byhand`/`byhandIn`: the built command (dist/bin/cli.js, the code the binary
+// runs) called in the test's own process, with its streams, folder and environment injected: a test file loads the
+// command and the toolboxes once, not once per command line. `byhandBinary` and `startByhand`: the binary in a child
+// process, for what only a process shows (exit codes set by the binary, signals, what a child inherits). Both with the
+// offline provider, and both give the exit code and both streams, whether the command succeeded or not.
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import type { CommandIO } from '../../packages/byhand/src/shared/io.js';
+import { collector, runOwn } from './collector.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 export const bin = fileURLToPath(new URL('../../packages/byhand/bin/byhand.js', import.meta.url));
+const builtCli = pathToFileURL(fileURLToPath(new URL('../../packages/byhand/dist/bin/cli.js', import.meta.url))).href;
 
 export interface CliRun {
   code: number;
@@ -17,16 +24,50 @@ export interface CliRun {
   stderr: string;
 }
 
+interface Where {
+  cwd: string;
+  /** Added to the test process's environment; `undefined` unsets a variable. */
+  env?: Record<string, string | undefined>;
+  /** Replaces the environment: the command sees these variables and no others. */
+  onlyEnv?: Record<string, string>;
+  /** Given up (the command's interrupt) after this long. */
+  timeoutMs?: number;
+}
+
+function environment(where: Where): Record<string, string> {
+  const env: Record<string, string | undefined> = where.onlyEnv ?? { ...process.env, BYHAND_PROVIDER: 'offline', ...where.env };
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
+  return env as Record<string, string>;
+}
+
+type Main = (args: string[], io: CommandIO) => Promise<number>;
+let built: Promise<Main> | undefined;
+
 export function byhand(...args: string[]): Promise<CliRun> {
   return byhandIn({ cwd: root }, ...args);
 }
 
-/** In another folder (a project's), with the environment changed (a temporary HOME): `undefined` unsets a variable. */
-export async function byhandIn(where: { cwd: string; env?: Record<string, string | undefined> }, ...args: string[]): Promise<CliRun> {
-  const env: NodeJS.ProcessEnv = { ...process.env, BYHAND_PROVIDER: 'offline', ...where.env };
-  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
+/**
+ * In a folder (a project's), with the environment changed (a temporary HOME). stdin is empty and not a terminal, as
+ * from </dev/null. The command's relative paths, and the folder and inherited variables of a stdio server it starts,
+ * are the test process's: a test about those runs `byhandBinary`.
+ */
+export async function byhandIn(where: Where, ...args: string[]): Promise<CliRun> {
+  // Not a literal: the test bundler leaves it alone, so the test runs the build, as the binary does.
+  const main = await (built ??= import(builtCli).then((module: { main: Main }) => module.main));
+  const stdout = collector();
+  const stderr = collector();
+  const stdin = new PassThrough();
+  stdin.end();
+  const interrupt = AbortSignal.timeout(where.timeoutMs ?? 30_000);
+  const code = await main(args, { stdout, stderr, stdin, env: environment(where), ...runOwn(where.cwd), interrupt });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+/** The binary in a child process. */
+export async function byhandBinary(where: Where, ...args: string[]): Promise<CliRun> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: where.cwd, env, timeout: 30_000 });
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { cwd: where.cwd, env: environment(where), timeout: where.timeoutMs ?? 30_000 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

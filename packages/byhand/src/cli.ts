@@ -72,28 +72,28 @@ const COMMANDS: Record<string, Command> = {
   demo: {
     synopsis: 'demo', about: 'the finding, end to end, against the embedded Probe',
     spec: async () => (await import('./call/demo-spec.js')).SPEC,
-    run: async (a) => (await import('./call/demo.js')).demoCommand(a),
+    run: async (a, io) => (await import('./call/demo.js')).demoCommand(a, io),
   },
   login: {
     synopsis: 'login SERVER', about: 'OAuth login; the tokens are kept for the other commands',
     spec: async () => (await import('./login/spec.js')).SPEC,
-    run: async (a) => (await import('./login/command.js')).loginCommand(a),
+    run: async (a, io) => (await import('./login/command.js')).loginCommand(a, io),
   },
   trust: {
     synopsis: 'trust [DIR] | --revoke [DIR] | --list', about: "let a folder's own MCP config run (.mcp.json, .vscode/mcp.json)",
     spec: async () => (await import('./trust/spec.js')).SPEC,
-    run: async (a) => (await import('./trust/command.js')).trustCommand(a),
+    run: async (a, io) => (await import('./trust/command.js')).trustCommand(a, io),
   },
   doctor: {
     synopsis: 'doctor', about: 'which provider, model, configs and logins byhand would use, and why',
     spec: async () => (await import('./doctor/spec.js')).SPEC,
-    run: async (a) => (await import('./doctor/command.js')).doctorCommand(a),
+    run: async (a, io) => (await import('./doctor/command.js')).doctorCommand(a, io),
   },
-  completion: { synopsis: 'completion bash|zsh|fish', about: 'a shell completion script (eval "$(byhand completion bash)")', run: (a) => completion(a) },
+  completion: { synopsis: 'completion bash|zsh|fish', about: 'a shell completion script (eval "$(byhand completion bash)")', run: (a, io) => completion(a, io) },
   serve: {
     synopsis: 'serve [--port N] [--host H] [--db FILE|URL] [--allow-host NAME]', about: 'serve the toolboxes on loopback',
     spec: async () => (await import('./serve/spec.js')).SPEC,
-    run: async (a) => (await import('./serve/command.js')).serveCommand(a),
+    run: async (a, io) => (await import('./serve/command.js')).serveCommand(a, io),
   },
 };
 
@@ -105,18 +105,18 @@ Prints a script that completes byhand's commands and each command's flags. Load 
 `;
 
 /** The specs come from the commands themselves, loaded only for this. */
-async function completion(args: string[]): Promise<number> {
+async function completion(args: string[], io: CommandIO): Promise<number> {
   if (args[0] === '-h' || args[0] === '--help') {
-    process.stdout.write(COMPLETION_HELP);
+    io.stdout.write(COMPLETION_HELP);
     return 0;
   }
   const specs = await Promise.all(Object.values(COMMANDS).flatMap((command) => (command.spec ? [command.spec()] : [])));
   const { completionScript } = await import('./shared/shell-completion.js');
   try {
-    process.stdout.write(completionScript(args[0] ?? '', specs, Object.keys(COMMANDS)));
+    io.stdout.write(completionScript(args[0] ?? '', specs, Object.keys(COMMANDS)));
     return 0;
   } catch (error) {
-    process.stderr.write(`✗ ${(error as Error).message}\n`);
+    io.stderr.write(`✗ ${(error as Error).message}\n`);
     return 2;
   }
 }
@@ -155,24 +155,31 @@ async function stoppable(command: Command, args: string[]): Promise<number> {
   }
 }
 
-export async function main(args: string[]): Promise<number> {
+/**
+ * Runs one command line. Without `io`, with the process's own streams, folder and environment, and the commands that
+ * talk to servers stop at a signal; a caller that gives `io` (a test running byhand in its own process) stops a
+ * command through `io.interrupt`, and the process's signals are left alone.
+ */
+export async function main(args: string[], io?: CommandIO): Promise<number> {
   const [command, ...rest] = args;
   if (command !== undefined && Object.hasOwn(COMMANDS, command)) {
-    return COMMANDS[command].stoppable ? stoppable(COMMANDS[command], rest) : COMMANDS[command].run(rest, processIO());
+    const chosen = COMMANDS[command];
+    return io === undefined && chosen.stoppable ? stoppable(chosen, rest) : chosen.run(rest, io ?? processIO());
   }
+  const { stdout, stderr } = io ?? process;
   switch (command) {
     case undefined:
     case 'help':
     case '--help':
     case '-h':
-      process.stdout.write(`${usage((await import('./shared/exit-codes-text.js')).EXIT_CODES_TEXT)}\n`);
+      stdout.write(`${usage((await import('./shared/exit-codes-text.js')).EXIT_CODES_TEXT)}\n`);
       return command === undefined ? 2 : 0;
     case '--version':
     case '-v':
-      process.stdout.write(`byhand ${version()}\n`);
+      stdout.write(`byhand ${version()}\n`);
       return 0;
     default:
-      process.stderr.write(`✗ unknown command ${JSON.stringify(command)}${didYouMean(command, Object.keys(COMMANDS))}\n  hint: byhand --help lists the commands\n`);
+      stderr.write(`✗ unknown command ${JSON.stringify(command)}${didYouMean(command, Object.keys(COMMANDS))}\n  hint: byhand --help lists the commands\n`);
       return 2;
   }
 }

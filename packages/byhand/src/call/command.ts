@@ -62,6 +62,7 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
       env: io.env,
       yes: flags.yes,
       roots: flags.roots,
+      cwd: io.cwd,
       input: io.stdin,
       output: io.stderr,
       onEvent: narrator.onEvent,

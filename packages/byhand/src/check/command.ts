@@ -56,7 +56,7 @@ export async function checkCommand(args: string[], io: CommandIO = processIO()):
 /** Every check this server is put through, in the order the report gives them. */
 async function findingsOf(server: ResolvedServer, flags: ConnectFlags, choice: ToolChoice, io: CommandIO): Promise<Finding[]> {
   // A verdict cache of its own: check finds the era every time, never from an earlier run's verdict.
-  const connectWith = (era: 'auto' | 'legacy') => connectResolved(server, { ...flags, era }, io, { host: cannedHost(), clientInfo: CLIENT_INFO, verdicts: new VerdictCache() });
+  const connectWith = (era: 'auto' | 'legacy') => connectResolved(server, { ...flags, era }, io, { host: cannedHost(io.cwd), clientInfo: CLIENT_INFO, verdicts: new VerdictCache() });
   const started = performance.now();
   let client: Client;
   try {

@@ -17,6 +17,7 @@ import { trustProject } from '../shared/project-trust.js';
 import { adHocCommand, configEntries, credentialOf, httpUrl, loginArgs, resolveServer, targetText, withFlags } from '../shared/resolve-server.js';
 import { connectFlags, sourceFlags, type SourceFlags } from '../shared/server-flags.js';
 import { redactWords } from '../shared/redact-words.js';
+import { runVerdicts } from '../shared/run-verdicts.js';
 import { traceLine } from '../shared/show-wire.js';
 import { givenCredential } from '../shared/given-credential.js';
 import { keepsLoginFor, serversWithLogins, storedLogin } from '../shared/stored-login.js';
@@ -58,7 +59,7 @@ export async function checkpointCommand(args: string[], io: CommandIO = processI
       const stored = () => storedLogin(io.env, login, credentials);
       const auth = url === undefined ? undefined : credential !== undefined ? givenCredential(credential, login) : keepsLoginFor(withLogins, url) ? stored() : undefined;
       const whenChallenged = url !== undefined && auth === undefined ? { whenChallenged: stored } : {};
-      const report = await probeServer({ ...entry, ...(entry.connect ? { connect: withFlags(entry.connect, source) } : {}) }, { timeoutMs: flags.timeoutMs, trace, ...(auth ? { auth } : {}), ...whenChallenged, ...(io.interrupt ? { signal: io.interrupt } : {}) });
+      const report = await probeServer({ ...entry, ...(entry.connect ? { connect: withFlags(entry.connect, source, io) } : {}) }, { timeoutMs: flags.timeoutMs, verdicts: runVerdicts(io), trace, ...(auth ? { auth } : {}), ...whenChallenged, ...(io.interrupt ? { signal: io.interrupt } : {}) });
       done++;
       tick();
       return report;
@@ -95,7 +96,7 @@ async function chooseEntries(words: string[], rest: string[] | undefined, picked
       entries.push({ name: word, target: targetText(server.target), connect: server.target });
     }
     if (rest !== undefined) {
-      const server = adHocCommand(rest, source);
+      const server = adHocCommand(rest, source, io);
       entries.push({ name: rest.join(' '), target: rest.join(' '), connect: server.target });
     }
     return { entries, notices: [] };
@@ -105,10 +106,10 @@ async function chooseEntries(words: string[], rest: string[] | undefined, picked
     let entries: ServerEntry[];
     let untrusted = false;
     if (source.config !== undefined) {
-      entries = (await configEntries(source, io, process.cwd())).entries;
+      entries = (await configEntries(source, io)).entries;
       notices.push(`servers from ${source.config}`);
     } else {
-      const found = discoverConfigs(process.cwd(), io.env, source.inputs, await trustProject(process.cwd(), source.trust, io));
+      const found = discoverConfigs(io.cwd, io.env, source.inputs, await trustProject(io.cwd, source.trust, io));
       untrusted = found.untrusted.length > 0;
       entries = found.entries;
       notices.push(...found.notices);

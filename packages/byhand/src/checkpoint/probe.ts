@@ -2,7 +2,7 @@
 // whether it can ask the host to think. Nothing is guessed: each verdict comes from what happened.
 
 import { basename } from 'node:path';
-import { connect, HttpStatusError, isChallenge, McpError, redactText, type Client, type HttpAuth, type Trace } from '@byhand/client';
+import { connect, HttpStatusError, isChallenge, McpError, redactText, type Client, type HttpAuth, type Trace, type VerdictCache } from '@byhand/client';
 import { createLookingHost } from '@byhand/host';
 import type { ServerEntry } from '../shared/config.js';
 import { EXIT, exitCodeFor, type ExitCode } from '../shared/exit-codes.js';
@@ -45,6 +45,8 @@ export interface ProbeOptions {
   auth?: HttpAuth;
   /** With no `auth`: the authorization to probe once more with when the server challenges (isChallenge: a 401, or a 403 for scope). */
   whenChallenged?: () => HttpAuth;
+  /** Where the eras found are kept: the command's run's (CommandIO.memory, run-verdicts.ts); the process's by default. */
+  verdicts?: VerdictCache;
 }
 
 export async function probeServer(entry: ServerEntry, options: ProbeOptions): Promise<ProbeReport> {
@@ -90,6 +92,7 @@ async function probeOnce(entry: ServerEntry, options: ProbeOptions): Promise<{ r
       onTrace: options.trace,
       ...(options.auth ? { auth: options.auth } : {}),
       clientInfo: { name: 'byhand-checkpoint', version: '0.1.0' },
+      ...(options.verdicts ? { verdicts: options.verdicts } : {}),
     });
     const caps = client.serverCapabilities;
     const count = async (capability: string, list: () => Promise<unknown[]>) => (capability in caps ? (await list()).length : 0);

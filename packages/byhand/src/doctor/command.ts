@@ -54,10 +54,10 @@ export async function doctorCommand(args: string[], io: CommandIO = processIO())
     if (parsed.positionals.length > 0) throw new UsageError(`byhand doctor takes no arguments (got ${parsed.positionals.join(' ')})`, true);
     const provider = explainProvider(io.env);
     // Only what was answered before: doctor asks nothing and runs nothing.
-    const project = readProject(process.cwd());
+    const project = readProject(io.cwd);
     const trust = project === undefined ? undefined : (storedTrust(project, io.env) ?? 'not asked yet');
     const trusted = trust === true;
-    const found = discoverConfigs(process.cwd(), io.env, {}, trusted);
+    const found = discoverConfigs(io.cwd, io.env, {}, trusted);
     // By file, not path: ~/.claude.json is read twice, for the folder's local scope and for the user scope.
     const read = new Set(found.read.map((r) => r.file));
     const trustWord = trust === true ? 'trusted' : trust === false ? 'not trusted: you said no' : 'not trusted: not asked yet';

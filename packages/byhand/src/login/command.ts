@@ -11,6 +11,7 @@ import { runCommand } from '../shared/command.js';
 import { lineWriter, processIO, type CommandIO } from '../shared/io.js';
 import { booleanFlag, msFlag, stringFlag, type Parsed } from '../shared/kit.js';
 import { configEntries, usable } from '../shared/resolve-server.js';
+import { runVerdicts } from '../shared/run-verdicts.js';
 import { sourceFlags, type SourceFlags } from '../shared/server-flags.js';
 import { UsageError } from '../shared/usage-error.js';
 import { openBrowser } from './browser.js';
@@ -67,7 +68,7 @@ async function resolveHttpServer(args: LoginArgs, io: CommandIO): Promise<{ url:
       throw new UsageError(`${JSON.stringify(args.server)} is not a valid URL`);
     }
   }
-  const { entries, from } = await configEntries(args.source, io, process.cwd());
+  const { entries, from } = await configEntries(args.source, io);
   if (entries.length === 0) throw new UsageError(`${JSON.stringify(args.server)} is not a URL: give an http(s) URL, or the name of a server in --config FILE`);
   const found = entries.find((e) => e.name === args.server);
   if (!found) throw new UsageError(`no server ${JSON.stringify(args.server)}${didYouMean(args.server, entries.map((e) => e.name))} in ${from} (it has ${entries.map((e) => e.name).join(', ')})`);
@@ -133,7 +134,7 @@ export async function loginCommand(args: string[], io: LoginIO = processIO()): P
       onEvent: (text) => say(`byhand: ${text}`),
     });
     if (parsed.force) await provider.forget(server.url);
-    const client = await connect({ url: server.url, headers: server.headers }, { auth: provider });
+    const client = await connect({ url: server.url, headers: server.headers }, { auth: provider, verdicts: runVerdicts(io) });
     defer(() => client.close().catch(() => undefined));
     // A cached era skips the probe: one real request makes sure the server has seen the token.
     await client.listTools().catch((error: unknown) => {

@@ -1,6 +1,7 @@
 // The streams and environment a command runs with: the real process by default, injected in tests,
 // so a command never reaches for process.* itself.
 
+import type { VerdictCache } from '@byhand/client';
 import type { Env } from '@byhand/host';
 import type { InputStream, OutputStream } from '@byhand/host';
 
@@ -13,12 +14,27 @@ export interface CommandIO {
   stdin: InputStream;
   /** Chooses the sampling provider and expands ${VAR} in config files. */
   env: Env;
+  /** Where the folder's own config is looked for and `byhand trust` trusts by default. */
+  cwd: string;
+  memory: RunMemory;
   /** Aborted when the command is to stop (a signal: shared/signals.ts): the work in flight is given up and the server closed. */
   interrupt?: AbortSignal;
 }
 
+/** What one run learns as it goes, kept for that run alone: a process is one run, and runs in one process share none of it. */
+export interface RunMemory {
+  /** The servers' eras as found; made by the first connection (runVerdicts), so a command that opens none loads no client. */
+  verdicts?: VerdictCache;
+  /** Each folder's trust, decided once: a command that resolves several names asks once. */
+  trust: Map<string, Promise<boolean>>;
+}
+
+export function newRunMemory(): RunMemory {
+  return { trust: new Map() };
+}
+
 export function processIO(): CommandIO {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd(), memory: newRunMemory() };
 }
 
 /** Writes whole lines. */

@@ -6,6 +6,7 @@ import { connect, type Client, type ConnectOptions } from '@byhand/client';
 import { createLookingHost } from '@byhand/host';
 import type { CommandIO } from './io.js';
 import { resolveServer, type ResolvedServer, type ServerWord } from './resolve-server.js';
+import { runVerdicts } from './run-verdicts.js';
 import type { ConnectFlags, SourceFlags } from './server-flags.js';
 import { traceLine } from './show-wire.js';
 import { givenCredential } from './given-credential.js';
@@ -54,6 +55,7 @@ export function connectResolved(
     // Every command declares what `call` declares (call brings the host that fulfils it): a server may offer
     // some tools only to a client that can sample, ask or list roots, and `list` shows what `call` reaches.
     host: createLookingHost(),
+    verdicts: runVerdicts(io),
     ...options,
     ...(signals.length > 0 ? { signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) } : {}),
     era: flags.era,

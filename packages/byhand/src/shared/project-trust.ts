@@ -11,17 +11,14 @@ import { notice } from './output.js';
 import { redactWords } from './redact-words.js';
 import { readProject, rememberTrust, storedTrust, type ProjectConfig } from './trust.js';
 
-/** One decision per folder per process: a command that resolves several names asks once. */
-const decided = new Map<string, Promise<boolean>>();
-
 /** True when the folder has no config of its own, or the user trusts it. */
-export function trustProject(cwd: string, once: boolean, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr'>): Promise<boolean> {
+export function trustProject(cwd: string, once: boolean, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr' | 'memory'>): Promise<boolean> {
   const project = readProject(cwd);
   if (project === undefined) return Promise.resolve(true);
-  let decision = decided.get(project.folder);
+  let decision = io.memory.trust.get(project.folder);
   if (decision === undefined) {
     decision = decide(project, once, io);
-    decided.set(project.folder, decision);
+    io.memory.trust.set(project.folder, decision);
   }
   return decision;
 }

@@ -3,6 +3,7 @@
 // entry can shadow a toolbox name on purpose (said in a notice). A folder's own config counts only
 // once the folder is trusted, so a cloned folder cannot take a bundled name over.
 
+import { resolve } from 'node:path';
 import { isSecretName, type Target } from '@byhand/client';
 import { ConfigError, loadConfig, type ServerEntry } from './config.js';
 import { didYouMean } from './did-you-mean.js';
@@ -37,18 +38,18 @@ export interface ServerWord {
 
 const nothing = async () => undefined;
 
-export async function resolveServer(spec: ServerWord, flags: SourceFlags, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr'>, cwd = process.cwd()): Promise<ResolvedServer> {
-  if (spec.command !== undefined) return adHocCommand(spec.command, flags);
+export async function resolveServer(spec: ServerWord, flags: SourceFlags, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr' | 'cwd' | 'memory'>): Promise<ResolvedServer> {
+  if (spec.command !== undefined) return adHocCommand(spec.command, flags, io);
   const word = spec.word!;
-  if (/^https?:\/\//i.test(word)) return adHocUrl(word, flags);
+  if (/^https?:\/\//i.test(word)) return adHocUrl(word, flags, io);
   let configNames: string[] = [];
   let where = '';
   if (!flags.embedded) {
-    const { entries, from, about } = await configEntries(flags, io, cwd);
+    const { entries, from, about } = await configEntries(flags, io);
     const entry = entries.find((e) => e.name === word);
     if (entry !== undefined) {
       for (const line of about.get(word) ?? []) notice(io, line);
-      return fromEntry(await usable(entry, io), flags);
+      return fromEntry(await usable(entry, io), flags, io);
     }
     configNames = entries.map((e) => e.name);
     where = from;
@@ -58,8 +59,8 @@ export async function resolveServer(spec: ServerWord, flags: SourceFlags, io: Pi
     const entry = embedded.entries[0];
     return { target: entry.connect!, describe: redactWords(`${word}, bundled, started in this process at ${entry.target}`), close: () => embedded.close() };
   }
-  if (flags.transport === 'stdio') return adHocCommand([word], flags);
-  if (flags.transport === 'http' || flags.transport === 'sse') return adHocUrl(`http://${word}`, flags);
+  if (flags.transport === 'stdio') return adHocCommand([word], flags, io);
+  if (flags.transport === 'http' || flags.transport === 'sse') return adHocUrl(`http://${word}`, flags, io);
   const known = [...configNames, ...embeddedNames()];
   const listed = configNames.length > 0 ? `, a name in ${where} (${configNames.join(', ')})` : where ? `; ${where} names no servers` : ', or a name from --config FILE';
   throw new UsageError(`unknown server ${JSON.stringify(word)}${didYouMean(word, known)}: give an http(s) URL, a command line after --, a bundled toolbox (${embeddedNames().join(', ')})${listed}`);
@@ -80,7 +81,7 @@ export function serverAndWords(command: string, parsed: { positionals: string[];
  * The entries of --config FILE (the user named it: trusted), or of every config discovered, the folder's own only
  * once it is trusted (project-trust.ts); `from` names the file(s), `about` the notices about each entry.
  */
-export async function configEntries(flags: SourceFlags, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr'>, cwd: string): Promise<{ entries: ServerEntry[]; from: string; about: Discovered['about'] }> {
+export async function configEntries(flags: SourceFlags, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr' | 'cwd' | 'memory'>): Promise<{ entries: ServerEntry[]; from: string; about: Discovered['about'] }> {
   if (flags.config !== undefined) {
     try {
       return { entries: loadConfig(flags.config, io.env, { inputs: flags.inputs }), from: flags.config, about: new Map() };
@@ -89,7 +90,7 @@ export async function configEntries(flags: SourceFlags, io: Pick<CommandIO, 'env
       throw error;
     }
   }
-  const found = discoverConfigs(cwd, io.env, flags.inputs, await trustProject(cwd, flags.trust, io));
+  const found = discoverConfigs(io.cwd, io.env, flags.inputs, await trustProject(io.cwd, flags.trust, io));
   return { entries: found.entries, from: found.read.map((r) => r.file.path).join(', '), about: found.about };
 }
 
@@ -107,8 +108,8 @@ export async function usable(entry: ServerEntry, io: Pick<CommandIO, 'stdin' | '
   return ready;
 }
 
-function fromEntry(entry: ServerEntry, flags: SourceFlags): ResolvedServer {
-  const connect = withFlags(entry.connect!, flags);
+function fromEntry(entry: ServerEntry, flags: SourceFlags, from: RunPlace): ResolvedServer {
+  const connect = withFlags(entry.connect!, flags, from);
   const http = httpUrl(connect) !== undefined;
   return {
     target: connect,
@@ -135,8 +136,14 @@ export function credentialOf(flags: SourceFlags, fromConfig?: string): { credent
   return credential !== undefined ? { credential } : {};
 }
 
-/** --header, --env, --cwd and --transport sse apply to config entries as to ad-hoc targets. */
-export function withFlags(target: Target, flags: SourceFlags): Target {
+/** Where a command runs: a stdio server it starts runs there too, as from the process that runs the command. */
+type RunPlace = Pick<CommandIO, 'cwd'>;
+
+/**
+ * --header, --env, --cwd and --transport sse apply to config entries as to ad-hoc targets. A stdio server starts in
+ * the command's folder, named here so it is the command's even when that is not the process's own.
+ */
+export function withFlags(target: Target, flags: SourceFlags, from: RunPlace): Target {
   const url = httpUrl(target);
   if (url !== undefined) {
     const given = typeof target === 'object' && !(target instanceof URL) && 'url' in target ? target : undefined;
@@ -146,22 +153,22 @@ export function withFlags(target: Target, flags: SourceFlags): Target {
   }
   if (flags.transport === 'sse') throw new UsageError('--transport sse is for a server at an http(s) URL; this one is a command line (stdio)');
   const command = target as Exclude<Target, string | URL | { url: string }>;
-  return { ...command, env: { ...command.env, ...flags.env }, ...(flags.cwd !== undefined ? { cwd: flags.cwd } : command.cwd !== undefined ? { cwd: command.cwd } : {}) };
+  return { ...command, env: { ...command.env, ...flags.env }, cwd: resolve(from.cwd, flags.cwd ?? command.cwd ?? '.') };
 }
 
-function adHocUrl(word: string, flags: SourceFlags): ResolvedServer {
+function adHocUrl(word: string, flags: SourceFlags, from: RunPlace): ResolvedServer {
   try {
     new URL(word);
   } catch {
     throw new UsageError(`${JSON.stringify(word)} is not a valid URL`);
   }
-  return { target: withFlags(word, flags), describe: redactWords(word), close: nothing, login: shellQuote(word), ...credentialOf(flags) };
+  return { target: withFlags(word, flags, from), describe: redactWords(word), close: nothing, login: shellQuote(word), ...credentialOf(flags) };
 }
 
-export function adHocCommand(words: string[], flags: SourceFlags): ResolvedServer {
+export function adHocCommand(words: string[], flags: SourceFlags, from: RunPlace): ResolvedServer {
   if (words.length === 0) throw new UsageError('nothing after --: give the command line of a stdio server, such as -- node server.js', true);
   const [command, ...args] = words;
-  return { target: withFlags({ command: command, args }, flags), describe: redactWords(`${words.map(shellQuote).join(' ')}, started as a stdio server`), close: nothing };
+  return { target: withFlags({ command: command, args }, flags, from), describe: redactWords(`${words.map(shellQuote).join(' ')}, started as a stdio server`), close: nothing };
 }
 
 /** The URL of a server reached over HTTP; undefined for a command (stdio). */

@@ -19,18 +19,19 @@ export async function trustCommand(args: string[], io: CommandIO = processIO()):
     const list = booleanFlag(parsed.values, 'list');
     if (parsed.positionals.length > 1 || parsed.rest !== undefined) throw new UsageError('byhand trust takes at most one folder', true);
     if (revoke && list) throw new UsageError('--revoke and --list exclude each other', true);
-    const dir = parsed.positionals[0] ?? '.';
+    const given = parsed.positionals[0] ?? '.';
+    const dir = resolve(io.cwd, given);
     if (list) {
       if (parsed.positionals.length > 0) throw new UsageError('--list takes no folder: it lists them all', true);
       return listTrusted(io);
     }
     if (revoke) {
-      const folder = existsSync(dir) ? realpathSync(dir) : resolve(dir);
+      const folder = existsSync(dir) ? realpathSync(dir) : dir;
       if (!forgetTrust(folder, io.env)) throw new UsageError(`nothing was answered for ${folder}: \`byhand trust --list\` shows the folders that were`);
       notice(io, `forgot ${folder}: its config is asked about again`);
       return 0;
     }
-    if (!existsSync(dir)) throw new UsageError(`no folder ${dir}`);
+    if (!existsSync(dir)) throw new UsageError(`no folder ${given}`);
     const project = readProject(dir);
     if (project === undefined) throw new UsageError(`${realpathSync(dir)} has no MCP config of its own (.mcp.json, .vscode/mcp.json or .cursor/mcp.json) to trust`);
     io.stderr.write(`${whatItRuns(project).map((line) => printable(line)).join('\n')}\n`);

@@ -13,11 +13,11 @@ import { AuthError } from './errors.js';
 import { withFileLock } from './file-lock.js';
 import { normalizeDocument, type CredentialDocument, type CredentialStore } from './store.js';
 
-/** `$BYHAND_CONFIG_DIR`, else `$XDG_CONFIG_HOME/byhand`, else `~/.config/byhand`. */
+/** `$BYHAND_CONFIG_DIR`, else `$XDG_CONFIG_HOME/byhand`, else `~/.config/byhand`: HOME of `env`, which need not be the process's. */
 export function configDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
   if (env.BYHAND_CONFIG_DIR) return env.BYHAND_CONFIG_DIR;
   if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'byhand');
-  return join(homedir(), '.config', 'byhand');
+  return join(env.HOME || homedir(), '.config', 'byhand');
 }
 
 export function credentialsFile(env: Readonly<Record<string, string | undefined>> = process.env): string {
