@@ -1,5 +1,5 @@
-// The streams and environment a command runs with: the real process by default, injected in tests,
-// so a command never reaches for process.* itself.
+// The streams, folder and environment a command runs with: the real process's by default, injected in tests, so a
+// command never reaches for process.* itself and several can run in one process.
 
 import type { VerdictCache } from '@byhand/client';
 import type { Env } from '@byhand/host';
@@ -14,8 +14,9 @@ export interface CommandIO {
   stdin: InputStream;
   /** Chooses the sampling provider and expands ${VAR} in config files. */
   env: Env;
-  /** Where the folder's own config is looked for and `byhand trust` trusts by default. */
+  /** The folder the command runs in: its own config is looked for there, a stdio server starts there, roots start there. */
   cwd: string;
+  /** What this run has found out so far. */
   memory: RunMemory;
   /** Aborted when the command is to stop (a signal: shared/signals.ts): the work in flight is given up and the server closed. */
   interrupt?: AbortSignal;
