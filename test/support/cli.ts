@@ -49,8 +49,8 @@ export function byhand(...args: string[]): Promise<CliRun> {
 
 /**
  * In a folder (a project's), with the environment changed (a temporary HOME). stdin is empty and not a terminal, as
- * from </dev/null. The command's relative paths, and the folder and inherited variables of a stdio server it starts,
- * are the test process's: a test about those runs `byhandBinary`.
+ * from </dev/null. Relative paths on the command line, and the variables a stdio server it starts inherits, are the
+ * test process's: a test about those runs `byhandBinary`.
  */
 export async function byhandIn(where: Where, ...args: string[]): Promise<CliRun> {
   // Not a literal: the test bundler leaves it alone, so the test runs the build, as the binary does.
