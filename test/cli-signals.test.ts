@@ -69,7 +69,7 @@ for (const [signal, command] of RUNS) {
     let running: RunningCli | undefined;
     let pid: number | undefined;
     try {
-      running = startByhand([...command, '--', process.execPath, wrapper, pidFile], scratch);
+      running = startByhand([...command, '--', process.execPath, wrapper, pidFile], { cwd: scratch });
       await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 'the grandchild to start');
       pid = Number(readFileSync(pidFile, 'utf8'));
       assert.ok(!gone(pid), 'the grandchild runs before the signal');
@@ -103,7 +103,7 @@ test('SIGINT during a slow call on a 2025 session: the server hears notification
   const served = await serve(legacySessions(withSlowTool).handler);
   let running: RunningCli | undefined;
   try {
-    running = startByhand(['call', served.url, 'slow', '--era', 'legacy'], scratch);
+    running = startByhand(['call', served.url, 'slow', '--era', 'legacy'], { cwd: scratch });
     const bodies = () => served.requests.map((r) => (r.body ? (JSON.parse(r.body) as { id?: unknown; method?: string; params?: { requestId?: unknown } }) : {}));
     await until(() => bodies().some((b) => b.method === 'tools/call'), 'the tools/call');
     running.child.kill('SIGINT');
@@ -126,7 +126,7 @@ test('a second signal during the cleanup exits at once, with its own code', { sk
   let running: RunningCli | undefined;
   let pid: number | undefined;
   try {
-    running = startByhand(['list', '--', process.execPath, stubborn, pidFile], scratch);
+    running = startByhand(['list', '--', process.execPath, stubborn, pidFile], { cwd: scratch });
     await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 'the server to start');
     pid = Number(readFileSync(pidFile, 'utf8'));
     running.child.kill('SIGINT');

@@ -3,7 +3,7 @@
 // resources/subscribe) and the official reference server (progress and logs over stdio).
 
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,42 +16,17 @@ import { connect } from '../packages/client/src/index.js';
 import { startServer } from '../packages/servers/src/edge/serve.js';
 import { serve } from './fixtures/sdk-server.js';
 import { json, legacySession, listen } from './fixtures/loopback.js';
+import { bin, startByhand, until, type RunningCli } from './support/cli.js';
 import { fixtureScript } from './support/fixture-bundle.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-const bin = join(repoRoot, 'packages', 'byhand', 'bin', 'byhand.js');
 const everything = join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-watch-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-interface Running {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exit: Promise<number | null>;
-}
-
-function start(args: string[]): Running {
-  const child = spawn(process.execPath, [bin, ...args], { cwd: scratch, env: { PATH: process.env.PATH ?? '', HOME: scratch, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (chunk) => (out += chunk));
-  child.stderr.on('data', (chunk) => (err += chunk));
-  // A watch that never ends would hold the test, and the run, open past the test's timeout: it is killed first,
-  // and its exit (null) fails the assertion that waited for it.
-  const cap = setTimeout(() => child.kill('SIGKILL'), WATCH_CAP_MS);
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code))).finally(() => clearTimeout(cap));
-  return { child, stdout: () => out, stderr: () => err, exit };
-}
-
-const WATCH_CAP_MS = 45_000;
-
-async function until(condition: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+/** The binary with only PATH and a HOME of its own; a watch that never ends is killed (startByhand's cap) and fails the assertion on its exit. */
+function start(args: string[]): RunningCli {
+  return startByhand(args, { cwd: scratch, onlyEnv: { PATH: process.env.PATH ?? '', HOME: scratch, NO_COLOR: '1' } });
 }
 
 test('modern: watch opens subscriptions/listen and prints a tools list change, then stops at --count', { timeout: 60_000 }, async () => {

@@ -11,7 +11,7 @@ export interface Listening {
 
 export async function listen(args: string[]): Promise<Listening> {
   // Stopped by `stop`, and run for as long as a conformance suite takes.
-  const cli = startByhand(['bridge', ...withListen(args)], undefined, Infinity);
+  const cli = startByhand(['bridge', ...withListen(args)], { capMs: Infinity });
   const stop = async () => {
     if (cli.child.exitCode === null) cli.child.kill('SIGTERM');
     await cli.exit;

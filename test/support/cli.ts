@@ -6,7 +6,6 @@
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -84,12 +83,14 @@ export interface RunningCli {
 }
 
 /**
- * The binary left running, for what happens while it works (signals): stdin ignored, both streams kept. It is killed
- * (SIGKILL, exit 137) after `capMs`, so a test awaiting an exit that never comes fails instead of holding the run
- * open; a caller that stops it itself, and may run it longer, passes Infinity.
+ * The binary left running, for what happens while it works (signals, a watch): stdin ignored, both streams kept, in
+ * `cwd`, with the test process's environment or `onlyEnv`. It is killed (SIGKILL, exit 137) after `capMs`, so a test
+ * awaiting an exit that never comes fails instead of holding the run open; a caller that stops it itself, and may run
+ * it longer, passes Infinity.
  */
-export function startByhand(args: string[], cwd = root, capMs = 45_000): RunningCli {
-  const child = spawn(process.execPath, [join(root, 'packages/byhand/bin/byhand.js'), ...args], { cwd, env: { ...process.env, BYHAND_PROVIDER: 'offline', NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function startByhand(args: string[], { cwd = root, onlyEnv, capMs = 45_000 }: { cwd?: string; onlyEnv?: Record<string, string>; capMs?: number } = {}): RunningCli {
+  const env = onlyEnv ?? { ...process.env, BYHAND_PROVIDER: 'offline', NO_COLOR: '1' };
+  const child = spawn(process.execPath, [bin, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
