@@ -62,7 +62,7 @@ export function argumentsFor(inputSchema: unknown): JsonObject {
 }
 
 /** One canned answer to an input request, as the bare result the server reads. */
-export function cannedAnswer(request: unknown, cwd = process.cwd()): InputResponse | undefined {
+export function cannedAnswer(request: unknown, cwd: string): InputResponse | undefined {
   if (!isObject(request)) return undefined;
   const params = isObject(request.params) ? request.params : {};
   switch (request.method) {
@@ -78,10 +78,10 @@ export function cannedAnswer(request: unknown, cwd = process.cwd()): InputRespon
 }
 
 /** The host byhand's client runs the MRTR rounds with: every answer canned. */
-export function cannedHost(cwd = process.cwd()): Host {
+export function cannedHost(cwd: string): Host {
   return {
-    sample: async (params) => cannedAnswer({ method: 'sampling/createMessage', params }) as never,
-    elicit: async (params) => cannedAnswer({ method: 'elicitation/create', params }) as never,
+    sample: async (params) => cannedAnswer({ method: 'sampling/createMessage', params }, cwd) as never,
+    elicit: async (params) => cannedAnswer({ method: 'elicitation/create', params }, cwd) as never,
     roots: async () => cannedAnswer({ method: 'roots/list' }, cwd) as never,
   };
 }

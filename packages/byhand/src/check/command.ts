@@ -77,7 +77,7 @@ async function findingsOf(server: ResolvedServer, flags: ConnectFlags, choice: T
 async function checksOn(client: Client, connectWith: (era: 'auto' | 'legacy') => Promise<Client>, choice: ToolChoice, io: CommandIO, started: number): Promise<Finding[]> {
   const coldStartMs = Math.round(performance.now() - started);
   const ctx: CheckContext = {
-    client, connectLegacy: () => connectWith('legacy'),
+    client, cwd: io.cwd, connectLegacy: () => connectWith('legacy'),
     findings: [], timings: [], strays: [], serves: { modern: false, legacy: false }, tools: [], resources: [], prompts: [], callable: [], asking: [],
   };
   const area = async (name: Area, work: () => unknown) => {

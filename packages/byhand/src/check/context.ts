@@ -7,6 +7,8 @@ import { sendRawOn, type RawReply } from './raw.js';
 export interface CheckContext {
   /** byhand's client on the server, with the canned host, in the era it negotiated. */
   client: Client;
+  /** The command's folder: the canned answer to roots/list names it. */
+  cwd: string;
   /** A second client with the legacy era pinned (closed by the caller), for the legacy checks of a modern server. */
   connectLegacy(): Promise<Client>;
   findings: Finding[];

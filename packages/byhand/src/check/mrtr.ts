@@ -25,9 +25,9 @@ export async function checkMrtr(ctx: CheckContext): Promise<void> {
   }
 }
 
-function answersFor(inputRequests: unknown): Record<string, unknown> {
+function answersFor(inputRequests: unknown, cwd: string): Record<string, unknown> {
   if (!isObject(inputRequests)) return {};
-  return Object.fromEntries(Object.entries(inputRequests).map(([key, request]) => [key, cannedAnswer(request)]));
+  return Object.fromEntries(Object.entries(inputRequests).map(([key, request]) => [key, cannedAnswer(request, cwd)]));
 }
 
 /** Did a reply complete the call: a result that is neither input_required nor a tool error. */
@@ -80,7 +80,7 @@ async function happyPath(ctx: CheckContext, target: InputTarget): Promise<void> 
 async function placement(ctx: CheckContext, target: InputTarget, first: Record<string, unknown>): Promise<void> {
   const label = labelOf(target);
   if (!isObject(first.inputRequests) || Object.keys(first.inputRequests).length === 0) return;
-  const inputResponses = answersFor(first.inputRequests);
+  const inputResponses = answersFor(first.inputRequests, ctx.cwd);
   const state = typeof first.requestState === 'string' ? { requestState: first.requestState } : {};
   const { message, headers } = targetRequest(target, { _meta: { inputResponses, ...state } });
   const sent = `${target.method} ${target.name} with the answers inside params._meta (inputResponses${state.requestState !== undefined ? ', requestState' : ''}) and none at the top level`;
@@ -109,7 +109,7 @@ async function tampered(ctx: CheckContext, target: InputTarget, first: Record<st
     return;
   }
   const forged = tamper(first.requestState);
-  const inputResponses = answersFor(first.inputRequests);
+  const inputResponses = answersFor(first.inputRequests, ctx.cwd);
   const { message, headers } = targetRequest(target, { ...(Object.keys(inputResponses).length > 0 ? { inputResponses } : {}), requestState: forged });
   const sent = `${target.method} ${target.name} with correct answers and the requestState changed in one character (${JSON.stringify(first.requestState.slice(0, 40))} → ${JSON.stringify(forged.slice(0, 40))})`;
   const reply = await sendRaw(ctx, `${target.method} ${target.name} (tampered requestState)`, message, headers);
