@@ -89,8 +89,7 @@ export interface RunningCli {
  * it longer, passes Infinity.
  */
 export function startByhand(args: string[], { cwd = root, onlyEnv, capMs = 45_000 }: { cwd?: string; onlyEnv?: Record<string, string>; capMs?: number } = {}): RunningCli {
-  const env = onlyEnv ?? { ...process.env, BYHAND_PROVIDER: 'offline', NO_COLOR: '1' };
-  const child = spawn(process.execPath, [bin, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, ...args], { cwd, env: environment({ cwd, onlyEnv, env: { NO_COLOR: '1' } }), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));

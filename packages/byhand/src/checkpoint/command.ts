@@ -109,7 +109,7 @@ async function chooseEntries(words: string[], rest: string[] | undefined, picked
       entries = (await configEntries(source, io)).entries;
       notices.push(`servers from ${source.config}`);
     } else {
-      const found = discoverConfigs(io.cwd, io.env, source.inputs, await trustProject(io.cwd, source.trust, io));
+      const found = discoverConfigs(io.cwd, io.env, source.inputs, await trustProject(source.trust, io));
       untrusted = found.untrusted.length > 0;
       entries = found.entries;
       notices.push(...found.notices);

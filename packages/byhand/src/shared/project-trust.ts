@@ -11,9 +11,9 @@ import { notice } from './output.js';
 import { redactWords } from './redact-words.js';
 import { readProject, rememberTrust, storedTrust, type ProjectConfig } from './trust.js';
 
-/** True when the folder has no config of its own, or the user trusts it. */
-export function trustProject(cwd: string, once: boolean, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr' | 'memory'>): Promise<boolean> {
-  const project = readProject(cwd);
+/** True when the command's folder has no config of its own, or the user trusts it. */
+export function trustProject(once: boolean, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr' | 'cwd' | 'memory'>): Promise<boolean> {
+  const project = readProject(io.cwd);
   if (project === undefined) return Promise.resolve(true);
   let decision = io.memory.trust.get(project.folder);
   if (decision === undefined) {

@@ -90,7 +90,7 @@ export async function configEntries(flags: SourceFlags, io: Pick<CommandIO, 'env
       throw error;
     }
   }
-  const found = discoverConfigs(io.cwd, io.env, flags.inputs, await trustProject(io.cwd, flags.trust, io));
+  const found = discoverConfigs(io.cwd, io.env, flags.inputs, await trustProject(flags.trust, io));
   return { entries: found.entries, from: found.read.map((r) => r.file.path).join(', '), about: found.about };
 }
 
