@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from './support/node-test.js';
 import { fixtureCommand } from './support/fixture-bundle.js';
-import { connect, type ElicitResult, type Host, type InputContext } from '../packages/client/src/index.js';
+import { connect, VerdictCache, type ElicitResult, type Host, type InputContext } from '../packages/client/src/index.js';
 import { fixtureHandler, serve, type Served } from './fixtures/sdk-server.js';
 import { textOf } from './servers-support.js';
 
@@ -188,6 +188,32 @@ describe('legacy era against a sessionful SDK server (legacy only)', () => {
   test('a pin to modern never falls back', async () => {
     await assert.rejects(connect(served.url, { era: 'modern' }), (e: Error & { hint?: string }) => /did not answer as a modern server/.test(e.message) && /pinned/.test(e.hint!));
   });
+});
+
+test('a cached modern verdict that the server contradicts (now a legacy server at the same URL) is found again, once', async () => {
+  const modern = fixtureHandler('modern-only');
+  const legacy = fixtureHandler('legacy-session');
+  let current = modern;
+  const served = await serve((request) => current(request));
+  const verdicts = new VerdictCache();
+  try {
+    const first = await connect(served.url, { verdicts });
+    await first.close();
+    current = legacy;
+    const second = await connect(served.url, { verdicts, host: recordingHost() });
+    try {
+      assert.equal(second.verdict.how, 'cached');
+      assert.equal(second.era, 'modern');
+      assert.equal((await second.listTools()).length, 7);
+      assert.equal(second.era, 'legacy');
+      assert.match(second.verdict.revalidated ?? '', /the cached modern verdict was contradicted/);
+      assert.equal(posts(served, 'initialize').length, 1);
+    } finally {
+      await second.close();
+    }
+  } finally {
+    await served.close();
+  }
 });
 
 describe('legacy era against a stateless SDK server', () => {

@@ -12,7 +12,7 @@
 // and an envelope-less ping would pin it legacy (@modelcontextprotocol/server dist/stdio.mjs,
 // serveStdio processMessage, the "legacy" case discards the probe instance).
 
-import { HttpStatusError, McpError, ProtocolError, TimeoutError } from './errors.js';
+import { HttpStatusError, McpError, ProtocolError, RpcError, TimeoutError } from './errors.js';
 import { rpcErrorOf } from './exchange.js';
 import { HttpTransport } from './transport/http.js';
 import { legacyEra } from './legacy-door.js';
@@ -21,7 +21,7 @@ import type { LegacyConnection, LegacySettings } from './legacy.js';
 import { identityOf, ModernConnection, standardHeaders, type ModernSettings } from './modern.js';
 import type { Reply, Transport } from './transport/transport.js';
 import type { DiscoverResult, Era } from './types.js';
-import { classifyProbe, type EraVerdict, type ProbeVerdict, type VerdictCache } from './verdict.js';
+import { classifyProbe, MODERN_ERROR_CODES, type EraVerdict, type ProbeVerdict, type VerdictCache } from './verdict.js';
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from './versions.js';
 
 export interface Negotiated {
@@ -61,7 +61,7 @@ export async function negotiate(options: NegotiateOptions): Promise<Negotiated> 
       const connection = await openLegacy(options, cached.version);
       return { connection, identity: connection.identity, verdict: { ...cached, how: 'cached', version: connection.protocolVersion } };
     } catch (error) {
-      if (!contradicts(error)) throw error;
+      if (!contradictsLegacy(error)) throw error;
       cache.delete(key);
       const found = await probe(options, true);
       found.verdict.revalidated = `the cached legacy verdict failed: ${(error as McpError).message}`;
@@ -85,10 +85,20 @@ async function overSse(options: NegotiateOptions): Promise<Negotiated> {
   return { connection, identity: connection.identity, verdict: { era: 'legacy', version: connection.protocolVersion, how: 'pinned', evidence: 'the HTTP+SSE transport (2024-11-05) carries only the legacy era', at: options.now() } };
 }
 
-/** An answer that says a cached verdict is stale rather than that the server is down. */
-export function contradicts(error: unknown): boolean {
+/** An answer that says a cached legacy verdict is stale rather than that the server is down. */
+function contradictsLegacy(error: unknown): boolean {
   if (error instanceof HttpStatusError) return [400, 404, 405].includes(error.status);
   return error instanceof McpError && typeof error.code === 'number';
+}
+
+/**
+ * An answer that says a cached modern verdict is stale: a 400, 404 or 405 without a modern error, read as the probe
+ * reads one. A legacy server answers so to a request without its session: the SDK's says -32000 "Server not
+ * initialized" in a JSON-RPC error at 400, not only a bare status.
+ */
+export function contradictsModern(error: unknown): boolean {
+  if (error instanceof HttpStatusError) return [400, 404, 405].includes(error.status);
+  return error instanceof RpcError && [400, 404, 405].includes(error.status ?? 200) && !MODERN_ERROR_CODES.has(error.code as number);
 }
 
 async function probe(options: NegotiateOptions, fallback: boolean): Promise<Negotiated> {
