@@ -1,12 +1,18 @@
 // The floors: the benchmark's requests hand-built, with no MCP library at all, over bare fetch and
 // over raw node:http with a keep-alive agent. What any client pays at least on each way out.
-// Each request: the modern envelope in _meta, the SEP-2243 headers, one JSON answer read whole.
+// Each request: the modern envelope in _meta, the SEP-2243 headers, one JSON answer read whole. The envelope
+// declares what byhand's does in this benchmark (sampling, the tasks extension, a clientInfo of the same length),
+// so a server reads as many bytes from a floor as from byhand, and what differs per call is the client's own work.
 
 import { Agent, request } from 'node:http';
 /** @import { CreateMessageResult } from '@byhand/client' */
 
 const VERSION = '2026-07-28';
-const META = { 'io.modelcontextprotocol/protocolVersion': VERSION, 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } };
+const META = {
+  'io.modelcontextprotocol/protocolVersion': VERSION,
+  'io.modelcontextprotocol/clientCapabilities': { sampling: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } },
+  'io.modelcontextprotocol/clientInfo': { name: 'floors', version: '0.2.0' },
+};
 /** A sampling answer, for byhand's host, the SDK client and the floors alike. @satisfies {CreateMessageResult} */
 export const ANSWER = { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'bench', stopReason: 'endTurn' };
 
