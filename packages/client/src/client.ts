@@ -15,7 +15,7 @@ import { HttpTransport, type HttpAuth } from './transport/http.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import { legacyEra } from './legacy-door.js';
 import { DEFAULT_MAX_ROUNDS, type RoundEvent } from './modern.js';
-import { contradictsModern, negotiate } from './negotiate.js';
+import { contradicts, negotiate } from './negotiate.js';
 import { redactUrl } from './redact.js';
 import { Deadline } from './deadline.js';
 import type { Reply, Trace, Transport } from './transport/transport.js';
@@ -358,16 +358,11 @@ export class Client {
    * A cached modern verdict that the server now contradicts (a 400/404/405 with no modern error: it
    * was replaced by a legacy server) is found again, once, and the request sent on the new era.
    */
-  private revalidating<T>(work: () => Promise<T>): Promise<T> {
-    // A verdict this client found itself has nothing to revalidate: no wrapper on the request's path.
-    return this.unconfirmed ? this.revalidated(work) : work();
-  }
-
-  private async revalidated<T>(work: () => Promise<T>): Promise<T> {
+  private async revalidating<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
     } catch (error) {
-      if (!contradictsModern(error)) throw error;
+      if (!this.unconfirmed || !contradicts(error, 'modern')) throw error;
       (this.options.verdicts ?? processVerdicts).delete(this.wire.transport.key);
       await this.open();
       this.verdict.revalidated = `the cached modern verdict was contradicted: ${(error as Error).message}`;

@@ -61,7 +61,7 @@ export async function negotiate(options: NegotiateOptions): Promise<Negotiated> 
       const connection = await openLegacy(options, cached.version);
       return { connection, identity: connection.identity, verdict: { ...cached, how: 'cached', version: connection.protocolVersion } };
     } catch (error) {
-      if (!contradictsLegacy(error)) throw error;
+      if (!contradicts(error, 'legacy')) throw error;
       cache.delete(key);
       const found = await probe(options, true);
       found.verdict.revalidated = `the cached legacy verdict failed: ${(error as McpError).message}`;
@@ -85,20 +85,15 @@ async function overSse(options: NegotiateOptions): Promise<Negotiated> {
   return { connection, identity: connection.identity, verdict: { era: 'legacy', version: connection.protocolVersion, how: 'pinned', evidence: 'the HTTP+SSE transport (2024-11-05) carries only the legacy era', at: options.now() } };
 }
 
-/** An answer that says a cached legacy verdict is stale rather than that the server is down. */
-function contradictsLegacy(error: unknown): boolean {
-  if (error instanceof HttpStatusError) return [400, 404, 405].includes(error.status);
-  return error instanceof McpError && typeof error.code === 'number';
-}
-
 /**
- * An answer that says a cached modern verdict is stale: a 400, 404 or 405 without a modern error, read as the probe
- * reads one. A legacy server answers so to a request without its session: the SDK's says -32000 "Server not
- * initialized" in a JSON-RPC error at 400, not only a bare status.
+ * An answer that says a cached verdict is stale rather than that the server is down. For a legacy verdict, any
+ * JSON-RPC error or a 400, 404 or 405. For a modern one, a 400, 404 or 405 without a modern error, read as the probe
+ * reads one: a legacy server answers so to a request without its session, the SDK's with -32000 "Server not
+ * initialized" in a JSON-RPC error at 400, not only with a bare status.
  */
-export function contradictsModern(error: unknown): boolean {
+export function contradicts(error: unknown, cached: Era): boolean {
   if (error instanceof HttpStatusError) return [400, 404, 405].includes(error.status);
-  return error instanceof RpcError && [400, 404, 405].includes(error.status ?? 200) && !MODERN_ERROR_CODES.has(error.code as number);
+  return error instanceof RpcError && (cached === 'legacy' || ([400, 404, 405].includes(error.status!) && !MODERN_ERROR_CODES.has(error.code as number)));
 }
 
 async function probe(options: NegotiateOptions, fallback: boolean): Promise<Negotiated> {
