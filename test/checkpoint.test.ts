@@ -137,6 +137,13 @@ describe('a config that mixes eras, transports and failures', () => {
 });
 
 describe('VS Code mcp.json and bad input', () => {
+  test('a relative --config FILE is read from the command\'s folder', async () => {
+    config('relative.json', { servers: { here: { type: 'stdio', command: process.execPath, args: [fixtureScript('test/fixtures/sdk-stdio-server.ts'), 'serve'] } } });
+    const { code, stdout, stderr } = await byhand(['checkpoint', '--config', 'relative.json'], {}, scratch);
+    assert.equal(code, 0, stdout + stderr);
+    assert.match(stdout, /^✓ here\n {4}era: 2026-07-28/m);
+  });
+
   test('servers with type stdio and http', async () => {
     const stdio = { type: 'stdio', command: process.execPath, args: [fixtureScript('test/fixtures/sdk-stdio-server.ts'), 'serve'] };
     const { code, stdout } = await byhand(['checkpoint', '--config', config('vscode.json', { servers: { fixture: stdio } })]);

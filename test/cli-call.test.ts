@@ -59,6 +59,14 @@ describe('byhand call against the bundled Kitchen', () => {
     assert.doesNotMatch(stdout, /round \d/, 'narration stays off stdout');
   });
 
+  test('--answers FILE, relative, is read from the command\'s folder', async () => {
+    file('relative-diners.json', { people: 2, avoid: 'figs' });
+    const io = { ...streams(''), ...runOwn(dir) };
+    const code = await callCommand('call', ['kitchen', 'suggest_dinner', '--answers', 'relative-diners.json'], io);
+    assert.equal(code, 0, io.stderr.text);
+    assert.match(io.stderr.text, /you answered \[diners\] from relative-diners\.json: accept \{"people":2,"avoid":"figs"\}/);
+  });
+
   test('suggest_dinner with --answers: the form, then the model, three rounds', async () => {
     const answers = file('diners.json', { people: 3, avoid: 'nuts' });
     const { code, stdout, stderr } = await run('call', ['kitchen', 'suggest_dinner', '--answers', answers]);

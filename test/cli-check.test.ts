@@ -30,10 +30,15 @@ interface Checked {
   stderr: string;
 }
 
-async function check(...args: string[]): Promise<Checked> {
+function check(...args: string[]): Promise<Checked> {
+  return checkIn(process.cwd(), ...args);
+}
+
+/** `byhand check` run in the folder `cwd`. */
+async function checkIn(cwd: string, ...args: string[]): Promise<Checked> {
   const stdin = new PassThrough();
   stdin.end();
-  const io = { stdout: collector(), stderr: collector(), stdin, env: { BYHAND_PROVIDER: 'offline' }, ...runOwn() };
+  const io = { stdout: collector(), stderr: collector(), stdin, env: { BYHAND_PROVIDER: 'offline' }, ...runOwn(cwd) };
   const code = await checkCommand(args, io);
   const json = args.includes('--json') ? (JSON.parse(io.stdout.text) as { findings: Finding[] }) : { findings: [] };
   return { code, findings: json.findings, stdout: io.stdout.text, stderr: io.stderr.text };
@@ -175,11 +180,12 @@ describe('byhand check: what is not a server', () => {
 });
 
 describe('byhand check: output', () => {
-  test('--strict fails on warnings, --junit writes the findings', { timeout: 20_000 }, async () => {
+  test('--strict fails on warnings, --junit writes the findings (a relative FILE in the command\'s folder)', { timeout: 20_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'byhand-check-'));
+    const served = await serveCheckFixture('reader-trap');
     try {
+      const { code, findings } = await checkIn(dir, served.url, '--json', '--timeout', '10000', '--strict', '--junit', 'check.xml');
       const file = join(dir, 'check.xml');
-      const { code, findings } = await checkFixture('reader-trap', '--strict', '--junit', file);
       assert.equal(code, 1);
       assert.ok(findings.some((f) => f.status === 'warn'));
       const xml = readFileSync(file, 'utf8');
@@ -190,6 +196,7 @@ describe('byhand check: output', () => {
       const plain = await checkFixture('none', '--strict');
       assert.equal(plain.code, 1, 'the control fixture has a warning, so --strict fails it');
     } finally {
+      await served.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

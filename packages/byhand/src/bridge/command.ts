@@ -2,6 +2,7 @@
 // client, opened as every verb opens a server (config name, URL or `-- CMD`, stored logins, config headers); the
 // face speaks the host's era and relays what the server asks back to the host (docs/bridge.md).
 
+import { resolve } from 'node:path';
 import { StreamClosedError, type Client, type Host } from '@byhand/client';
 import { AnswersFileError, createHost, ProviderConfigError, type ByhandHost } from '@byhand/host';
 import { runCommand } from '../shared/command.js';
@@ -96,7 +97,7 @@ function ownHost(values: Values, io: CommandIO): Host {
     interactive: false,
     input: io.stdin,
     output: io.stderr,
-    ...(answers !== undefined ? { answersFile: answers } : {}),
+    ...(answers !== undefined ? { answersFile: resolve(io.cwd, answers) } : {}),
   });
   } catch (error) {
     // A provider without its key, an unreadable answers file: the command line's or the environment's fault.

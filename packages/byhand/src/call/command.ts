@@ -3,6 +3,7 @@
 // (usage: a name is needed). The exit code is the one table's (shared/exit-codes.ts): 5 when the tool
 // itself reported an error.
 
+import { resolve } from 'node:path';
 import { McpError, type Client, type JsonObject, type JsonRpcNotification, type LoggingLevel, type Task } from '@byhand/client';
 import { AnswersFileError, createHost, ProviderConfigError, RootError, type InterruptedError } from '@byhand/host';
 import { callArgsOf, type CallArgs, type Verb } from './args.js';
@@ -70,7 +71,7 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
         interrupted = error;
         stop.abort(error);
       },
-      ...(flags.answers !== undefined ? { answersFile: flags.answers } : {}),
+      ...(flags.answers !== undefined ? { answersFile: resolve(io.cwd, flags.answers) } : {}),
     });
     mask = host.mask;
     const notifications = createNotificationShow(io.stderr);

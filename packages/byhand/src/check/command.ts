@@ -3,6 +3,7 @@
 // checks apply, the tool list which tools may be called) and writes one report, --json or --junit.
 
 import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { McpError, VerdictCache, type Client } from '@byhand/client';
 import { runCommand } from '../shared/command.js';
 import { processIO, type CommandIO } from '../shared/io.js';
@@ -103,7 +104,7 @@ async function checksOn(client: Client, connectWith: (era: 'auto' | 'legacy') =>
 
 function report(io: CommandIO, server: string, findings: Finding[], options: { json: boolean; strict: boolean; junit: string | undefined }): number {
   const code = checkExitCode(findings, options.strict);
-  if (options.junit !== undefined) writeFileSync(options.junit, junitXml(server, findings, options.strict));
+  if (options.junit !== undefined) writeFileSync(resolve(io.cwd, options.junit), junitXml(server, findings, options.strict));
   io.stdout.write(options.json ? reportJson(server, findings, code) : reportText(server, findings));
   return code;
 }

@@ -84,7 +84,7 @@ export function serverAndWords(command: string, parsed: { positionals: string[];
 export async function configEntries(flags: SourceFlags, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr' | 'cwd' | 'memory'>): Promise<{ entries: ServerEntry[]; from: string; about: Discovered['about'] }> {
   if (flags.config !== undefined) {
     try {
-      return { entries: loadConfig(flags.config, io.env, { inputs: flags.inputs }), from: flags.config, about: new Map() };
+      return { entries: loadConfig(resolve(io.cwd, flags.config), io.env, { inputs: flags.inputs }), from: flags.config, about: new Map() };
     } catch (error) {
       if (error instanceof ConfigError) throw new UsageError(error.message);
       throw error;
