@@ -9,7 +9,7 @@ import { bundleChunks, modernPathBundle } from '../bench/bundle-size.js';
 // The plain-language messages and hints are part of the product and of these bytes. The budget is the modern path as
 // it stood when the eras became plug-ins (connection.ts): growing past it is a decision, made by raising it in the
 // commit that needs the bytes and saying why there.
-const BUDGET_BYTES = 15_720;
+const BUDGET_BYTES = 15_800;
 
 test('connect, for an HTTP-only browser caller, stays within its min+gzip budget', { timeout: 60_000 }, async () => {
   const { modern, chunks } = await modernPathBundle({ source: true });

@@ -12,6 +12,8 @@ import { AbortedError, StreamClosedError, TimeoutError, connect } from '../packa
 import { Deadline } from '../packages/client/src/deadline.js';
 import { HttpTransport } from '../packages/client/src/transport/http.js';
 import { DEFAULT_LIMITS } from '../packages/client/src/limits.js';
+import { readText } from '../packages/client/src/transport/bytes.js';
+import { fetchRequester } from '../packages/client/src/transport/wire.js';
 import { bodyOf, nodeRequester } from '../packages/client/src/transport/requester-node.js';
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage } from 'node:http';
@@ -282,6 +284,35 @@ describe('the deadline', () => {
       deadline.dispose();
     }
   });
+});
+
+describe('requesters: what goes out, what is read', () => {
+  for (const [name, make] of [['node', () => nodeRequester()], ['fetch', () => fetchRequester()]] as const) {
+    test(`${name}: the body goes out counted (Content-Length, not chunked), and a repeated header reads joined as fetch joins it`, { timeout: 10_000 }, async () => {
+      const server = await listen((_request, res) => {
+        res.setHeader('x-twice', ['a', 'b']);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{}');
+      });
+      const requester = make();
+      const deadline = new Deadline('tools/call', 5000);
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'é' } });
+      try {
+        const response = await requester({ method: 'POST', url: server.url, headers: { 'content-type': 'application/json' }, body, abort: deadline });
+        assert.equal(await readText(response.body, 1024, 'the answer'), '{}');
+        assert.equal(response.header('X-Twice'), 'a, b');
+        assert.equal(response.header('x-absent'), null);
+        const { headers, body: received } = server.requests[0];
+        assert.equal(received, body);
+        assert.equal(headers['content-length'], String(Buffer.byteLength(body)));
+        assert.equal(headers['transfer-encoding'], undefined);
+      } finally {
+        deadline.dispose();
+        requester.close?.();
+        await server.close();
+      }
+    });
+  }
 });
 
 describe('authorization sees each answer', () => {

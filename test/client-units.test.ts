@@ -3,7 +3,9 @@
 import assert from 'node:assert/strict';
 import { test } from './support/node-test.js';
 import { encodeHeaderValue, headerParams, paramHeaders } from '../packages/client/src/headers.js';
-import { standardHeaders } from '../packages/client/src/modern.js';
+import { ModernConnection, standardHeaders } from '../packages/client/src/modern.js';
+import type { Transport } from '../packages/client/src/transport/transport.js';
+import type { JsonObject, JsonRpcRequest } from '../packages/client/src/types.js';
 import { classifyProbe } from '../packages/client/src/verdict.js';
 import { fromReadableStream } from '../packages/client/src/transport/bytes.js';
 import { readSse } from '../packages/client/src/transport/sse.js';
@@ -23,6 +25,46 @@ test('standard headers: Mcp-Name only on the three named methods', () => {
   assert.deepEqual(standardHeaders('tools/call', { name: 'x' }, '2026-07-28'), { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'x' });
   assert.equal(standardHeaders('resources/read', { uri: 'file:///é' }, 'v')['mcp-name'], `=?base64?${Buffer.from('file:///é').toString('base64')}?=`);
   assert.equal(standardHeaders('tools/list', { name: 'x' }, 'v')['mcp-name'], undefined);
+});
+
+test('the envelope is kept between requests, and made again for a new version, a new log level or a request\'s own _meta', async () => {
+  const sent: { meta: JsonObject; header: string }[] = [];
+  const transport: Transport = {
+    kind: 'http',
+    key: 'units',
+    async request(message: JsonRpcRequest, exchange) {
+      sent.push({ meta: message.params!._meta as JsonObject, header: exchange.headers['mcp-protocol-version'] });
+      return { message: { jsonrpc: '2.0', id: message.id, result: {} } };
+    },
+    notify: async () => undefined,
+    close: async () => undefined,
+  };
+  const settings = {
+    wire: { transport, timeoutMs: 5_000, signal: undefined, onNotification: undefined },
+    capabilities: {},
+    clientInfo: { name: 'units', version: '1' },
+    host: {},
+    maxRounds: 10,
+    logLevel: undefined,
+    onRound: undefined,
+  };
+  const modern = new ModernConnection(settings, '2026-07-28');
+  const version = (i: number) => sent[i].meta['io.modelcontextprotocol/protocolVersion'];
+  await modern.request('tools/list');
+  await modern.request('tools/list');
+  assert.equal(sent[1].meta, sent[0].meta, 'the same envelope, not one made per request');
+  await modern.send('server/discover', {}, {}, '2099-01-01');
+  assert.deepEqual([version(2), sent[2].header], ['2099-01-01', '2099-01-01'], 'a probe at another version carries it in body and header');
+  await modern.request('tools/list');
+  assert.deepEqual([version(3), sent[3].header], ['2026-07-28', '2026-07-28'], 'and the next request is back on the connection\'s');
+  await modern.setLogLevel('debug');
+  await modern.request('tools/list');
+  assert.equal(sent[4].meta['io.modelcontextprotocol/logLevel'], 'debug', 'a new level is on the next request');
+  await modern.request('tools/list', { _meta: { 'example.com/trace': 't-1' } });
+  assert.equal(sent[5].meta['example.com/trace'], 't-1');
+  await modern.request('tools/list');
+  assert.equal(sent[6].meta['example.com/trace'], undefined, 'a request\'s own _meta stays on that request');
+  assert.equal(sent[6].meta['io.modelcontextprotocol/logLevel'], 'debug');
 });
 
 test('x-mcp-header: the tools the conformance suite calls invalid are invalid', () => {

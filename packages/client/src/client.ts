@@ -215,7 +215,7 @@ export class Client {
         continue;
       }
       kept.push(tool);
-      this.toolHeaders.set(tool.name, check.params);
+      if (check.params.length > 0) this.toolHeaders.set(tool.name, check.params);
     }
     return kept;
   }
@@ -272,8 +272,10 @@ export class Client {
       throw new ProtocolError(`tool '${name}' was left out of tools/list: ${excluded.reason}`, 'a tool with an invalid x-mcp-header must not be called over HTTP (SEP-2243); the server must fix its schema');
     }
     const params: JsonObject = { name, arguments: args };
-    if (await this.connection.asksForTask(name, () => this.listTools(options))) params.task = {};
-    const call = () => this.input('tools/call', name, params, { ...options, headers: { ...options.headers, ...this.paramHeadersFor(name, args) } });
+    const asks = this.connection.asksForTask(name, () => this.listTools(options));
+    if (asks && (await asks)) params.task = {};
+    const headers = this.paramHeadersFor(name, args);
+    const call = () => this.input('tools/call', name, params, headers ? { ...options, headers: { ...options.headers, ...headers } } : options);
     let result: JsonObject;
     try {
       result = await call();
@@ -376,10 +378,10 @@ export class Client {
     this.instructions = identity.instructions;
   }
 
-  /** The Mcp-Param-* headers of a call, from the tool's schema as the last listTools() saw it. */
-  paramHeadersFor(name: string, args: JsonObject): Record<string, string> {
+  /** The Mcp-Param-* headers of a call, from the tool's schema as the last listTools() saw it; none for a tool without. */
+  paramHeadersFor(name: string, args: JsonObject): Record<string, string> | undefined {
     const params = this.toolHeaders?.get(name);
-    return params ? paramHeaders(params, args) : {};
+    return params && paramHeaders(params, args);
   }
 
   /** Every page of a list, reused while the server's ttlMs says it may be (SEP-2549). */

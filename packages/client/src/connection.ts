@@ -31,8 +31,8 @@ export interface Connection {
   // The tasks extension in the era's form: the client asks for a task in 2025-11-25, the server decides in 2026.
   /** Each tools/list, for an era that must know which tools run as tasks. */
   listedTools(tools: Tool[]): void;
-  /** Whether tools/call of `name` should ask for a task; `list` lists the tools when they are not yet known. */
-  asksForTask(name: string, list: () => Promise<unknown>): Promise<boolean>;
+  /** Whether tools/call of `name` should ask for a task; `list` lists the tools when they are not yet known. False when known at once. */
+  asksForTask(name: string, list: () => Promise<unknown>): false | Promise<boolean>;
   /** The task a tools/call result stands for in this era's form, if it is one. */
   createdTask(result: JsonObject, what: string): Task | undefined;
   /** How followTask reads and answers a task in this era (cancel is the same in both, and Client's). */

@@ -63,7 +63,7 @@ export async function exchange(wire: Wire, method: string, params: JsonObject, o
     return await wire.transport.request(request, {
       deadline,
       headers: options.headers ? { ...era.headers, ...options.headers } : era.headers,
-      ...(onServerRequest ? { onServerRequest: (pushed: JsonRpcRequest) => onServerRequest(pushed, deadline.signal) } : {}),
+      onServerRequest: onServerRequest && ((pushed: JsonRpcRequest) => onServerRequest(pushed, deadline.signal)),
       onNotification: (notification) => {
         const p = notification.params;
         if (progressToken !== undefined && notification.method === 'notifications/progress' && p?.progressToken === progressToken) {

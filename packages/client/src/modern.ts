@@ -69,12 +69,21 @@ export interface ModernSettings {
 export class ModernConnection implements Connection {
   readonly era = 'modern';
 
+  // The envelope of a request without _meta of its own, kept while the version and the log level stay: it is the same on every request.
+  private kept: JsonObject | undefined;
+
   constructor(private readonly settings: ModernSettings, public protocolVersion: string) {}
 
   /** One exchange with the envelope and the headers; the reply, error or not. `version` overrides ours (the probe). */
   send(method: string, params: JsonObject, options: RequestOptions = {}, version = this.protocolVersion): Promise<Reply> {
     const { wire, capabilities, clientInfo, logLevel } = this.settings;
-    const body = { ...params, _meta: envelope(version, capabilities, clientInfo, logLevel, params._meta as JsonObject | undefined) };
+    const own = params._meta as JsonObject | undefined;
+    let meta = this.kept;
+    if (own || meta?.[META.protocolVersion] !== version || meta[META.logLevel] !== logLevel) {
+      meta = envelope(version, capabilities, clientInfo, logLevel, own);
+      if (!own) this.kept = meta;
+    }
+    const body = { ...params, _meta: meta };
     return exchange(wire, method, body, options, { headers: standardHeaders(method, body, version) });
   }
 
@@ -164,7 +173,7 @@ export class ModernConnection implements Connection {
   // The 2026 tasks extension: the server decides which call runs as a task and answers with its handle.
   listedTools(): void {}
 
-  async asksForTask(): Promise<boolean> {
+  asksForTask(): false {
     return false;
   }
 

@@ -65,9 +65,21 @@ function idleAgent<A extends HttpAgent>(Agent: new (options: AgentOptions) => A,
 
 /** The server's Keep-Alive hint (`timeout=N` seconds), less a second, kept on the socket for the sweep. */
 function noteKeepAlive(res: IncomingMessage): void {
-  const hint = res.headers['keep-alive'];
-  const seconds = hint === undefined ? undefined : /^timeout=(\d+)/.exec(String(hint))?.[1];
+  const hint = rawHeader(res.rawHeaders, 'keep-alive');
+  const seconds = hint === null ? undefined : /^timeout=(\d+)/.exec(hint)?.[1];
   if (seconds !== undefined) (res.socket as IdleSocket)[IDLE_LIMIT] = Math.max(0, Number(seconds) * 1000 - 1000);
+}
+
+/**
+ * One header from the raw list, repeats joined as fetch's Headers joins them. Not `res.headers`: node:http builds that
+ * object on its first read, every header lower-cased and sorted into place, a cost per request that one lookup need not pay.
+ */
+function rawHeader(raw: string[], lowerName: string): string | null {
+  let value: string | null = null;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    if (raw[i].length === lowerName.length && raw[i].toLowerCase() === lowerName) value = value === null ? raw[i + 1] : `${value}, ${raw[i + 1]}`;
+  }
+  return value;
 }
 
 export function nodeRequester(clock: IdleClock = realClock): Requester {
@@ -82,12 +94,13 @@ export function nodeRequester(clock: IdleClock = realClock): Requester {
     const { protocol, hostname, port, pathname, search } = new URL(url);
     // An IPv6 literal comes bracketed from URL; node:http wants it bare.
     const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
-    parsed = { url, secure: protocol === 'https:', options: { protocol, hostname: host, port, path: pathname + search } };
+    const secure = protocol === 'https:';
+    parsed = { url, secure, options: { protocol, hostname: host, port, path: pathname + search, agent: secure ? undefined : http.agent } };
     return parsed;
   };
   const requester: Requester = (request) => {
     const { secure, options } = target(request.url);
-    if (!secure) return exchangeOnce(httpRequest, { ...options, agent: http.agent }, request);
+    if (!secure) return exchangeOnce(httpRequest, options, request);
     return loadHttps().then((tls) => exchangeOnce(tls.send, { ...options, agent: tls.agent }, request));
   };
   requester.close = () => {
@@ -104,8 +117,8 @@ export function nodeRequester(clock: IdleClock = realClock): Requester {
 function exchangeOnce(send: Send, options: RequestOptions, { method, headers, body, abort }: WireRequest): Promise<WireResponse> {
   return new Promise<WireResponse>((resolve, reject) => {
     if (abort.aborted) return reject(new Error('aborted before it was sent'));
-    const outgoing = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
-    const req = send({ ...options, method, headers: outgoing }, (res) => {
+    // No content-length of ours: node:http counts a body given whole to end() and sends it, where it would otherwise chunk.
+    const req = send({ ...options, method, headers }, (res) => {
       noteKeepAlive(res);
       resolve(wrap(res, release));
     });
@@ -122,10 +135,7 @@ function wrap(res: IncomingMessage, release: () => void): WireResponse {
   let headers: Headers | undefined;
   return {
     status: res.statusCode ?? 0,
-    header(name) {
-      const value = res.headers[name.toLowerCase()];
-      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-    },
+    header: (name) => rawHeader(res.rawHeaders, name.toLowerCase()),
     headers() {
       if (headers) return headers;
       headers = new Headers();
