@@ -21,7 +21,7 @@ import type { LegacyConnection, LegacySettings } from './legacy.js';
 import { identityOf, ModernConnection, standardHeaders, type ModernSettings } from './modern.js';
 import type { Reply, Transport } from './transport/transport.js';
 import type { DiscoverResult, Era } from './types.js';
-import { classifyProbe, MODERN_ERROR_CODES, type EraVerdict, type ProbeVerdict, type VerdictCache } from './verdict.js';
+import { classifyProbe, MODERN_ERROR_CODES, REFUSED_STATUSES, type EraVerdict, type ProbeVerdict, type VerdictCache } from './verdict.js';
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from './versions.js';
 
 export interface Negotiated {
@@ -92,8 +92,8 @@ async function overSse(options: NegotiateOptions): Promise<Negotiated> {
  * initialized" in a JSON-RPC error at 400, not only with a bare status.
  */
 export function contradicts(error: unknown, cached: Era): boolean {
-  if (error instanceof HttpStatusError) return [400, 404, 405].includes(error.status);
-  return error instanceof RpcError && (cached === 'legacy' || ([400, 404, 405].includes(error.status!) && !MODERN_ERROR_CODES.has(error.code as number)));
+  if (error instanceof HttpStatusError) return REFUSED_STATUSES.includes(error.status);
+  return error instanceof RpcError && (cached === 'legacy' || (REFUSED_STATUSES.includes(error.status!) && !MODERN_ERROR_CODES.has(error.code as number)));
 }
 
 async function probe(options: NegotiateOptions, fallback: boolean): Promise<Negotiated> {
@@ -169,7 +169,7 @@ async function openLegacy(options: NegotiateOptions, version: string): Promise<L
     return await LegacyConnection.open(options.settings, version);
   } catch (error) {
     const { transport } = wire;
-    if (!(transport instanceof HttpTransport) || !(error instanceof HttpStatusError) || ![400, 404, 405].includes(error.status)) throw error;
+    if (!(transport instanceof HttpTransport) || !(error instanceof HttpStatusError) || !REFUSED_STATUSES.includes(error.status)) throw error;
     const sse = await openSse(transport, Math.min(wire.timeoutMs, 3000), wire.signal);
     if (!sse) throw error;
     wire.transport = sse;

@@ -12,6 +12,9 @@ import { isModernVersion, pickVersion } from './versions.js';
 /** The codes only a modern server sends (spec basic/index.mdx "Error Codes"). */
 export const MODERN_ERROR_CODES = new Set([-32020, -32021, -32022]);
 
+/** How a legacy server turns away a request it does not take (no session, no such endpoint, no POST there): with no modern error, evidence of the legacy era. */
+export const REFUSED_STATUSES = [400, 404, 405];
+
 export type ProbeVerdict =
   | { kind: 'modern'; version: string; result: Record<string, unknown> }
   | { kind: 'retry'; version: string }
@@ -23,7 +26,7 @@ export type ProbeVerdict =
 export function classifyProbe(outcome: Reply | Error, version: string, transport: 'http' | 'stdio'): ProbeVerdict {
   if (outcome instanceof Error) {
     if (outcome instanceof HttpStatusError) {
-      if ([400, 404, 405].includes(outcome.status)) return { kind: 'legacy', reason: `HTTP ${outcome.status} without a modern error` };
+      if (REFUSED_STATUSES.includes(outcome.status)) return { kind: 'legacy', reason: `HTTP ${outcome.status} without a modern error` };
       return { kind: 'error', error: outcome };
     }
     // A stdio server may ignore an unknown pre-initialize request, or exit on it (spec stdio.mdx L121-147).
