@@ -285,3 +285,29 @@ describe('garbage, silence and broken streams', () => {
     await assert.rejects(connect('http://127.0.0.1:9/mcp'), (e: NetworkError) => e instanceof NetworkError && /cannot reach/.test(e.message));
   });
 });
+
+describe('Mcp-Param headers', () => {
+  test('an Mcp-Param mismatch (-32020) after the schema changed: the tools are listed again, once, and the call goes out with the new headers', async (t) => {
+    let lists = 0;
+    const sent: (string | null)[][] = [];
+    const served = await serve(
+      scriptedHandler(({ id, method }, request) => {
+        if (method === 'server/discover') return modernDiscover(id);
+        if (method === 'tools/list') {
+          const header = lists++ === 0 ? 'Region' : 'Zone';
+          return Response.json({ jsonrpc: '2.0', id, result: { tools: [{ name: 'where', inputSchema: { type: 'object', properties: { place: { type: 'string', 'x-mcp-header': header } } } }] } });
+        }
+        sent.push([request.headers.get('mcp-param-region'), request.headers.get('mcp-param-zone')]);
+        if (request.headers.get('mcp-param-zone') === null) return Response.json({ jsonrpc: '2.0', id, error: { code: -32020, message: 'Header mismatch: Mcp-Param-Zone is required' } }, { status: 400 });
+        return Response.json({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'found' }] } });
+      }),
+    );
+    t.after(() => served.close());
+    const client = await connect(served.url);
+    t.after(() => client.close());
+    await client.listTools();
+    assert.deepEqual((await client.callTool('where', { place: 'eu' })).content, [{ type: 'text', text: 'found' }]);
+    assert.equal(lists, 2, 'listed again once');
+    assert.deepEqual(sent, [['eu', null], [null, 'eu']], 'the second call carries the header the new schema names');
+  });
+});

@@ -274,8 +274,8 @@ export class Client {
     const params: JsonObject = { name, arguments: args };
     const asks = this.connection.asksForTask(name, () => this.listTools(options));
     if (asks && (await asks)) params.task = {};
-    const headers = this.paramHeadersFor(name, args);
-    const call = () => this.input('tools/call', name, params, headers ? { ...options, headers: { ...options.headers, ...headers } } : options);
+    // The headers are read at each call: after a -32020 the tools are listed again, and the schema may name others.
+    const call = (headers = this.paramHeadersFor(name, args)) => this.input('tools/call', name, params, headers ? { ...options, headers: { ...options.headers, ...headers } } : options);
     let result: JsonObject;
     try {
       result = await call();
