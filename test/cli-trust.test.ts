@@ -171,10 +171,30 @@ describe('a folder\'s own config and trust', () => {
     await at.run('checkpoint');
     assert.equal(existsSync(mark), true, 'the answer was remembered');
   });
+
+  test('Ctrl-C at the question stops the command: exit 130, nothing of the folder or the home config started, nothing kept', { timeout: 90_000, skip: !haveScript && 'util-linux script is not installed' }, async () => {
+    const at = place('ctrl-c');
+    const cloned = join(at.project, 'cloned-ran');
+    const mine = join(at.project, 'mine-ran');
+    write(join(at.project, '.mcp.json'), { mcpServers: { cloned: marker(cloned) } });
+    write(join(at.home, '.cursor', 'mcp.json'), { mcpServers: { mine: marker(mine) } });
+
+    const { output, code } = await atTerminal(at, '\x03', () => assert.equal(existsSync(mine), false, 'the home config ran before the answer'));
+    assert.equal(code, 130, output);
+    assert.match(output, /✗ byhand checkpoint: interrupted \(Ctrl-C\) at a question/);
+    assert.equal(existsSync(cloned), false, 'the folder\'s server ran');
+    assert.equal(existsSync(mine), false, 'the home config\'s server ran after Ctrl-C');
+    assert.equal((await at.run('trust', '--list')).stdout, '', 'Ctrl-C is no answer, so nothing is kept');
+  });
 });
 
 /** `byhand checkpoint` on a pseudo-terminal (util-linux `script`): waits for the question, checks, answers; the whole output. */
 async function answerAtTerminal(at: Place, answer: string, beforeAnswer: () => void): Promise<string> {
+  return (await atTerminal(at, answer, beforeAnswer)).output;
+}
+
+/** The same, with the exit code the command ended with (`script -e` passes it on). */
+async function atTerminal(at: Place, answer: string, beforeAnswer: () => void): Promise<{ output: string; code: number | null }> {
   const env = Object.fromEntries(Object.entries({ ...process.env, BYHAND_PROVIDER: 'offline', TERM: 'dumb', ...at.env }).filter(([, v]) => v !== undefined)) as Record<string, string>;
   const child = spawn('script', ['-qfec', `${process.execPath} ${bin} checkpoint --timeout 5000`, '/dev/null'], { cwd: at.project, env, stdio: ['pipe', 'pipe', 'inherit'] });
   let output = '';
@@ -184,15 +204,15 @@ async function answerAtTerminal(at: Place, answer: string, beforeAnswer: () => v
       if (output.includes('[y/N]')) resolve();
     });
   });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   const timer = setTimeout(() => child.kill(), 30_000);
   try {
     await Promise.race([asked, exited]);
     assert.ok(output.includes('[y/N]'), `no question was asked:\n${output}`);
     beforeAnswer();
-    child.stdin.write(`${answer}\r`);
-    await exited;
-    return output;
+    child.stdin.write(answer === '\x03' ? answer : `${answer}\r`);
+    const code = await exited;
+    return { output, code };
   } finally {
     clearTimeout(timer);
     child.stdin.end();

@@ -3,7 +3,7 @@
 // from the one table (exit-codes.ts): 2 for usage, 3 auth, 4 unreachable, 1 the rest. Everything a server said is made printable, and secrets redacted, first.
 
 import { McpError, redactText } from '@byhand/client';
-import { printable } from '@byhand/host';
+import { InterruptedError, printable } from '@byhand/host';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import type { CommandIO } from './io.js';
 import { redactWords } from './redact-words.js';
@@ -64,6 +64,8 @@ export function fail(error: unknown, io: Pick<CommandIO, 'stdout' | 'stderr' | '
   // A signal stopped the command: whatever failed after it failed because of it.
   const interrupted = interruptOf(io.interrupt);
   if (interrupted) return stopped(interrupted, io, ctx);
+  const atQuestion = ctrlCAtQuestion(error);
+  if (atQuestion) return stopped({ message: atQuestion.message, exitCode: EXIT.interrupted }, io, ctx);
   const usage = error instanceof UsageError || ctx.isUsage?.(error) === true;
   const exitCode = usage ? EXIT.usage : exitCodeFor(error);
   const failure = describeFailure(error, ctx.what);
@@ -77,6 +79,17 @@ export function fail(error: unknown, io: Pick<CommandIO, 'stdout' | 'stderr' | '
   if (error instanceof UsageError && error.showUsage && ctx.usage) lines.push(ctx.usage);
   io.stderr.write(`${lines.join('\n')}\n`);
   return exitCode;
+}
+
+/**
+ * Ctrl-C at a question (a terminal in raw mode gives it to the question, not to the process as a signal), however
+ * deep in the causes of what failed: a host callback's refusal carries it as its cause.
+ */
+function ctrlCAtQuestion(error: unknown): InterruptedError | undefined {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 8; cause = cause.cause, depth++) {
+    if (cause instanceof InterruptedError) return cause;
+  }
+  return undefined;
 }
 
 function stopped(interrupted: { message: string; exitCode: number }, io: Pick<CommandIO, 'stdout' | 'stderr'>, ctx: FailContext): number {

@@ -12,7 +12,7 @@ import { redactWords } from './redact-words.js';
 import { readProject, rememberTrust, storedTrust, type ProjectConfig } from './trust.js';
 
 /** True when the command's folder has no config of its own, or the user trusts it. */
-export function trustProject(once: boolean, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr' | 'cwd' | 'memory'>): Promise<boolean> {
+export function trustProject(once: boolean, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr' | 'cwd' | 'memory' | 'interrupt'>): Promise<boolean> {
   const project = readProject(io.cwd);
   if (project === undefined) return Promise.resolve(true);
   let decision = io.memory.trust.get(project.folder);
@@ -23,7 +23,7 @@ export function trustProject(once: boolean, io: Pick<CommandIO, 'env' | 'stdin' 
   return decision;
 }
 
-async function decide(project: ProjectConfig, once: boolean, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr'>): Promise<boolean> {
+async function decide(project: ProjectConfig, once: boolean, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr' | 'interrupt'>): Promise<boolean> {
   if (once) return true;
   const stored = storedTrust(project, io.env);
   if (stored !== undefined) {

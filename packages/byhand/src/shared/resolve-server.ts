@@ -38,7 +38,7 @@ export interface ServerWord {
 
 const nothing = async () => undefined;
 
-export async function resolveServer(spec: ServerWord, flags: SourceFlags, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr' | 'cwd' | 'memory'>): Promise<ResolvedServer> {
+export async function resolveServer(spec: ServerWord, flags: SourceFlags, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr' | 'cwd' | 'memory' | 'interrupt'>): Promise<ResolvedServer> {
   if (spec.command !== undefined) return adHocCommand(spec.command, flags, io);
   const word = spec.word!;
   if (/^https?:\/\//i.test(word)) return adHocUrl(word, flags, io);
@@ -81,7 +81,7 @@ export function serverAndWords(command: string, parsed: { positionals: string[];
  * The entries of --config FILE (the user named it: trusted), or of every config discovered, the folder's own only
  * once it is trusted (project-trust.ts); `from` names the file(s), `about` the notices about each entry.
  */
-export async function configEntries(flags: SourceFlags, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr' | 'cwd' | 'memory'>): Promise<{ entries: ServerEntry[]; from: string; about: Discovered['about'] }> {
+export async function configEntries(flags: SourceFlags, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr' | 'cwd' | 'memory' | 'interrupt'>): Promise<{ entries: ServerEntry[]; from: string; about: Discovered['about'] }> {
   if (flags.config !== undefined) {
     try {
       return { entries: loadConfig(resolve(io.cwd, flags.config), io.env, { inputs: flags.inputs }), from: flags.config, about: new Map() };
@@ -95,7 +95,7 @@ export async function configEntries(flags: SourceFlags, io: Pick<CommandIO, 'env
 }
 
 /** An entry with its ${input:…} filled in, or the reason it cannot be used. */
-export async function usable(entry: ServerEntry, io: Pick<CommandIO, 'stdin' | 'stderr'>): Promise<ServerEntry> {
+export async function usable(entry: ServerEntry, io: Pick<CommandIO, 'stdin' | 'stderr' | 'interrupt'>): Promise<ServerEntry> {
   if (entry.disabled) throw new UsageError(`${entry.name} is disabled in ${entry.file ?? 'its config'} ("disabled": true)`);
   let ready = entry;
   if (entry.missingInputs !== undefined && entry.withInputs !== undefined) {
