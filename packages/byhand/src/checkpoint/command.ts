@@ -6,7 +6,7 @@ import type { TraceEntry } from '@byhand/client';
 import { credentialsFile, fileStore } from '@byhand/client/auth/file-store';
 import type { ServerEntry } from '../shared/config.js';
 import { didYouMean } from '../shared/did-you-mean.js';
-import { discoverConfigs } from '../shared/discover.js';
+import { discoverConfigs, refuseBroken } from '../shared/discover.js';
 import { combinedExitCode } from '../shared/exit-codes.js';
 import { runCommand } from '../shared/command.js';
 import { processIO, type CommandIO } from '../shared/io.js';
@@ -110,6 +110,7 @@ async function chooseEntries(words: string[], rest: string[] | undefined, picked
       notices.push(`servers from ${source.config}`);
     } else {
       const found = discoverConfigs(io.cwd, io.env, source.inputs, await trustProject(source.trust, io));
+      refuseBroken(found);
       untrusted = found.untrusted.length > 0;
       entries = found.entries;
       notices.push(...found.notices);

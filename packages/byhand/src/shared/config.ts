@@ -45,6 +45,14 @@ export class ConfigError extends Error {
   }
 }
 
+/** The file is not JSONC at all: a broken file, not one of another shape, so nothing in it can be trusted to be meant. */
+export class ConfigSyntaxError extends ConfigError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigSyntaxError';
+  }
+}
+
 type Env = Readonly<Record<string, string | undefined>>;
 
 export interface ConfigOptions {
@@ -81,7 +89,7 @@ export function loadConfig(file: string, env: Env = process.env, options: Config
     json = parseJsonc(text);
   } catch (error) {
     if (!(error instanceof JsoncError)) throw error;
-    throw new ConfigError(`${file}:${error.line}:${error.column}: not valid JSON (${error.why})`);
+    throw new ConfigSyntaxError(`${file}:${error.line}:${error.column}: not valid JSON (${error.why})`);
   }
   if (options.project === undefined) return parseConfig(json, file, env, options);
   const project = isObject(json) && isObject(json.projects) ? json.projects[options.project] : undefined;

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { isSecretName, type Target } from '@byhand/client';
 import { ConfigError, loadConfig, type ServerEntry } from './config.js';
 import { didYouMean } from './did-you-mean.js';
-import { discoverConfigs, type Discovered } from './discover.js';
+import { discoverConfigs, refuseBroken, type Discovered } from './discover.js';
 import { embeddedNames, startEmbedded } from './embedded.js';
 import { askInputs } from './inputs.js';
 import type { CommandIO } from './io.js';
@@ -91,6 +91,7 @@ export async function configEntries(flags: SourceFlags, io: Pick<CommandIO, 'env
     }
   }
   const found = discoverConfigs(io.cwd, io.env, flags.inputs, await trustProject(flags.trust, io));
+  refuseBroken(found);
   return { entries: found.entries, from: found.read.map((r) => r.file.path).join(', '), about: found.about };
 }
 
