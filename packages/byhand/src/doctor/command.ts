@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { credentialsFile } from '@byhand/client/auth/file-store';
 import { ProviderConfigError, selectProvider } from '@byhand/host';
 import { discoverConfigs, isProjectFile, type ConfigFile } from '../shared/discover.js';
+import { secretsOf } from '../shared/secret-values.js';
 import { readProject, storedTrust } from '../shared/trust.js';
 import { runCommand } from '../shared/command.js';
 import { processIO, type CommandIO } from '../shared/io.js';
@@ -57,7 +58,7 @@ export async function doctorCommand(args: string[], io: CommandIO = processIO())
     const project = readProject(io.cwd);
     const trust = project === undefined ? undefined : (storedTrust(project, io.env) ?? 'not asked yet');
     const trusted = trust === true;
-    const found = discoverConfigs(io.cwd, io.env, {}, trusted);
+    const found = discoverConfigs(io.cwd, io.env, {}, trusted, secretsOf(io));
     // By file, not path: ~/.claude.json is read twice, for the folder's local scope and for the user scope.
     const read = new Set(found.read.map((r) => r.file));
     const trustWord = trust === true ? 'trusted' : trust === false ? 'not trusted: you said no' : 'not trusted: not asked yet';

@@ -65,6 +65,8 @@ export interface ConfigOptions {
    * (what `claude mcp add` writes by default). None for the folder is no error: most folders have none.
    */
   project?: string;
+  /** Told each value a variable or an input put into an entry, so what is printed can leave it out (secret-values.ts). */
+  onSecret?: (value: string, variable?: string) => void;
 }
 
 interface Context {
@@ -74,6 +76,7 @@ interface Context {
   declared: Map<string, InputSpec>;
   /** Inputs referenced and not given, collected while expanding one entry. */
   missing: Map<string, InputSpec>;
+  onSecret: (value: string, variable?: string) => void;
 }
 
 export function loadConfig(file: string, env: Env = process.env, options: ConfigOptions = {}): ServerEntry[] {
@@ -105,7 +108,7 @@ export function parseConfig(json: unknown, file: string, env: Env = process.env,
   const servers = key === 'mcp.servers' ? (json.mcp as Record<string, unknown>).servers : json[key];
   if (!isObject(servers)) throw new ConfigError(`${file}: "${key}" must be an object mapping names to servers`);
   const inputsJson = key === 'mcp.servers' ? (json.mcp as Record<string, unknown>).inputs : json.inputs;
-  const ctx: Context = { env, workspaceFolder: options.workspaceFolder ?? workspaceOf(file), inputs: options.inputs ?? {}, declared: declaredInputs(inputsJson), missing: new Map() };
+  const ctx: Context = { env, workspaceFolder: options.workspaceFolder ?? workspaceOf(file), inputs: options.inputs ?? {}, declared: declaredInputs(inputsJson), missing: new Map(), onSecret: options.onSecret ?? (() => {}) };
   const entries = Object.entries(servers).map(([name, value]) => ({ ...parseEntry(name, value, `${file}: ${key}.${name}`, ctx), file }));
   if (entries.length === 0) throw new ConfigError(`${file}: "${key}" lists no servers`);
   return entries;
@@ -246,7 +249,10 @@ function expand(text: string, where: string, ctx: Context): string {
   return text.replace(VARIABLE, (whole: string, input?: string, folder?: string, braced?: string, fallback?: string, bare?: string): string => {
     if (input !== undefined) {
       const given = ctx.inputs[input];
-      if (given !== undefined) return given;
+      if (given !== undefined) {
+        ctx.onSecret(given);
+        return given;
+      }
       ctx.missing.set(input, ctx.declared.get(input) ?? { id: input, password: false });
       return whole;
     }
@@ -258,7 +264,11 @@ function expand(text: string, where: string, ctx: Context): string {
     }
     const name = (braced ?? bare)!; // the pattern's last two alternatives always capture one
     const value = ctx.env[name];
-    if (value !== undefined && value !== '') return value;
+    if (value !== undefined && value !== '') {
+      ctx.onSecret(value, name);
+      return value;
+    }
+    // A default is written in the file, so it is no secret.
     if (fallback !== undefined) return fallback;
     throw new ConfigError(`${where}: ${whole} refers to ${name}, which is not set`);
   });

@@ -5,7 +5,7 @@
 
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, ConfigSyntaxError, loadConfig, type ServerEntry } from './config.js';
+import { ConfigError, ConfigSyntaxError, loadConfig, type ConfigOptions, type ServerEntry } from './config.js';
 import { embeddedNames } from './embedded.js';
 import { UsageError } from './usage-error.js';
 
@@ -75,7 +75,7 @@ export interface Discovered {
  * `projectTrusted`: whether the folder's own configs may run. When not, they are not even expanded
  * (a `${VAR}` in them reads nothing), so they can neither run nor shadow a user entry or a bundled name.
  */
-export function discoverConfigs(cwd: string, env: Env, inputs: Readonly<Record<string, string>>, projectTrusted: boolean): Discovered {
+export function discoverConfigs(cwd: string, env: Env, inputs: Readonly<Record<string, string>>, projectTrusted: boolean, onSecret?: ConfigOptions['onSecret']): Discovered {
   const looked = candidateFiles(cwd, env);
   const found: Discovered = { entries: [], read: [], notices: [], about: new Map(), untrusted: [], broken: [], looked };
   const seen = new Map<string, string>();
@@ -89,7 +89,7 @@ export function discoverConfigs(cwd: string, env: Env, inputs: Readonly<Record<s
     let entries: ServerEntry[];
     try {
       // Claude Code's local scope belongs to the folder as the user's own config does: ~/.claude.json is theirs.
-      entries = loadConfig(file.path, env, { inputs, ...(project || file.project !== undefined ? { workspaceFolder: cwd } : {}), ...(file.project !== undefined ? { project: file.project } : {}) });
+      entries = loadConfig(file.path, env, { inputs, ...(onSecret !== undefined ? { onSecret } : {}), ...(project || file.project !== undefined ? { workspaceFolder: cwd } : {}), ...(file.project !== undefined ? { project: file.project } : {}) });
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       if (error instanceof ConfigSyntaxError) {

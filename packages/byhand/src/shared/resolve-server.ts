@@ -14,6 +14,7 @@ import type { CommandIO } from './io.js';
 import { notice, shellQuote } from './output.js';
 import { trustProject } from './project-trust.js';
 import { redactWords } from './redact-words.js';
+import { secretsOf } from './secret-values.js';
 import type { SourceFlags } from './server-flags.js';
 import { UsageError } from './usage-error.js';
 
@@ -84,13 +85,13 @@ export function serverAndWords(command: string, parsed: { positionals: string[];
 export async function configEntries(flags: SourceFlags, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr' | 'cwd' | 'memory' | 'interrupt'>): Promise<{ entries: ServerEntry[]; from: string; about: Discovered['about'] }> {
   if (flags.config !== undefined) {
     try {
-      return { entries: loadConfig(resolve(io.cwd, flags.config), io.env, { inputs: flags.inputs }), from: flags.config, about: new Map() };
+      return { entries: loadConfig(resolve(io.cwd, flags.config), io.env, { inputs: flags.inputs, onSecret: secretsOf(io) }), from: flags.config, about: new Map() };
     } catch (error) {
       if (error instanceof ConfigError) throw new UsageError(error.message);
       throw error;
     }
   }
-  const found = discoverConfigs(io.cwd, io.env, flags.inputs, await trustProject(flags.trust, io));
+  const found = discoverConfigs(io.cwd, io.env, flags.inputs, await trustProject(flags.trust, io), secretsOf(io));
   refuseBroken(found);
   return { entries: found.entries, from: found.read.map((r) => r.file.path).join(', '), about: found.about };
 }
