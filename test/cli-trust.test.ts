@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,7 @@ interface Place {
 }
 
 /** A fresh HOME and project folder, so nothing reads or writes the real home. */
-function place(name: string, env: Record<string, string> = {}): Place {
+function place(name: string, env: Record<string, string | undefined> = {}): Place {
   const home = join(scratch, name, 'home');
   const project = join(scratch, name, 'project');
   mkdirSync(home, { recursive: true });
@@ -42,6 +42,8 @@ function write(path: string, json: unknown): void {
 function marker(path: string) {
   return { command: process.execPath, args: ['-e', `require('node:fs').writeFileSync(${JSON.stringify(path)}, 'ran')`] };
 }
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const SKIPPED = /^byhand: skipped the MCP servers of this folder's \.mcp\.json \(.*\): --trust runs them for this command, `byhand trust` trusts the folder$/m;
 
@@ -186,6 +188,36 @@ describe('a folder\'s own config and trust', () => {
     const none = await byhandIn({ cwd: at.home, env: at.env }, 'trust');
     assert.equal(none.code, 2);
     assert.match(none.stderr, /has no MCP config of its own/);
+  });
+
+  test('trust kept where others can write is neither honoured nor written, by the rule the credentials follow', { timeout: 90_000 }, async () => {
+    const store = join(scratch, 'shared-store', 'byhand');
+    const at = place('shared-store', { BYHAND_CONFIG_DIR: store });
+    const mark = join(at.project, 'ran');
+    write(join(at.project, '.mcp.json'), { mcpServers: { cloned: marker(mark) } });
+    assert.equal((await at.run('trust')).code, 0);
+    const file = join(store, 'trusted-folders.json');
+
+    // The record stays as it was; only who may write beside it changes, as when another user plants or edits it.
+    chmodSync(store, 0o777);
+    const open = await at.run('checkpoint');
+    assert.equal(existsSync(mark), false, 'a record in a folder others can write to trusted the folder');
+    assert.match(open.stderr, new RegExp(`^byhand: byhand neither reads nor keeps the trusted folders in ${escape(file)}: ${escape(store)} is writable by others \\(mode 777\\); make it yours alone \\(chmod 700 ${escape(store)}\\)`, 'm'));
+    assert.match(open.stderr, SKIPPED);
+    const keep = await at.run('trust');
+    assert.equal(keep.code, 1, keep.stderr);
+    assert.match(keep.stderr, /writable by others \(mode 777\)/);
+    assert.equal((await at.run('trust', '--list')).code, 1);
+
+    chmodSync(store, 0o700);
+    chmodSync(file, 0o666);
+    const planted = await at.run('checkpoint');
+    assert.equal(existsSync(mark), false, 'a record others can write trusted the folder');
+    assert.match(planted.stderr, new RegExp(`${escape(file)} is writable by others \\(mode 666\\); make it yours alone \\(chmod 600 `));
+
+    chmodSync(file, 0o600);
+    await at.run('checkpoint');
+    assert.equal(existsSync(mark), true, 'the user\'s own store trusts as before');
   });
 
   test('at a terminal: one y/N question listing what would run; no is kept, yes runs it and is kept', { timeout: 90_000, skip: !haveScript && 'util-linux script is not installed' }, async () => {

@@ -9,7 +9,7 @@ import { askLine } from './inputs.js';
 import type { CommandIO } from './io.js';
 import { JsoncError, parseJsonc } from './jsonc.js';
 import { notice, shellQuote } from './output.js';
-import { readProject, rememberTrust, storedTrust, type ProjectConfig } from './trust.js';
+import { readProject, rememberTrust, storedTrust, TrustStoreError, type ProjectConfig } from './trust.js';
 
 /** True when the command's folder has no config of its own, or the user trusts it. */
 export function trustProject(once: boolean, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr' | 'cwd' | 'memory' | 'interrupt'>): Promise<boolean> {
@@ -25,7 +25,7 @@ export function trustProject(once: boolean, io: Pick<CommandIO, 'env' | 'stdin' 
 
 async function decide(project: ProjectConfig, once: boolean, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr' | 'interrupt'>): Promise<boolean> {
   if (once) return true;
-  const stored = storedTrust(project, io.env);
+  const stored = storedTrustOrSay(project, io);
   if (stored !== undefined) {
     if (!stored) notice(io, skippedLine(project, 'you did not trust it'));
     return stored;
@@ -38,9 +38,25 @@ async function decide(project: ProjectConfig, once: boolean, io: Pick<CommandIO,
   const answer = await askLine('Trust this folder and run them? [y/N] ', false, io);
   if (answer === null) return false;
   const trusted = /^y(es)?$/i.test(answer.trim());
-  rememberTrust(project, trusted, io.env);
+  try {
+    rememberTrust(project, trusted, io.env);
+  } catch (error) {
+    if (!(error instanceof TrustStoreError)) throw error;
+    notice(io, `your answer holds for this command only: ${error.message}`);
+  }
   if (!trusted) notice(io, skippedLine(project, 'you did not trust it'));
   return trusted;
+}
+
+/** The answer kept for the folder; none, said why, when the store is where others could have written it. */
+function storedTrustOrSay(project: ProjectConfig, io: Pick<CommandIO, 'env' | 'stderr'>): boolean | undefined {
+  try {
+    return storedTrust(project, io.env);
+  } catch (error) {
+    if (!(error instanceof TrustStoreError)) throw error;
+    notice(io, error.message);
+    return undefined;
+  }
 }
 
 function skippedLine(project: ProjectConfig, why: string): string {
