@@ -5,14 +5,14 @@
 // x-mcp-header mirrors of a tool's arguments.
 
 import { defaultRequester, defaultTransport } from '#default-requester';
-import { ProtocolError, RpcError } from './errors.js';
+import { ListLimitError, ProtocolError, RpcError } from './errors.js';
 import type { RequestOptions, Wire } from './exchange.js';
 import { capabilitiesFor } from './fulfil.js';
 import type { Connection, Send, ServerIdentity } from './connection.js';
 import { asTask, followTask, isTaskHandle, TASKS_EXTENSION, type Task, type TaskOps } from './tasks.js';
 import { headerParams, paramHeaders, type HeaderParam } from './headers.js';
 import { HttpTransport, type HttpAuth } from './transport/http.js';
-import { DEFAULT_LIMITS, type Limits } from './limits.js';
+import { DEFAULT_LIMITS, weigh, type Limits } from './limits.js';
 import { legacyEra } from './legacy-door.js';
 import { DEFAULT_MAX_ROUNDS, type RoundEvent } from './modern.js';
 import { contradicts, negotiate } from './negotiate.js';
@@ -384,18 +384,22 @@ export class Client {
     return params && paramHeaders(params, args);
   }
 
-  /** Every page of a list, reused while the server's ttlMs says it may be (SEP-2549). */
+  /** Every page of a list, reused while the server's ttlMs says it may be (SEP-2549), within one bound over all its pages. */
   private async listAll<T>(method: string, key: string, options?: CallOptions): Promise<T[]> {
     const cached = this.lists.get(method);
     if (cached && cached.expires > this.now()) return cached.items as T[];
     const items: T[] = [];
     const seen = new Set<string>();
+    const maxBytes = this.options.limits?.maxListBytes ?? DEFAULT_LIMITS.maxListBytes;
+    let bytes = 0;
     let cursor: string | undefined;
     let ttlMs = Infinity;
     for (let page = 0; page < 1000; page++) {
       const result = await this.request(method, cursor ? { cursor } : {}, options);
       const list = result[key];
       if (!Array.isArray(list)) throw new ProtocolError(`${method} answered without a ${key} array`, 'this is a server bug, or the endpoint is not an MCP server');
+      bytes += weigh(list).bytes;
+      if (bytes > maxBytes) throw new ListLimitError(method, page + 1, bytes, maxBytes);
       items.push(...(list as T[]));
       ttlMs = Math.min(ttlMs, typeof result.ttlMs === 'number' && result.ttlMs >= 0 ? result.ttlMs : 0);
       const next = result.nextCursor;

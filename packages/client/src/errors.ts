@@ -115,6 +115,14 @@ export class LimitError extends McpError {
   }
 }
 
+/** A list whose pages together pass `limits.maxListBytes`: the client stops asking for more pages. */
+export class ListLimitError extends McpError {
+  constructor(readonly method: string, readonly pages: number, readonly bytes: number, readonly limit: number) {
+    super('limit', `${method} took ${pages} pages, ${bytes} bytes, over the ${limit} one list may take`, 'raise `limits.maxListBytes` if a list this large is expected');
+    this.name = 'ListLimitError';
+  }
+}
+
 /** MCP traffic does not follow redirects: headers and the body would go where the user never named. */
 export class RedirectError extends McpError {
   readonly status: number;
