@@ -14,6 +14,9 @@ export interface Limits {
 
 export const DEFAULT_LIMITS: Limits = { maxMessageBytes: 4 * 1024 * 1024, maxListBytes: 16 * 1024 * 1024 };
 
+/** The deepest a listed tool may nest (its schemas, annotations, _meta): no tool needs more, and code after the list walks them. */
+export const MAX_TOOL_DEPTH = 64;
+
 /**
  * About how many bytes a parsed JSON value took on the wire (strings in UTF-16 units, no whitespace), and how deep it
  * nests. Without recursion: a value may nest as deep as its message is long.
