@@ -2,7 +2,7 @@
 // library options; with --json the same three fields as one JSON line on stdout. The exit code comes
 // from the one table (exit-codes.ts): 2 for usage, 3 auth, 4 unreachable, 1 the rest. Everything a server said is made printable, and secrets redacted, first.
 
-import { McpError, redactText } from '@byhand/client';
+import { ListLimitError, McpError, redactText } from '@byhand/client';
 import { InterruptedError, printable } from '@byhand/host';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import type { CommandIO } from './io.js';
@@ -50,10 +50,14 @@ export function cliText(text: string): string {
 /** Printable and redacted by the one rule (client redact.ts): "what" names the server as typed, URL query keys included. */
 const safe = (text: string) => printable(redactText(text));
 
+/** A list past its bound has no flag to raise: what a person can do is ask for less. */
+export const ASK_FOR_LESS = 'the server sent more than byhand holds for one list; ask for less: one kind at a time (`byhand list SERVER tools`), a resource by its URI (`byhand read SERVER URI`)';
+
 export function describeFailure(error: unknown, what: string): Failure {
   // "what" may be a command line (`call -- node server.js --token …`): its secret words go too. Messages are prose,
   // where `key=value` is a phrase, not a secret.
   const named = printable(redactWords(what));
+  if (error instanceof ListLimitError) return { what: named, code: error.code, message: safe(error.message), hint: ASK_FOR_LESS };
   if (error instanceof McpError) return { what: named, code: error.code, message: safe(cliText(error.message)), hint: safe(cliText(error.hint)) };
   if (error instanceof UsageError) return { what: named, code: 'usage', message: safe(error.message) };
   return { what: named, code: 'error', message: safe(cliText(error instanceof Error ? error.message : String(error))) };
