@@ -70,13 +70,15 @@ export function sqliteStore(path: string, options: SqliteOptions = {}): JarStora
   return {
     async put(text, ttlSeconds) {
       const created = now();
-      // One statement, so the cap holds against writers in other processes too (SQLite serialises writes).
-      const row = (await db())
+      // One statement, so the cap holds against writers in other processes too (SQLite serialises writes). Run to its
+      // end with .all(): .get() resets it after the first row, before SQLite reports it done, and SQLite's automatic
+      // checkpoint runs only for a statement that is, so the write-ahead log grew by every note.
+      const [row] = (await db())
         .prepare(
           `INSERT INTO notes (text, created_ms, expires_ms) SELECT ?, ?, ?
            WHERE (SELECT count(*) FROM notes WHERE expires_ms > ?) < ? RETURNING ${columns}`,
         )
-        .get(text, created, created + Math.round(ttlSeconds * 1000), created, maxNotes) as NoteRow | undefined;
+        .all(text, created, created + Math.round(ttlSeconds * 1000), created, maxNotes) as (NoteRow | undefined)[];
       if (row === undefined) throw new JarFullError(maxNotes);
       return toNote(row);
     },
