@@ -27,15 +27,29 @@ export async function serveCommand(args: string[], io: CommandIO = processIO()):
       allowedHosts,
       ...(dbPath !== undefined ? { dbPath } : {}),
       onStorageFailure: (id, error) => io.stderr.write(`byhand serve: storage failure ${id}: ${error.message}\n`),
+      // The client is only told the state was refused (the SDK's -32602); the operator is told why.
+      onStateRefused: ({ toolbox, method, why }) => io.stderr.write(`byhand serve: refused the requestState of a ${method} on ${toolbox}: ${why}\n`),
       onerror: (error) => {
         if (io.env.BYHAND_DEBUG) io.stderr.write(`byhand serve: ${error.message}\n`);
       },
     });
     defer(() => running.close());
     io.stdout.write(banner(running, { dbPath }));
+    for (const warning of startWarnings({ dbPath, secret: io.env.BYHAND_STATE_SECRET })) io.stderr.write(`byhand serve: ⚠ ${warning}\n`);
     await stopSignal();
     return 0;
   });
+}
+
+/**
+ * What a deployment of several instances gets wrong without a word: a --db is meant to be shared, and without one
+ * secret each instance signs requestState with a key of its own, so a round that reaches another is refused.
+ */
+export function startWarnings({ dbPath, secret }: { dbPath: string | undefined; secret: string | undefined }): string[] {
+  if (dbPath === undefined || dbPath === ':memory:' || (secret !== undefined && secret !== '')) return [];
+  return [
+    'BYHAND_STATE_SECRET is not set, so this instance signs requestState with a key of its own: behind one URL with other instances on this --db, a round of a call that reaches another is refused. Give every instance the same BYHAND_STATE_SECRET (32 bytes or more: openssl rand -base64 32).',
+  ];
 }
 
 /** Serves until SIGINT or SIGTERM. */

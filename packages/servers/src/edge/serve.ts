@@ -4,7 +4,7 @@ import { createToolbox, type ToolboxOptions } from '../toolboxes/create.js';
 import { TOOLBOXES, type ToolboxName } from '../toolboxes/registry.js';
 import type { StorageFailureReport } from '../toolboxes/cookie-jar/jar/guarded-store.js';
 import { openJarStorage } from '../toolboxes/cookie-jar/jar/open.js';
-import { defaultStateKey } from './state.js';
+import { defaultStateKey, type StateRefusal } from './state.js';
 import type { LegacyMode, ToolboxHandler } from './toolbox.js';
 import { acceptedHosts } from './host-check.js';
 import { hostForUrl } from './host-check.js';
@@ -34,6 +34,8 @@ export interface StartServerOptions {
   limits?: Partial<ServerLimits>;
   now?: () => number;
   onerror?: (error: Error) => void;
+  /** The operator's log of refused requestStates, with why (a secret not shared, an expired state). */
+  onStateRefused?: (refusal: StateRefusal) => void;
   /** The operator's log of storage failures: the client was told only the id given here. */
   onStorageFailure?: StorageFailureReport;
 }
@@ -78,6 +80,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ...(options.onStorageFailure !== undefined ? { onStorageFailure: options.onStorageFailure } : {}),
       ...(options.now !== undefined ? { now: options.now } : {}),
       ...(options.onerror !== undefined ? { onerror: options.onerror } : {}),
+      ...(options.onStateRefused !== undefined ? { onStateRefused: options.onStateRefused } : {}),
     };
     mounted.set(entry.path, createToolbox(entry.name, toolboxOptions));
   }
