@@ -7,3 +7,4 @@ export type { ToolboxHandler, ToolboxInfo, ToolboxSpec, BuildContext, LegacyMode
 export type { StateRefusal } from './edge/state.js';
 export { memoryStore } from './toolboxes/cookie-jar/jar/memory-store.js';
 export { JarFullError, type JarStorage, type Note, type NotePage } from './toolboxes/cookie-jar/jar/storage.js';
+export { memoryTaskStorage, TaskStoreFullError, type TaskStorage, type TaskRecord, type TaskState, type TaskStatus, type TaskBounds, type TaskError, type InputRequestMap, type InputResponseMap } from './edge/task-storage.js';

@@ -4,6 +4,7 @@ import { createToolbox, type ToolboxOptions } from '../toolboxes/create.js';
 import { TOOLBOXES, type ToolboxName } from '../toolboxes/registry.js';
 import type { StorageFailureReport } from '../toolboxes/cookie-jar/jar/guarded-store.js';
 import { openJarStorage } from '../toolboxes/cookie-jar/jar/open.js';
+import { openTaskStorage } from '../db/open-tasks.js';
 import { defaultStateKey, type StateRefusal } from './state.js';
 import type { LegacyMode, ToolboxHandler } from './toolbox.js';
 import { acceptedHosts } from './host-check.js';
@@ -17,7 +18,7 @@ export interface StartServerOptions {
   port?: number;
   /** Defaults to 127.0.0.1: a toolbox that asks your model to think is not for the whole network. */
   host?: string;
-  /** Cookie Jar database: a SQLite file or a postgres:// URL; `:memory:` (the default) forgets everything on close. */
+  /** The database of the Cookie Jar's notes and the tasks: a SQLite file or a postgres:// URL; `:memory:` (the default) keeps them in this process, forgotten on close. */
   dbPath?: string;
   /** requestState HMAC secret; defaults to $BYHAND_STATE_SECRET, else a per-process random key. */
   stateSecret?: string;
@@ -77,6 +78,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ...(options.legacy?.[entry.name] !== undefined ? { legacy: options.legacy[entry.name] } : {}),
       ...(options.sessionIdleMs !== undefined ? { sessionIdleMs: options.sessionIdleMs } : {}),
       ...(entry.stored === true ? { jar: openJarStorage(options.dbPath, options.now !== undefined ? { now: options.now } : {}) } : {}),
+      ...(entry.keepsTasks === true ? { tasks: openTaskStorage(options.dbPath, entry.name) } : {}),
       ...(options.onStorageFailure !== undefined ? { onStorageFailure: options.onStorageFailure } : {}),
       ...(options.now !== undefined ? { now: options.now } : {}),
       ...(options.onerror !== undefined ? { onerror: options.onerror } : {}),
