@@ -13,7 +13,7 @@ import { roundRobin, startServe, type RoundRobin, type ServeProcess } from './su
 import { until } from './support/cli.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-state-refused-'));
-let instances: ServeProcess[] = [];
+const instances: ServeProcess[] = [];
 let proxy: RoundRobin;
 
 before(async () => {

@@ -182,7 +182,7 @@ export function entryShape(value: Record<string, unknown>, where: string): Entry
   if (value.type !== undefined && (typeof value.type !== 'string' || (!HTTP_TYPES.includes(value.type) && value.type !== 'stdio'))) {
     throw new ConfigError(`${where}.type: unknown transport ${JSON.stringify(value.type)} (expected stdio, http or sse)`);
   }
-  const type = value.type as string | undefined;
+  const type = value.type;
   // Windsurf calls the URL serverUrl.
   const urlKey = value.url === undefined && value.serverUrl !== undefined ? 'serverUrl' : 'url';
   const url = optionalString(value, urlKey, where);
