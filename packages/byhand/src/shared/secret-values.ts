@@ -43,9 +43,16 @@ export function withoutSecrets(text: string, secrets: ReadonlySet<string>): stri
  */
 export function secretsMasked(io: CommandIO, options: { stdout: boolean }): CommandIO {
   const secrets = io.memory.secrets;
-  const masked = (stream: OutputStream): OutputStream =>
-    Object.assign(Object.create(stream) as OutputStream, {
-      write: (chunk: string | Uint8Array, ...rest: unknown[]) => (stream.write as (...a: unknown[]) => boolean)(typeof chunk === 'string' ? withoutSecrets(chunk, secrets) : chunk, ...rest),
-    });
+  const masked = (stream: OutputStream): OutputStream => {
+    const view = Object.create(stream) as OutputStream & Record<string, unknown>;
+    // Listeners go on the stream itself, which is what emits: on a view they would land in a listener table of its own
+    // once the stream's count reaches zero, and a wait for 'drain' would never end.
+    for (const method of ['on', 'once', 'off', 'addListener', 'removeListener', 'prependListener', 'prependOnceListener', 'removeAllListeners', 'emit', 'listenerCount']) {
+      const own = (stream as unknown as Record<string, unknown>)[method];
+      if (typeof own === 'function') view[method] = own.bind(stream);
+    }
+    view.write = (chunk: string | Uint8Array, ...rest: unknown[]) => (stream.write as (...a: unknown[]) => boolean)(typeof chunk === 'string' ? withoutSecrets(chunk, secrets) : chunk, ...rest);
+    return view;
+  };
   return { ...io, stderr: masked(io.stderr), ...(options.stdout ? { stdout: masked(io.stdout) } : {}) };
 }
