@@ -9,7 +9,10 @@ import { bundleChunks, modernPathBundle } from '../bench/bundle-size.js';
 // The plain-language messages and hints are part of the product and of these bytes. The budget is the modern path as
 // it stood when the eras became plug-ins (connection.ts): growing past it is a decision, made by raising it in the
 // commit that needs the bytes and saying why there.
-const BUDGET_BYTES = 15_800;
+// Raised from 15,800 for one bound over all the pages of a list (limits.maxListBytes) and the depth bound on listed
+// tools (MAX_TOOL_DEPTH): a hostile server's pages, or a 100k-deep schema, no longer take the caller down; then for
+// the hint of a refused requestState (the instances behind one URL must share its key).
+const BUDGET_BYTES = 16_200;
 
 test('connect, for an HTTP-only browser caller, stays within its min+gzip budget', { timeout: 60_000 }, async () => {
   const { modern, chunks } = await modernPathBundle({ source: true });

@@ -62,17 +62,17 @@ test('one address holds at most its quota of unfinished tasks; another address s
 test("a client's own oldest finished task makes room for its next; unfinished ones never do", { timeout: 10_000 }, async () => {
   const store = new TaskStore({ maxTasksPerClient: 2 });
   try {
-    const done = store.startingFor('a').start(async () => ({ content: [] }));
+    const done = await store.startingFor('a').start(async () => ({ content: [] }));
     await new Promise((resolve) => setImmediate(resolve));
-    assert.equal(store.get(done.taskId as string)?.status, 'completed');
+    assert.equal((await store.get(done.taskId as string))?.status, 'completed');
     const forever = () => new Promise<Record<string, unknown>>(() => {});
-    const first = store.startingFor('a').start(forever);
-    const second = store.startingFor('a').start(forever);
-    assert.equal(store.has(done.taskId as string), false, 'the finished task made room');
-    assert.throws(() => store.startingFor('a').start(forever), /already holds 2 unfinished tasks/);
-    assert.ok(store.has(first.taskId as string) && store.has(second.taskId as string));
-    store.startingFor('b').start(forever);
+    const first = await store.startingFor('a').start(forever);
+    const second = await store.startingFor('a').start(forever);
+    assert.equal(await store.get(done.taskId as string), undefined, 'the finished task made room');
+    await assert.rejects(store.startingFor('a').start(forever), /already holds 2 unfinished tasks/);
+    assert.ok((await store.get(first.taskId as string)) && (await store.get(second.taskId as string)));
+    await store.startingFor('b').start(forever);
   } finally {
-    store.close();
+    await store.close();
   }
 });

@@ -89,6 +89,21 @@ describe('The Kitchen and the Probe on workerd', { timeout: 60_000 }, () => {
     }
   });
 
+  test('the official SDK client, 2025 era: what docs/deploying.md says a 2025 client can do on a Worker', async () => {
+    const host = await connectHost(kitchen, { era: 'legacy', think: () => 'never asked', elicit: () => ({ action: 'decline' }) });
+    try {
+      const prompt = await host.client.getPrompt({ name: 'plan_meals', arguments: { days: '3' } });
+      assert.ok(prompt.messages.length > 0, 'a prompt is got');
+      for (const name of ['summarise_week', 'suggest_dinner']) {
+        const result = await host.client.callTool({ name, arguments: {} });
+        assert.equal(result.isError, true, `${name}: ${JSON.stringify(result)}`);
+        assert.match(textOf(result), /per-request legacy serving cannot receive server-to-client requests/, name);
+      }
+    } finally {
+      await host.close();
+    }
+  });
+
   test('requestState is verified across requests: the genuine state completes, a forged or re-targeted one does not', async () => {
     const diners = { diners: { action: 'accept', content: { people: 3, avoid: '' } } };
     const second = await modernRpc(kitchen, 'tools/call', { name: 'suggest_dinner', arguments: {}, inputResponses: diners });

@@ -12,6 +12,8 @@ interface Command {
   about: string;
   /** A command that talks to servers: a signal stops its work and closes what it opened (shared/signals.ts). */
   stoppable?: true;
+  /** Its stdout is a protocol, not a report: left as the server wrote it (shared/secret-values.ts masks the rest). */
+  protocolOut?: true;
   /** Its flags, for the completion script; loaded only for that. */
   spec?: () => Promise<CommandSpec>;
   run(args: string[], io: CommandIO): Promise<number>;
@@ -65,7 +67,7 @@ const COMMANDS: Record<string, Command> = {
     run: async (a, io) => (await import('./watch/command.js')).watchCommand(a, io),
   },
   bridge: {
-    synopsis: 'bridge SERVER [--listen [HOST:]PORT]', about: 'let any host use SERVER, whatever era each speaks', stoppable: true,
+    synopsis: 'bridge SERVER [--listen [HOST:]PORT]', about: 'let any host use SERVER, whatever era each speaks', stoppable: true, protocolOut: true,
     spec: async () => (await import('./bridge/spec.js')).SPEC,
     run: async (a, io) => (await import('./bridge/command.js')).bridgeCommand(a, io),
   },
@@ -144,11 +146,17 @@ function version(): string {
   return pkg.version;
 }
 
+/** The command's streams with the values its configs took from variables left out (shared/secret-values.ts). */
+async function masked(command: Command, io: CommandIO): Promise<CommandIO> {
+  const { secretsMasked } = await import('./shared/secret-values.js');
+  return secretsMasked(io, { stdout: command.protocolOut !== true });
+}
+
 async function stoppable(command: Command, args: string[]): Promise<number> {
   const { trapSignals } = await import('./shared/signals.js');
   const trap = trapSignals();
   try {
-    const code = await command.run(args, { ...processIO(), interrupt: trap.signal });
+    const code = await command.run(args, await masked(command, { ...processIO(), interrupt: trap.signal }));
     return trap.exitCode ?? code;
   } finally {
     trap.dispose();
@@ -164,7 +172,7 @@ export async function main(args: string[], io?: CommandIO): Promise<number> {
   const [command, ...rest] = args;
   if (command !== undefined && Object.hasOwn(COMMANDS, command)) {
     const chosen = COMMANDS[command];
-    return io === undefined && chosen.stoppable ? stoppable(chosen, rest) : chosen.run(rest, io ?? processIO());
+    return io === undefined && chosen.stoppable ? stoppable(chosen, rest) : chosen.run(rest, await masked(chosen, io ?? processIO()));
   }
   const { stdout, stderr } = io ?? process;
   switch (command) {

@@ -5,14 +5,14 @@
 // x-mcp-header mirrors of a tool's arguments.
 
 import { defaultRequester, defaultTransport } from '#default-requester';
-import { ProtocolError, RpcError } from './errors.js';
+import { ListLimitError, ProtocolError, RpcError } from './errors.js';
 import type { RequestOptions, Wire } from './exchange.js';
 import { capabilitiesFor } from './fulfil.js';
 import type { Connection, Send, ServerIdentity } from './connection.js';
 import { asTask, followTask, isTaskHandle, TASKS_EXTENSION, type Task, type TaskOps } from './tasks.js';
 import { headerParams, paramHeaders, type HeaderParam } from './headers.js';
 import { HttpTransport, type HttpAuth } from './transport/http.js';
-import { DEFAULT_LIMITS, type Limits } from './limits.js';
+import { DEFAULT_LIMITS, MAX_TOOL_DEPTH, weigh, type Limits } from './limits.js';
 import { legacyEra } from './legacy-door.js';
 import { DEFAULT_MAX_ROUNDS, type RoundEvent } from './modern.js';
 import { contradicts, negotiate } from './negotiate.js';
@@ -105,7 +105,7 @@ export class Client {
   serverCapabilities: JsonObject = {};
   instructions: string | undefined;
   discovered: DiscoverResult | undefined;
-  /** Tools left out of listTools() because their x-mcp-header annotations are invalid. */
+  /** Tools left out of listTools(), with why: an invalid x-mcp-header annotation, a tool nested past MAX_TOOL_DEPTH. */
   excludedTools: { name: string; reason: string }[] = [];
 
   readonly capabilities: ClientCapabilities;
@@ -208,6 +208,11 @@ export class Client {
     this.toolHeaders = new Map();
     this.connection.listedTools(all);
     for (const tool of all) {
+      // A 100k-deep schema parses, but every walk of it after this one would overflow the stack: it is left out, said why.
+      if (weigh(tool).depth > MAX_TOOL_DEPTH) {
+        this.excludedTools.push({ name: String(tool.name), reason: `it nests deeper than ${MAX_TOOL_DEPTH} levels` });
+        continue;
+      }
       // Only HTTP mirrors arguments into headers, so only HTTP must refuse a bad annotation (SEP-2243).
       const check = this.transportKind === 'http' ? headerParams(tool) : { params: [] };
       if ('invalid' in check) {
@@ -269,7 +274,8 @@ export class Client {
   async startTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<{ result: CallToolResult } | { task: Task }> {
     const excluded = this.excludedTools.find((t) => t.name === name);
     if (excluded) {
-      throw new ProtocolError(`tool '${name}' was left out of tools/list: ${excluded.reason}`, 'a tool with an invalid x-mcp-header must not be called over HTTP (SEP-2243); the server must fix its schema');
+      // A tool with an invalid x-mcp-header must not be called over HTTP (SEP-2243).
+      throw new ProtocolError(`tool '${name}' was left out of tools/list: ${excluded.reason}`, 'the server must fix the tool; until then it is not called');
     }
     const params: JsonObject = { name, arguments: args };
     const asks = this.connection.asksForTask(name, () => this.listTools(options));
@@ -384,18 +390,22 @@ export class Client {
     return params && paramHeaders(params, args);
   }
 
-  /** Every page of a list, reused while the server's ttlMs says it may be (SEP-2549). */
+  /** Every page of a list, reused while the server's ttlMs says it may be (SEP-2549), within one bound over all its pages. */
   private async listAll<T>(method: string, key: string, options?: CallOptions): Promise<T[]> {
     const cached = this.lists.get(method);
     if (cached && cached.expires > this.now()) return cached.items as T[];
     const items: T[] = [];
     const seen = new Set<string>();
+    const maxBytes = this.options.limits?.maxListBytes ?? DEFAULT_LIMITS.maxListBytes;
+    let bytes = 0;
     let cursor: string | undefined;
     let ttlMs = Infinity;
     for (let page = 0; page < 1000; page++) {
       const result = await this.request(method, cursor ? { cursor } : {}, options);
       const list = result[key];
       if (!Array.isArray(list)) throw new ProtocolError(`${method} answered without a ${key} array`, 'this is a server bug, or the endpoint is not an MCP server');
+      bytes += weigh(list).bytes;
+      if (bytes > maxBytes) throw new ListLimitError(method, page + 1, bytes, maxBytes);
       items.push(...(list as T[]));
       ttlMs = Math.min(ttlMs, typeof result.ttlMs === 'number' && result.ttlMs >= 0 ? result.ttlMs : 0);
       const next = result.nextCursor;

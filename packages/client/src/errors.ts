@@ -115,6 +115,14 @@ export class LimitError extends McpError {
   }
 }
 
+/** A list whose pages together pass `limits.maxListBytes`: the client stops asking for more pages. */
+export class ListLimitError extends McpError {
+  constructor(readonly method: string, readonly pages: number, readonly bytes: number, readonly limit: number) {
+    super('limit', `${method} took ${pages} pages, ${bytes} bytes, over the ${limit} one list may take`, 'raise `limits.maxListBytes` if a list this large is expected');
+    this.name = 'ListLimitError';
+  }
+}
+
 /** MCP traffic does not follow redirects: headers and the body would go where the user never named. */
 export class RedirectError extends McpError {
   readonly status: number;
@@ -211,6 +219,8 @@ function hintForRpcError(error: JsonRpcError, ctx: RequestContext): string {
     case -32601:
       return `the server has no method ${ctx.method}: it may speak the other era, or not offer this feature (its capabilities say which it offers)`;
     case -32602:
+      // The SDK's answer to a requestState its verify hook refused (@modelcontextprotocol/server, _verifyRequestState).
+      if (data.reason === 'invalid_request_state') return 'the server refused the requestState of an earlier round: it expired, or another instance signed it with a key this one lacks (instances behind one URL must share it)';
       return ctx.name
         ? `the server rejected the parameters: check that '${ctx.name}' exists (\`listTools\` and its kin list them) and that the arguments match its schema`
         : 'the server rejected the parameters of the request';

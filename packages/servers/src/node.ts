@@ -10,3 +10,6 @@ export { sqliteStore } from './toolboxes/cookie-jar/jar/sqlite-store.js';
 export { postgresStore } from './toolboxes/cookie-jar/jar/postgres-store.js';
 export { listenFetch, listenNode, type Listening, type ListenOptions, type NodeHandler } from './edge/listen.js';
 export { acceptedHosts, hostGuard, hostRefusal } from './edge/host-check.js';
+export { openTaskStorage } from './db/open-tasks.js';
+export { sqliteTaskStorage } from './db/sqlite-tasks.js';
+export { postgresTaskStorage } from './db/postgres-tasks.js';

@@ -6,7 +6,7 @@ import type { TraceEntry } from '@byhand/client';
 import { credentialsFile, fileStore } from '@byhand/client/auth/file-store';
 import type { ServerEntry } from '../shared/config.js';
 import { didYouMean } from '../shared/did-you-mean.js';
-import { discoverConfigs } from '../shared/discover.js';
+import { discoverConfigs, refuseBroken } from '../shared/discover.js';
 import { combinedExitCode } from '../shared/exit-codes.js';
 import { runCommand } from '../shared/command.js';
 import { processIO, type CommandIO } from '../shared/io.js';
@@ -17,6 +17,7 @@ import { trustProject } from '../shared/project-trust.js';
 import { adHocCommand, configEntries, credentialOf, httpUrl, loginArgs, resolveServer, targetText, withFlags } from '../shared/resolve-server.js';
 import { connectFlags, sourceFlags, type SourceFlags } from '../shared/server-flags.js';
 import { redactWords } from '../shared/redact-words.js';
+import { secretsOf } from '../shared/secret-values.js';
 import { runVerdicts } from '../shared/run-verdicts.js';
 import { traceLine } from '../shared/show-wire.js';
 import { givenCredential } from '../shared/given-credential.js';
@@ -109,7 +110,8 @@ async function chooseEntries(words: string[], rest: string[] | undefined, picked
       entries = (await configEntries(source, io)).entries;
       notices.push(`servers from ${source.config}`);
     } else {
-      const found = discoverConfigs(io.cwd, io.env, source.inputs, await trustProject(source.trust, io));
+      const found = discoverConfigs(io.cwd, io.env, source.inputs, await trustProject(source.trust, io), secretsOf(io));
+      refuseBroken(found);
       untrusted = found.untrusted.length > 0;
       entries = found.entries;
       notices.push(...found.notices);

@@ -2,10 +2,11 @@
 // whether it can ask the host to think. Nothing is guessed: each verdict comes from what happened.
 
 import { basename } from 'node:path';
-import { connect, HttpStatusError, isChallenge, McpError, redactText, type Client, type HttpAuth, type Trace, type VerdictCache } from '@byhand/client';
+import { connect, HttpStatusError, isChallenge, ListLimitError, McpError, redactText, type Client, type HttpAuth, type Trace, type VerdictCache } from '@byhand/client';
 import { createLookingHost } from '@byhand/host';
 import type { ServerEntry } from '../shared/config.js';
 import { EXIT, exitCodeFor, type ExitCode } from '../shared/exit-codes.js';
+import { ASK_FOR_LESS } from '../shared/fail.js';
 import { followAbort } from '../shared/follow-abort.js';
 import { redactWords } from '../shared/redact-words.js';
 
@@ -135,7 +136,8 @@ async function probeOnce(entry: ServerEntry, options: ProbeOptions): Promise<{ r
       : error instanceof McpError ? error : new McpError('protocol', (error as Error).message, 'unexpected failure');
     const needsLogin = failure.code === 'auth' && (failure.data as { reason?: string } | undefined)?.reason === 'login-required';
     const challenged = error instanceof HttpStatusError && isChallenge({ status: error.status, header: (name) => error.headers.get(name) });
-    return { report: { ...base, ok: false, error: { code: failure.code, message: failure.message, hint: failure.hint }, ...(needsLogin ? { needsLogin } : {}), exitCode: exitCodeFor(failure), elapsedMs: elapsed() }, challenged };
+    const hint = failure instanceof ListLimitError ? ASK_FOR_LESS : failure.hint;
+    return { report: { ...base, ok: false, error: { code: failure.code, message: failure.message, hint }, ...(needsLogin ? { needsLogin } : {}), exitCode: exitCodeFor(failure), elapsedMs: elapsed() }, challenged };
   } finally {
     clearTimeout(timer);
     unfollow?.();

@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import { credentialsFile } from '@byhand/client/auth/file-store';
 import { ProviderConfigError, selectProvider } from '@byhand/host';
 import { discoverConfigs, isProjectFile, type ConfigFile } from '../shared/discover.js';
-import { readProject, storedTrust } from '../shared/trust.js';
+import { secretsOf } from '../shared/secret-values.js';
+import { readProject, storedTrust, TrustStoreError } from '../shared/trust.js';
 import { runCommand } from '../shared/command.js';
 import { processIO, type CommandIO } from '../shared/io.js';
 import { booleanFlag } from '../shared/kit.js';
@@ -55,23 +56,35 @@ export async function doctorCommand(args: string[], io: CommandIO = processIO())
     const provider = explainProvider(io.env);
     // Only what was answered before: doctor asks nothing and runs nothing.
     const project = readProject(io.cwd);
-    const trust = project === undefined ? undefined : (storedTrust(project, io.env) ?? 'not asked yet');
+    let storeRefused: string | undefined;
+    const trust = project === undefined ? undefined : (() => {
+      try {
+        return storedTrust(project, io.env) ?? 'not asked yet';
+      } catch (error) {
+        if (!(error instanceof TrustStoreError)) throw error;
+        storeRefused = error.message;
+        return 'not asked yet';
+      }
+    })();
     const trusted = trust === true;
-    const found = discoverConfigs(io.cwd, io.env, {}, trusted);
+    const found = discoverConfigs(io.cwd, io.env, {}, trusted, secretsOf(io));
     // By file, not path: ~/.claude.json is read twice, for the folder's local scope and for the user scope.
     const read = new Set(found.read.map((r) => r.file));
-    const trustWord = trust === true ? 'trusted' : trust === false ? 'not trusted: you said no' : 'not trusted: not asked yet';
+    const trustWord = trust === true ? 'trusted' : trust === false ? 'not trusted: you said no' : storeRefused !== undefined ? 'not trusted: the answers kept are refused' : 'not trusted: not asked yet';
     const trustOf = (f: ConfigFile) => (isProjectFile(f) && existsSync(f.path) ? trustWord : undefined);
+    const brokenOf = (f: ConfigFile) => found.broken.find((b) => b.file === f)?.error;
+    // A broken config is the user's to fix, as it is for every command that reads it.
+    const exitCode = found.broken.length > 0 ? 2 : provider.error ? 1 : 0;
     const credentials = credentialsFile(io.env);
     if (json) {
       io.stdout.write(`${JSON.stringify({
         provider,
-        configs: found.looked.map((f) => ({ path: f.path, host: f.host, ...(f.project !== undefined ? { project: f.project } : {}), exists: existsSync(f.path), read: read.has(f), servers: found.read.find((r) => r.file === f)?.count ?? 0, trust: trustOf(f) ?? null })),
+        configs: found.looked.map((f) => ({ path: f.path, host: f.host, ...(f.project !== undefined ? { project: f.project } : {}), exists: existsSync(f.path), read: read.has(f), servers: found.read.find((r) => r.file === f)?.count ?? 0, trust: trustOf(f) ?? null, error: brokenOf(f) ?? null })),
         servers: found.entries.map((e) => ({ name: e.name, file: e.file, ...(e.scope !== undefined ? { scope: e.scope } : {}), target: e.target, disabled: e.disabled ?? false, error: e.error ?? null })),
-        notices: found.notices,
+        notices: [...(storeRefused !== undefined ? [storeRefused] : []), ...found.notices],
         credentials: { path: credentials, exists: existsSync(credentials) },
       })}\n`);
-      return provider.error ? 1 : 0;
+      return exitCode;
     }
     const lines = [
       `sampling provider: ${provider.name}${provider.endpoint ? ` (${provider.endpoint})` : ''}`,
@@ -79,14 +92,16 @@ export async function doctorCommand(args: string[], io: CommandIO = processIO())
       ...(provider.error ? [`  ✗ ${provider.error}`] : [`  model: ${provider.model}`]),
       '',
       `configs (${found.read.length > 0 ? `${found.entries.length} server(s) from ${found.read.length} file(s)` : 'none found: the bundled toolboxes are used'}):`,
-      ...found.looked.map((f) => `  ${read.has(f) ? '✓ read ' : existsSync(f.path) ? (f.project !== undefined ? '  none ' : '✗ skip ') : '  none '} ${f.path}  ${f.host}${f.project !== undefined ? `: projects[${JSON.stringify(f.project)}]` : ''}${trustOf(f) ? ` (${trustOf(f)})` : ''}`),
+      ...found.looked.map((f) => `  ${read.has(f) ? '✓ read ' : brokenOf(f) !== undefined ? '✗ bad  ' : existsSync(f.path) ? (f.project !== undefined ? '  none ' : '✗ skip ') : '  none '} ${f.path}  ${f.host}${f.project !== undefined ? `: projects[${JSON.stringify(f.project)}]` : ''}${trustOf(f) ? ` (${trustOf(f)})` : ''}`),
+      ...found.broken.map((b) => `  ✗ ${b.error}: fix the file, or every command that reads it stops here`),
       ...(trust !== undefined && !trusted ? ['  note: the folder\'s own config runs once you trust it: `byhand trust` (or --trust for one command)'] : []),
+      ...(storeRefused !== undefined ? [`  note: ${storeRefused}`] : []),
       ...found.notices.map((n) => `  note: ${n}`),
       ...found.entries.map((e) => `  ${e.disabled ? '-' : e.error ? '✗' : '✓'} ${e.name}: ${e.disabled ? 'disabled' : e.error ?? e.target}${e.scope !== undefined ? ` (${e.scope})` : ''}`),
       '',
       `logins: ${credentials}${existsSync(credentials) ? '' : ' (none yet)'}`,
     ];
     io.stdout.write(`${lines.join('\n')}\n`);
-    return provider.error ? 1 : 0;
+    return exitCode;
   });
 }

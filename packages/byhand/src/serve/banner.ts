@@ -23,6 +23,6 @@ export function banner(running: RunningServer, kept: { dbPath: string | undefine
     const url = running.urls[entry.name];
     if (url !== undefined) lines.push(`  ${entry.title.padEnd(24)} ${url}  (${entry.description}; 2025 clients: ${entry.legacy})`);
   }
-  if (kept.dbPath === undefined) lines.push('  Cookie Jar notes are in memory (use --db FILE or --db postgres://… to keep them)');
+  if (kept.dbPath === undefined) lines.push("  Cookie Jar notes and tasks are in this process's memory, unseen by any other instance (--db FILE or --db postgres://… keeps and shares them)");
   return `${lines.join('\n')}\n`;
 }

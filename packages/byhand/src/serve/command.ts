@@ -27,15 +27,35 @@ export async function serveCommand(args: string[], io: CommandIO = processIO()):
       allowedHosts,
       ...(dbPath !== undefined ? { dbPath } : {}),
       onStorageFailure: (id, error) => io.stderr.write(`byhand serve: storage failure ${id}: ${error.message}\n`),
+      // The client is only told the state was refused (the SDK's -32602); the operator is told why.
+      onStateRefused: ({ toolbox, method, why }) => io.stderr.write(`byhand serve: refused the requestState of a ${method} on ${toolbox}: ${why}\n`),
       onerror: (error) => {
         if (io.env.BYHAND_DEBUG) io.stderr.write(`byhand serve: ${error.message}\n`);
       },
     });
     defer(() => running.close());
     io.stdout.write(banner(running, { dbPath }));
+    for (const warning of startWarnings({ dbPath, secret: io.env.BYHAND_STATE_SECRET })) io.stderr.write(`byhand serve: ⚠ ${warning}\n`);
     await stopSignal();
     return 0;
   });
+}
+
+/**
+ * What a deployment of several instances gets wrong without a word: a --db is meant to be shared, and without one
+ * secret each instance signs requestState with a key of its own, so a round that reaches another is refused.
+ */
+export function startWarnings({ dbPath, secret }: { dbPath: string | undefined; secret: string | undefined }): string[] {
+  const shared = dbPath !== undefined && dbPath !== ':memory:';
+  const signed = secret !== undefined && secret !== '';
+  if (shared && !signed) {
+    return ['BYHAND_STATE_SECRET is not set, so this instance signs requestState with a key of its own: behind one URL with other instances on this --db, a round of a call that reaches another is refused. Give every instance the same BYHAND_STATE_SECRET (32 bytes or more: openssl rand -base64 32).'];
+  }
+  // A shared secret is what instances behind one URL need; without a --db their notes and tasks are still their own.
+  if (signed && !shared) {
+    return ['BYHAND_STATE_SECRET is set, as for several instances behind one URL, but there is no --db: each instance keeps its own notes and tasks, so a task started on one is unknown to the others. Give every instance the same --db (postgres://…, or one SQLite file on one host).'];
+  }
+  return [];
 }
 
 /** Serves until SIGINT or SIGTERM. */

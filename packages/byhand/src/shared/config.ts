@@ -45,6 +45,14 @@ export class ConfigError extends Error {
   }
 }
 
+/** The file is not JSONC at all: a broken file, not one of another shape, so nothing in it can be trusted to be meant. */
+export class ConfigSyntaxError extends ConfigError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigSyntaxError';
+  }
+}
+
 type Env = Readonly<Record<string, string | undefined>>;
 
 export interface ConfigOptions {
@@ -57,6 +65,8 @@ export interface ConfigOptions {
    * (what `claude mcp add` writes by default). None for the folder is no error: most folders have none.
    */
   project?: string;
+  /** Told each value a variable or an input put into an entry, so what is printed can leave it out (secret-values.ts). */
+  onSecret?: (value: string, variable?: string) => void;
 }
 
 interface Context {
@@ -66,6 +76,7 @@ interface Context {
   declared: Map<string, InputSpec>;
   /** Inputs referenced and not given, collected while expanding one entry. */
   missing: Map<string, InputSpec>;
+  onSecret: (value: string, variable?: string) => void;
 }
 
 export function loadConfig(file: string, env: Env = process.env, options: ConfigOptions = {}): ServerEntry[] {
@@ -81,7 +92,7 @@ export function loadConfig(file: string, env: Env = process.env, options: Config
     json = parseJsonc(text);
   } catch (error) {
     if (!(error instanceof JsoncError)) throw error;
-    throw new ConfigError(`${file}:${error.line}:${error.column}: not valid JSON (${error.why})`);
+    throw new ConfigSyntaxError(`${file}:${error.line}:${error.column}: not valid JSON (${error.why})`);
   }
   if (options.project === undefined) return parseConfig(json, file, env, options);
   const project = isObject(json) && isObject(json.projects) ? json.projects[options.project] : undefined;
@@ -97,7 +108,7 @@ export function parseConfig(json: unknown, file: string, env: Env = process.env,
   const servers = key === 'mcp.servers' ? (json.mcp as Record<string, unknown>).servers : json[key];
   if (!isObject(servers)) throw new ConfigError(`${file}: "${key}" must be an object mapping names to servers`);
   const inputsJson = key === 'mcp.servers' ? (json.mcp as Record<string, unknown>).inputs : json.inputs;
-  const ctx: Context = { env, workspaceFolder: options.workspaceFolder ?? workspaceOf(file), inputs: options.inputs ?? {}, declared: declaredInputs(inputsJson), missing: new Map() };
+  const ctx: Context = { env, workspaceFolder: options.workspaceFolder ?? workspaceOf(file), inputs: options.inputs ?? {}, declared: declaredInputs(inputsJson), missing: new Map(), onSecret: options.onSecret ?? (() => {}) };
   const entries = Object.entries(servers).map(([name, value]) => ({ ...parseEntry(name, value, `${file}: ${key}.${name}`, ctx), file }));
   if (entries.length === 0) throw new ConfigError(`${file}: "${key}" lists no servers`);
   return entries;
@@ -108,13 +119,7 @@ function serversKey(json: Record<string, unknown>): 'mcpServers' | 'servers' | '
 }
 
 /** A config's server objects as written, nothing expanded: what a person is asked to trust. Empty when it is not a config. */
-export function rawServers(text: string): [string, unknown][] {
-  let json: unknown;
-  try {
-    json = parseJsonc(text);
-  } catch {
-    return [];
-  }
+export function rawServers(json: unknown): [string, unknown][] {
   if (!isObject(json)) return [];
   const key = serversKey(json);
   const servers = key === undefined ? undefined : key === 'mcp.servers' ? (json.mcp as Record<string, unknown>).servers : json[key];
@@ -161,39 +166,65 @@ function parseEntry(name: string, value: unknown, where: string, ctx: Context): 
   };
 }
 
-function build(name: string, value: Record<string, unknown>, where: string, ctx: Context): ServerEntry {
-  const type = typeof value.type === 'string' ? value.type : undefined;
+/** What an entry runs or contacts as its file writes it, nothing expanded: the fields its type selects, and no others. */
+export type EntryShape =
+  | { kind: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+  | { kind: 'http'; urlKey: 'url' | 'serverUrl'; url: string; headers: Record<string, string>; sse: boolean };
+
+const HTTP_TYPES = ['http', 'streamable-http', 'streamableHttp', 'sse'];
+
+/**
+ * Which of "command" and "url" an entry runs: the one its "type" names, else the one it has. An entry whose fields
+ * disagree (a stdio type with a url, an http type with a command, both and no type) is refused rather than guessed,
+ * so what a person is shown before trusting a folder is what runs.
+ */
+export function entryShape(value: Record<string, unknown>, where: string): EntryShape {
+  if (value.type !== undefined && (typeof value.type !== 'string' || (!HTTP_TYPES.includes(value.type) && value.type !== 'stdio'))) {
+    throw new ConfigError(`${where}.type: unknown transport ${JSON.stringify(value.type)} (expected stdio, http or sse)`);
+  }
+  const type = value.type;
   // Windsurf calls the URL serverUrl.
   const urlKey = value.url === undefined && value.serverUrl !== undefined ? 'serverUrl' : 'url';
   const url = optionalString(value, urlKey, where);
   const command = optionalString(value, 'command', where);
-  const isHttp = type ? ['http', 'streamable-http', 'streamableHttp', 'sse'].includes(type) : url !== undefined && command === undefined;
-  if (type && !isHttp && type !== 'stdio') throw new ConfigError(`${where}.type: unknown transport "${type}" (expected stdio, http or sse)`);
-  if (isHttp) {
+  if (type === undefined && url !== undefined && command !== undefined) {
+    throw new ConfigError(`${where}: has both "command" (a stdio server) and "${urlKey}" (an http one), and no "type" to say which runs: remove the one that is not meant`);
+  }
+  if (type !== undefined ? HTTP_TYPES.includes(type) : url !== undefined) {
+    if (command !== undefined) throw new ConfigError(`${where}: "type": "${type}" contacts its "${urlKey}", yet the entry also has a "command": remove the one that is not meant`);
     if (!url) throw new ConfigError(`${where}.url: an http server needs a "url"`);
-    const expanded = expand(url, `${where}.${urlKey}`, ctx);
-    const headers = stringMap(value.headers, `${where}.headers`, ctx);
+    // "sse" is the deprecated HTTP+SSE transport (2024-11-05): spoken as asked, not detected.
+    return { kind: 'http', urlKey, url, headers: strings(value.headers, `${where}.headers`), sse: type === 'sse' };
+  }
+  if (url !== undefined) throw new ConfigError(`${where}: "type": "stdio" runs its "command", yet the entry also has a "${urlKey}": remove the one that is not meant`);
+  if (!command) throw new ConfigError(`${where}: needs "command" (stdio) or "url" (http)`);
+  const args = value.args === undefined ? [] : value.args;
+  if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) throw new ConfigError(`${where}.args: must be an array of strings`);
+  const cwd = optionalString(value, 'cwd', where);
+  return { kind: 'stdio', command, args, env: strings(value.env, `${where}.env`), ...(cwd !== undefined ? { cwd } : {}) };
+}
+
+function build(name: string, value: Record<string, unknown>, where: string, ctx: Context): ServerEntry {
+  const shape = entryShape(value, where);
+  if (shape.kind === 'http') {
+    const expanded = expand(shape.url, `${where}.${shape.urlKey}`, ctx);
+    const headers = expandAll(shape.headers, `${where}.headers`, ctx);
     if (ctx.missing.size === 0) {
       try {
         new URL(expanded);
       } catch {
-        throw new ConfigError(`${where}.${urlKey}: "${expanded}" is not a URL`);
+        throw new ConfigError(`${where}.${shape.urlKey}: "${expanded}" is not a URL`);
       }
     }
-    // "sse" is the deprecated HTTP+SSE transport (2024-11-05): spoken as asked, not detected.
-    const credential = credentialField(value.headers, `${where}.headers`);
-    return { name, target: expanded, connect: { url: expanded, headers, ...(type === 'sse' ? { transport: 'sse' as const } : {}) }, ...(credential ? { credential } : {}) };
+    const credential = credentialField(shape.headers, `${where}.headers`);
+    return { name, target: expanded, connect: { url: expanded, headers, ...(shape.sse ? { transport: 'sse' as const } : {}) }, ...(credential ? { credential } : {}) };
   }
-  if (!command) throw new ConfigError(`${where}: needs "command" (stdio) or "url" (http)`);
-  const args = value.args === undefined ? [] : value.args;
-  if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) throw new ConfigError(`${where}.args: must be an array of strings`);
-  const expandedArgs = args.map((a, i) => expand(a, `${where}.args[${i}]`, ctx));
-  const cmd = expand(command, `${where}.command`, ctx);
-  const cwd = optionalString(value, 'cwd', where);
+  const expandedArgs = shape.args.map((a, i) => expand(a, `${where}.args[${i}]`, ctx));
+  const cmd = expand(shape.command, `${where}.command`, ctx);
   return {
     name,
     target: [cmd, ...expandedArgs].join(' '),
-    connect: { command: cmd, args: expandedArgs, env: stringMap(value.env, `${where}.env`, ctx), ...(cwd ? { cwd: expand(cwd, `${where}.cwd`, ctx) } : {}) },
+    connect: { command: cmd, args: expandedArgs, env: expandAll(shape.env, `${where}.env`, ctx), ...(shape.cwd !== undefined ? { cwd: expand(shape.cwd, `${where}.cwd`, ctx) } : {}) },
   };
 }
 
@@ -202,6 +233,11 @@ const VARIABLE = /\$\{input:([^}]+)\}|\$\{(workspaceFolder|userHome)\}|\$\{(?:en
 /** The environment variables a text would read when expanded (`${userHome}` reads HOME). */
 export function variablesIn(text: string): string[] {
   return [...text.matchAll(VARIABLE)].flatMap(([, , folder, braced, , bare]) => (folder === 'userHome' ? ['HOME'] : braced !== undefined || bare !== undefined ? [braced ?? bare] : []));
+}
+
+/** The `${input:id}` ids a text asks for. */
+export function inputsIn(text: string): string[] {
+  return [...text.matchAll(VARIABLE)].flatMap(([, input]) => (input !== undefined ? [input] : []));
 }
 
 /**
@@ -213,7 +249,10 @@ function expand(text: string, where: string, ctx: Context): string {
   return text.replace(VARIABLE, (whole: string, input?: string, folder?: string, braced?: string, fallback?: string, bare?: string): string => {
     if (input !== undefined) {
       const given = ctx.inputs[input];
-      if (given !== undefined) return given;
+      if (given !== undefined) {
+        ctx.onSecret(given);
+        return given;
+      }
       ctx.missing.set(input, ctx.declared.get(input) ?? { id: input, password: false });
       return whole;
     }
@@ -225,7 +264,11 @@ function expand(text: string, where: string, ctx: Context): string {
     }
     const name = (braced ?? bare)!; // the pattern's last two alternatives always capture one
     const value = ctx.env[name];
-    if (value !== undefined && value !== '') return value;
+    if (value !== undefined && value !== '') {
+      ctx.onSecret(value, name);
+      return value;
+    }
+    // A default is written in the file, so it is no secret.
     if (fallback !== undefined) return fallback;
     throw new ConfigError(`${where}: ${whole} refers to ${name}, which is not set`);
   });
@@ -237,20 +280,21 @@ function workspaceOf(file: string): string {
   return /[\\/]\.(vscode|cursor)$/.test(folder) ? dirname(folder) : folder;
 }
 
-function stringMap(value: unknown, where: string, ctx: Context): Record<string, string> {
+function strings(value: unknown, where: string): Record<string, string> {
   if (value === undefined) return {};
   if (!isObject(value)) throw new ConfigError(`${where}: must be an object of strings`);
-  const out: Record<string, string> = {};
   for (const [key, v] of Object.entries(value)) {
     if (typeof v !== 'string') throw new ConfigError(`${where}.${key}: must be a string`);
-    out[key] = expand(v, `${where}.${key}`, ctx);
   }
-  return out;
+  return value as Record<string, string>;
+}
+
+function expandAll(map: Record<string, string>, where: string, ctx: Context): Record<string, string> {
+  return Object.fromEntries(Object.entries(map).map(([key, v]) => [key, expand(v, `${where}.${key}`, ctx)]));
 }
 
 /** "FILE: mcpServers.NAME.headers.Authorization, typed for ${input:token}": the first header with a secret's name. */
-function credentialField(headers: unknown, where: string): string | undefined {
-  if (!isObject(headers)) return undefined;
+function credentialField(headers: Record<string, string>, where: string): string | undefined {
   const name = Object.keys(headers).find(isSecretName);
   if (name === undefined) return undefined;
   const input = /\$\{input:([^}]+)\}/.exec(String(headers[name]))?.[1];
@@ -264,6 +308,6 @@ function optionalString(value: Record<string, unknown>, key: string, where: stri
   return v;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,8 +5,9 @@
 
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError, loadConfig, type ServerEntry } from './config.js';
+import { ConfigError, ConfigSyntaxError, loadConfig, type ConfigOptions, type ServerEntry } from './config.js';
 import { embeddedNames } from './embedded.js';
+import { UsageError } from './usage-error.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -64,6 +65,8 @@ export interface Discovered {
   about: Map<string, string[]>;
   /** Project files left unread because the folder is not trusted. */
   untrusted: ConfigFile[];
+  /** Files that are not JSONC, each with where it stops being so (`FILE:LINE:COLUMN: …`). */
+  broken: { file: ConfigFile; error: string }[];
   /** Every path looked at, for doctor. */
   looked: ConfigFile[];
 }
@@ -72,9 +75,9 @@ export interface Discovered {
  * `projectTrusted`: whether the folder's own configs may run. When not, they are not even expanded
  * (a `${VAR}` in them reads nothing), so they can neither run nor shadow a user entry or a bundled name.
  */
-export function discoverConfigs(cwd: string, env: Env, inputs: Readonly<Record<string, string>>, projectTrusted: boolean): Discovered {
+export function discoverConfigs(cwd: string, env: Env, inputs: Readonly<Record<string, string>>, projectTrusted: boolean, onSecret?: ConfigOptions['onSecret']): Discovered {
   const looked = candidateFiles(cwd, env);
-  const found: Discovered = { entries: [], read: [], notices: [], about: new Map(), untrusted: [], looked };
+  const found: Discovered = { entries: [], read: [], notices: [], about: new Map(), untrusted: [], broken: [], looked };
   const seen = new Map<string, string>();
   for (const file of looked) {
     if (!existsSync(file.path) || !statSync(file.path).isFile()) continue;
@@ -86,9 +89,13 @@ export function discoverConfigs(cwd: string, env: Env, inputs: Readonly<Record<s
     let entries: ServerEntry[];
     try {
       // Claude Code's local scope belongs to the folder as the user's own config does: ~/.claude.json is theirs.
-      entries = loadConfig(file.path, env, { inputs, ...(project || file.project !== undefined ? { workspaceFolder: cwd } : {}), ...(file.project !== undefined ? { project: file.project } : {}) });
+      entries = loadConfig(file.path, env, { inputs, ...(onSecret !== undefined ? { onSecret } : {}), ...(project || file.project !== undefined ? { workspaceFolder: cwd } : {}), ...(file.project !== undefined ? { project: file.project } : {}) });
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
+      if (error instanceof ConfigSyntaxError) {
+        found.broken.push({ file, error: error.message });
+        continue;
+      }
       // ~/.claude.json is Claude Code's whole state; most of them hold no user-scope servers.
       if (file.host === 'Claude Code (user)' && /no "mcpServers"/.test(error.message)) continue;
       found.notices.push(`skipped ${error.message}`);
@@ -125,4 +132,14 @@ function realFolder(cwd: string): string {
   } catch {
     return cwd;
   }
+}
+
+/**
+ * A broken file stops the command (exit 2): skipped, it would read as "no config found", and a name it defines
+ * would quietly reach a bundled toolbox or another file's entry instead.
+ */
+export function refuseBroken(found: Pick<Discovered, 'broken'>): void {
+  const first = found.broken[0];
+  if (first === undefined) return;
+  throw new UsageError(`${first.error}: fix the file (${first.file.host}), or name another with --config FILE (--embedded uses the bundled toolboxes)`);
 }

@@ -2,8 +2,8 @@
 // library options; with --json the same three fields as one JSON line on stdout. The exit code comes
 // from the one table (exit-codes.ts): 2 for usage, 3 auth, 4 unreachable, 1 the rest. Everything a server said is made printable, and secrets redacted, first.
 
-import { McpError, redactText } from '@byhand/client';
-import { printable } from '@byhand/host';
+import { ListLimitError, McpError, redactText } from '@byhand/client';
+import { InterruptedError, printable } from '@byhand/host';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import type { CommandIO } from './io.js';
 import { redactWords } from './redact-words.js';
@@ -50,10 +50,14 @@ export function cliText(text: string): string {
 /** Printable and redacted by the one rule (client redact.ts): "what" names the server as typed, URL query keys included. */
 const safe = (text: string) => printable(redactText(text));
 
+/** A list past its bound has no flag to raise: what a person can do is ask for less. */
+export const ASK_FOR_LESS = 'the server sent more than byhand holds for one list; ask for less: one kind at a time (`byhand list SERVER tools`), a resource by its URI (`byhand read SERVER URI`)';
+
 export function describeFailure(error: unknown, what: string): Failure {
   // "what" may be a command line (`call -- node server.js --token …`): its secret words go too. Messages are prose,
   // where `key=value` is a phrase, not a secret.
   const named = printable(redactWords(what));
+  if (error instanceof ListLimitError) return { what: named, code: error.code, message: safe(error.message), hint: ASK_FOR_LESS };
   if (error instanceof McpError) return { what: named, code: error.code, message: safe(cliText(error.message)), hint: safe(cliText(error.hint)) };
   if (error instanceof UsageError) return { what: named, code: 'usage', message: safe(error.message) };
   return { what: named, code: 'error', message: safe(cliText(error instanceof Error ? error.message : String(error))) };
@@ -64,6 +68,8 @@ export function fail(error: unknown, io: Pick<CommandIO, 'stdout' | 'stderr' | '
   // A signal stopped the command: whatever failed after it failed because of it.
   const interrupted = interruptOf(io.interrupt);
   if (interrupted) return stopped(interrupted, io, ctx);
+  const atQuestion = ctrlCAtQuestion(error);
+  if (atQuestion) return stopped({ message: atQuestion.message, exitCode: EXIT.interrupted }, io, ctx);
   const usage = error instanceof UsageError || ctx.isUsage?.(error) === true;
   const exitCode = usage ? EXIT.usage : exitCodeFor(error);
   const failure = describeFailure(error, ctx.what);
@@ -77,6 +83,17 @@ export function fail(error: unknown, io: Pick<CommandIO, 'stdout' | 'stderr' | '
   if (error instanceof UsageError && error.showUsage && ctx.usage) lines.push(ctx.usage);
   io.stderr.write(`${lines.join('\n')}\n`);
   return exitCode;
+}
+
+/**
+ * Ctrl-C at a question (a terminal in raw mode gives it to the question, not to the process as a signal), however
+ * deep in the causes of what failed: a host callback's refusal carries it as its cause.
+ */
+function ctrlCAtQuestion(error: unknown): InterruptedError | undefined {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 8; cause = cause.cause, depth++) {
+    if (cause instanceof InterruptedError) return cause;
+  }
+  return undefined;
 }
 
 function stopped(interrupted: { message: string; exitCode: number }, io: Pick<CommandIO, 'stdout' | 'stderr'>, ctx: FailContext): number {

@@ -28,10 +28,12 @@ export interface RunMemory {
   verdicts?: VerdictCache;
   /** Each folder's trust, decided once: a command that resolves several names asks once. */
   trust: Map<string, Promise<boolean>>;
+  /** Values a config took from a variable or an input, in each form they are printed in: left out of every line (secret-values.ts). */
+  secrets: Set<string>;
 }
 
 export function newRunMemory(): RunMemory {
-  return { trust: new Map() };
+  return { trust: new Map(), secrets: new Set() };
 }
 
 export function processIO(): CommandIO {

@@ -7,13 +7,14 @@ import { resolve } from 'node:path';
 import { isSecretName, type Target } from '@byhand/client';
 import { ConfigError, loadConfig, type ServerEntry } from './config.js';
 import { didYouMean } from './did-you-mean.js';
-import { discoverConfigs, type Discovered } from './discover.js';
+import { discoverConfigs, refuseBroken, type Discovered } from './discover.js';
 import { embeddedNames, startEmbedded } from './embedded.js';
 import { askInputs } from './inputs.js';
 import type { CommandIO } from './io.js';
 import { notice, shellQuote } from './output.js';
 import { trustProject } from './project-trust.js';
 import { redactWords } from './redact-words.js';
+import { secretsOf } from './secret-values.js';
 import type { SourceFlags } from './server-flags.js';
 import { UsageError } from './usage-error.js';
 
@@ -38,7 +39,7 @@ export interface ServerWord {
 
 const nothing = async () => undefined;
 
-export async function resolveServer(spec: ServerWord, flags: SourceFlags, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr' | 'cwd' | 'memory'>): Promise<ResolvedServer> {
+export async function resolveServer(spec: ServerWord, flags: SourceFlags, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr' | 'cwd' | 'memory' | 'interrupt'>): Promise<ResolvedServer> {
   if (spec.command !== undefined) return adHocCommand(spec.command, flags, io);
   const word = spec.word!;
   if (/^https?:\/\//i.test(word)) return adHocUrl(word, flags, io);
@@ -81,21 +82,22 @@ export function serverAndWords(command: string, parsed: { positionals: string[];
  * The entries of --config FILE (the user named it: trusted), or of every config discovered, the folder's own only
  * once it is trusted (project-trust.ts); `from` names the file(s), `about` the notices about each entry.
  */
-export async function configEntries(flags: SourceFlags, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr' | 'cwd' | 'memory'>): Promise<{ entries: ServerEntry[]; from: string; about: Discovered['about'] }> {
+export async function configEntries(flags: SourceFlags, io: Pick<CommandIO, 'env' | 'stdin' | 'stderr' | 'cwd' | 'memory' | 'interrupt'>): Promise<{ entries: ServerEntry[]; from: string; about: Discovered['about'] }> {
   if (flags.config !== undefined) {
     try {
-      return { entries: loadConfig(resolve(io.cwd, flags.config), io.env, { inputs: flags.inputs }), from: flags.config, about: new Map() };
+      return { entries: loadConfig(resolve(io.cwd, flags.config), io.env, { inputs: flags.inputs, onSecret: secretsOf(io) }), from: flags.config, about: new Map() };
     } catch (error) {
       if (error instanceof ConfigError) throw new UsageError(error.message);
       throw error;
     }
   }
-  const found = discoverConfigs(io.cwd, io.env, flags.inputs, await trustProject(flags.trust, io));
+  const found = discoverConfigs(io.cwd, io.env, flags.inputs, await trustProject(flags.trust, io), secretsOf(io));
+  refuseBroken(found);
   return { entries: found.entries, from: found.read.map((r) => r.file.path).join(', '), about: found.about };
 }
 
 /** An entry with its ${input:…} filled in, or the reason it cannot be used. */
-export async function usable(entry: ServerEntry, io: Pick<CommandIO, 'stdin' | 'stderr'>): Promise<ServerEntry> {
+export async function usable(entry: ServerEntry, io: Pick<CommandIO, 'stdin' | 'stderr' | 'interrupt'>): Promise<ServerEntry> {
   if (entry.disabled) throw new UsageError(`${entry.name} is disabled in ${entry.file ?? 'its config'} ("disabled": true)`);
   let ready = entry;
   if (entry.missingInputs !== undefined && entry.withInputs !== undefined) {

@@ -10,6 +10,8 @@ export type Kind = (typeof KINDS)[number];
 
 export interface Listing {
   tools?: Tool[];
+  /** Tools the client left out, each with why (a schema nested too deep, an invalid x-mcp-header): the rest still list. */
+  excludedTools?: { name: string; reason: string }[];
   resources?: Resource[];
   resourceTemplates?: ResourceTemplate[];
   prompts?: Prompt[];
@@ -26,12 +28,14 @@ export async function fetchListing(client: Client, kinds: readonly Kind[], optio
     kinds.includes('templates') ? (offered('templates') ? client.listResourceTemplates(options) : []) : undefined,
     kinds.includes('prompts') ? (offered('prompts') ? client.listPrompts(options) : []) : undefined,
   ]);
-  return { ...(tools ? { tools } : {}), ...(resources ? { resources } : {}), ...(resourceTemplates ? { resourceTemplates } : {}), ...(prompts ? { prompts } : {}) };
+  const excludedTools = tools && client.excludedTools.length > 0 ? { excludedTools: client.excludedTools } : {};
+  return { ...(tools ? { tools } : {}), ...excludedTools, ...(resources ? { resources } : {}), ...(resourceTemplates ? { resourceTemplates } : {}), ...(prompts ? { prompts } : {}) };
 }
 
 export function listingText(listing: Listing): string {
   const sections: string[] = [];
   if (listing.tools) sections.push(section('tools', listing.tools.map(toolLines)));
+  if (listing.excludedTools) sections.push(section('tools left out', listing.excludedTools.map((t) => [`${clean(t.name)}: ${clean(t.reason)}`])));
   if (listing.resources) sections.push(section('resources', listing.resources.map((r) => [`${clean(r.uri)}${titled(r.name, r.title)}${r.mimeType ? `  ${clean(r.mimeType)}` : ''}`, ...about(r.description)])));
   if (listing.resourceTemplates) sections.push(section('resource templates', listing.resourceTemplates.map((t) => [`${clean(t.uriTemplate)}${titled(t.name, t.title)}${t.mimeType ? `  ${clean(t.mimeType)}` : ''}`, ...about(t.description)])));
   if (listing.prompts) sections.push(section('prompts', listing.prompts.map(promptLines)));

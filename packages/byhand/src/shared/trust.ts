@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
-import { configDir } from '@byhand/client/auth/file-store';
+import { configDir, notOwnAlone } from '@byhand/client/auth/file-store';
 import { projectFiles, type ConfigFile } from './discover.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -53,6 +53,23 @@ export function trustFile(env: Env): string {
   return join(configDir(env), 'trusted-folders.json');
 }
 
+/** The trusted folders kept where others could have written them: neither read nor written (the credentials' rule). */
+export class TrustStoreError extends Error {
+  constructor(file: string, why: string, fix: string) {
+    super(`byhand neither reads nor keeps the trusted folders in ${file}: ${why}; ${fix}`);
+    this.name = 'TrustStoreError';
+  }
+}
+
+/** The store's folder and file, by the one rule the credentials follow (client auth/file-store.ts notOwnAlone). */
+function checkStore(file: string): void {
+  for (const path of [dirname(file), file]) {
+    if (!existsSync(path)) continue;
+    const refused = notOwnAlone(path);
+    if (refused !== undefined) throw new TrustStoreError(file, refused.why, refused.fix);
+  }
+}
+
 /** What was answered for this folder as it is now: a record for other content does not count. */
 export function storedTrust(project: ProjectConfig, env: Env): boolean | undefined {
   const record = readRecords(env).find((r) => r.folder === project.folder);
@@ -73,10 +90,13 @@ export function forgetTrust(folder: string, env: Env): boolean {
   return true;
 }
 
+/** Throws TrustStoreError where others could have written the store. */
 export function readRecords(env: Env): TrustRecord[] {
+  const file = trustFile(env);
+  checkStore(file);
   let text: string;
   try {
-    text = readFileSync(trustFile(env), 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
@@ -95,6 +115,7 @@ function writeRecords(env: Env, records: TrustRecord[]): void {
   const file = trustFile(env);
   const dir = dirname(file);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  checkStore(file);
   const temporary = join(dir, `.${basename(file)}.${randomBytes(12).toString('hex')}.tmp`);
   try {
     writeFileSync(temporary, `${JSON.stringify({ folders: records }, null, 2)}\n`, { flag: 'wx', mode: 0o600 });

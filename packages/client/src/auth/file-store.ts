@@ -94,20 +94,23 @@ export function fileStore(file: string = credentialsFile()): CredentialStore {
 }
 
 /**
- * The credentials directory must be the user's and writable by no one else: in another user's
- * directory, or one where others can create files, they could swap or plant what byhand writes.
- * A directory that others can only read is tightened to 0700 (mkdir's mode does not apply to one
- * that already existed). POSIX only: Windows has ACLs, not modes.
+ * The one rule for what byhand keeps in its config folder (the credentials here, the trusted folders in the CLI): the
+ * folder, or a file in it, must be the user's and writable by no one else: in another user's, or one where others can
+ * create or change files, they could swap or plant what byhand reads and writes. POSIX only: Windows has ACLs, not
+ * modes. The reason, or undefined when it is the user's alone.
  */
-function checkDirectory(dir: string): void {
-  if (typeof process.getuid !== 'function') return;
-  const info = statSync(dir);
+export function notOwnAlone(path: string): { why: string; fix: string } | undefined {
+  if (typeof process.getuid !== 'function') return undefined;
+  const info = statSync(path);
   const uid = process.getuid();
-  if (info.uid !== uid) {
-    throw new AuthError('insecure', `the credentials directory ${dir} belongs to another user (uid ${info.uid}), so byhand does not write tokens there`, 'point BYHAND_CONFIG_DIR (or XDG_CONFIG_HOME) at a directory of your own');
-  }
-  if ((info.mode & 0o022) !== 0) {
-    throw new AuthError('insecure', `the credentials directory ${dir} is writable by others (mode ${(info.mode & 0o777).toString(8)}), so byhand does not write tokens there`, `make it yours alone (chmod 700 ${dir}) or point BYHAND_CONFIG_DIR at another directory`);
-  }
-  if ((info.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+  if (info.uid !== uid) return { why: `${path} belongs to another user (uid ${info.uid})`, fix: 'point BYHAND_CONFIG_DIR (or XDG_CONFIG_HOME) at a directory of your own' };
+  if ((info.mode & 0o022) !== 0) return { why: `${path} is writable by others (mode ${(info.mode & 0o777).toString(8)})`, fix: `make it yours alone (chmod ${info.isDirectory() ? '700' : '600'} ${path}) or point BYHAND_CONFIG_DIR at another directory` };
+  return undefined;
+}
+
+/** The credentials directory, by the one rule; one that others can only read is tightened to 0700 (mkdir's mode does not apply to one that already existed). */
+function checkDirectory(dir: string): void {
+  const refused = notOwnAlone(dir);
+  if (refused !== undefined) throw new AuthError('insecure', `the credentials directory ${refused.why}, so byhand does not write tokens there`, refused.fix);
+  if (typeof process.getuid === 'function' && (statSync(dir).mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }

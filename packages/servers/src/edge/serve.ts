@@ -4,7 +4,8 @@ import { createToolbox, type ToolboxOptions } from '../toolboxes/create.js';
 import { TOOLBOXES, type ToolboxName } from '../toolboxes/registry.js';
 import type { StorageFailureReport } from '../toolboxes/cookie-jar/jar/guarded-store.js';
 import { openJarStorage } from '../toolboxes/cookie-jar/jar/open.js';
-import { defaultStateKey } from './state.js';
+import { openTaskStorage } from '../db/open-tasks.js';
+import { defaultStateKey, type StateRefusal } from './state.js';
 import type { LegacyMode, ToolboxHandler } from './toolbox.js';
 import { acceptedHosts } from './host-check.js';
 import { hostForUrl } from './host-check.js';
@@ -17,7 +18,7 @@ export interface StartServerOptions {
   port?: number;
   /** Defaults to 127.0.0.1: a toolbox that asks your model to think is not for the whole network. */
   host?: string;
-  /** Cookie Jar database: a SQLite file or a postgres:// URL; `:memory:` (the default) forgets everything on close. */
+  /** The database of the Cookie Jar's notes and the tasks: a SQLite file or a postgres:// URL; `:memory:` (the default) keeps them in this process, forgotten on close. */
   dbPath?: string;
   /** requestState HMAC secret; defaults to $BYHAND_STATE_SECRET, else a per-process random key. */
   stateSecret?: string;
@@ -34,6 +35,8 @@ export interface StartServerOptions {
   limits?: Partial<ServerLimits>;
   now?: () => number;
   onerror?: (error: Error) => void;
+  /** The operator's log of refused requestStates, with why (a secret not shared, an expired state). */
+  onStateRefused?: (refusal: StateRefusal) => void;
   /** The operator's log of storage failures: the client was told only the id given here. */
   onStorageFailure?: StorageFailureReport;
 }
@@ -75,9 +78,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ...(options.legacy?.[entry.name] !== undefined ? { legacy: options.legacy[entry.name] } : {}),
       ...(options.sessionIdleMs !== undefined ? { sessionIdleMs: options.sessionIdleMs } : {}),
       ...(entry.stored === true ? { jar: openJarStorage(options.dbPath, options.now !== undefined ? { now: options.now } : {}) } : {}),
+      ...(entry.keepsTasks === true ? { tasks: openTaskStorage(options.dbPath, entry.name) } : {}),
       ...(options.onStorageFailure !== undefined ? { onStorageFailure: options.onStorageFailure } : {}),
       ...(options.now !== undefined ? { now: options.now } : {}),
       ...(options.onerror !== undefined ? { onerror: options.onerror } : {}),
+      ...(options.onStateRefused !== undefined ? { onStateRefused: options.onStateRefused } : {}),
     };
     mounted.set(entry.path, createToolbox(entry.name, toolboxOptions));
   }

@@ -89,12 +89,34 @@ export function callBinding(toolbox: string, ctx: ServerContext): string {
   return `${toolbox}\0${ctx.mcpReq.method}\0${target}\0${stableStringify(params.arguments ?? {})}`;
 }
 
-export function createStateKit(toolbox: string, key: StateKeySource, ttlSeconds = DEFAULT_STATE_TTL_SECONDS, now?: () => number): StateKit {
+/** What the operator is told of a refused requestState: the client gets only the SDK's -32602, by design. */
+export interface StateRefusal {
+  toolbox: string;
+  method: string;
+  /** Why, in words, with what to do when it is the deployment's to fix. */
+  why: string;
+}
+
+const WHY_REFUSED: Record<string, (ttlSeconds: number) => string> = {
+  mac: () => 'it was not signed with this instance\'s key (or was altered): every instance behind one URL needs the same BYHAND_STATE_SECRET, 32 bytes or more',
+  expired: (ttl) => `it expired (a state lives ${ttl} s): the client waited too long between rounds, or the instances' clocks disagree`,
+  malformed: () => 'it is not a requestState this toolbox makes',
+};
+
+export function createStateKit(toolbox: string, key: StateKeySource, ttlSeconds = DEFAULT_STATE_TTL_SECONDS, now?: () => number, onRefused?: (refusal: StateRefusal) => void): StateKit {
   let codec: StateCodec | undefined;
   const codecNow = () => (codec ??= createStateCodec(stateKeyBytes(key), ttlSeconds, now));
   return {
     mint: (payload, ctx) => codecNow().mint(payload, callBinding(toolbox, ctx)),
     read: <T>(ctx: ServerContext) => ctx.mcpReq.requestState<T>(),
-    verify: (state, ctx) => codecNow().verify(state, callBinding(toolbox, ctx)),
+    verify: async (state, ctx) => {
+      try {
+        return await codecNow().verify(state, callBinding(toolbox, ctx));
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : '';
+        onRefused?.({ toolbox, method: ctx.mcpReq.method, why: (WHY_REFUSED[reason] ?? WHY_REFUSED.malformed)(ttlSeconds) });
+        throw error;
+      }
+    },
   };
 }

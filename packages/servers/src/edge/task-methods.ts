@@ -5,7 +5,7 @@
 
 import { ProtocolError, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { TASKS_EXTENSION, TaskStoreFullError, type TaskStarter, type TaskStore, type TaskWork } from './tasks.js';
+import { TASKS_EXTENSION, TaskStorageUnavailableError, TaskStoreFullError, type TaskStarter, type TaskStore, type TaskWork } from './tasks.js';
 
 const MISSING_CAPABILITY = -32021;
 const INVALID_PARAMS = -32602;
@@ -39,9 +39,9 @@ export async function runAsTask(ctx: ServerContext, store: TaskStarter, work: Ta
     return { content: [{ type: 'text', text: `This tool runs only as a task, which needs the ${TASKS_EXTENSION} extension` }], isError: true };
   }
   try {
-    return store.start(work);
+    return await store.start(work);
   } catch (error) {
-    if (error instanceof TaskStoreFullError) throw new ProtocolError(-32603, error.message);
+    if (error instanceof TaskStoreFullError || error instanceof TaskStorageUnavailableError) throw new ProtocolError(-32603, error.message);
     throw error;
   }
 }
@@ -69,16 +69,28 @@ export function gateTaskOnlyTools(server: McpServer, names: ReadonlySet<string>)
   });
 }
 
-function unknownTask(taskId: string): ProtocolError {
-  return new ProtocolError(INVALID_PARAMS, `No task ${JSON.stringify(taskId)} here (it never existed, or its ttl ran out)`);
+/** An id this server does not know: where the tasks are per instance, the likeliest reason is another instance. */
+function unknownTask(taskId: string, store: TaskStore): ProtocolError {
+  const elsewhere = store.inMemory ? ', or another instance of this server started it: this one keeps its tasks in its own memory (byhand serve --db shares them)' : '';
+  return new ProtocolError(INVALID_PARAMS, `No task ${JSON.stringify(taskId)} here (it never existed, or its ttl ran out${elsewhere})`);
+}
+
+/** Storage failures are answered with their id only; the operator has the detail. */
+async function stored<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    if (error instanceof TaskStorageUnavailableError) throw new ProtocolError(-32603, error.message);
+    throw error;
+  }
 }
 
 /** Registers the three task methods on a server built for one modern-era request. */
 export function registerTaskMethods(server: McpServer, store: TaskStore): void {
   server.server.setRequestHandler('tasks/get', { params: taskParams }, async ({ taskId }, ctx) => {
     assertTasksDeclared(ctx, 'tasks/get');
-    const task = store.get(taskId);
-    if (task === undefined) throw unknownTask(taskId);
+    const task = await stored(() => store.get(taskId));
+    if (task === undefined) throw unknownTask(taskId, store);
     return { resultType: 'complete', ...task };
   });
   // The SDK lifts `inputResponses` out of params into ctx.mcpReq.inputResponses, as it does for every MRTR retry.
@@ -88,12 +100,12 @@ export function registerTaskMethods(server: McpServer, store: TaskStore): void {
     if (responses === null || typeof responses !== 'object' || Array.isArray(responses)) {
       throw new ProtocolError(INVALID_PARAMS, 'tasks/update needs inputResponses, an object keyed by the ids tasks/get listed');
     }
-    if (!store.update(taskId, responses as Record<string, unknown>)) throw unknownTask(taskId);
+    if (!(await stored(() => store.update(taskId, responses as Record<string, unknown>)))) throw unknownTask(taskId, store);
     return { resultType: 'complete' };
   });
   server.server.setRequestHandler('tasks/cancel', { params: taskParams }, async ({ taskId }, ctx) => {
     assertTasksDeclared(ctx, 'tasks/cancel');
-    if (!store.cancel(taskId)) throw unknownTask(taskId);
+    if (!(await stored(() => store.cancel(taskId)))) throw unknownTask(taskId, store);
     return { resultType: 'complete' };
   });
 }

@@ -1,23 +1,29 @@
-// The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663): a bounded, in-memory store of the tasks one toolbox
-// has started. The modern era builds a fresh server per request, so the store lives beside the toolbox, not in a server.
+// The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663): the tasks one toolbox has started, bounded, kept in
+// a TaskStorage (task-storage.ts): this process's memory by default, or a database the instances behind one URL share,
+// so that a task started on one instance is read, answered and cancelled on any. The modern era builds a fresh server
+// per request, so the store lives beside the toolbox, not in a server. The work of a task runs where it started; that
+// instance watches the storage for a cancel or answers given elsewhere.
 // Wire shapes follow the conformance suite's tasks-* scenarios (tools/conformance, conformance-2026 dist/index.js):
 // a flat CreateTaskResult (`resultType: "task"`, `taskId`, `status`, `createdAt`, `lastUpdatedAt`, `ttlMs`,
 // `pollIntervalMs`), and a DetailedTask on tasks/get that inlines `result`, `error` or the pending `inputRequests`.
 
+import {
+  LIVE,
+  memoryTaskStorage,
+  TaskStoreFullError,
+  TERMINAL,
+  unanswered,
+  type InputRequestMap,
+  type InputResponseMap,
+  type TaskError,
+  type TaskRecord,
+  type TaskState,
+  type TaskStorage,
+} from './task-storage.js';
+
+export { TaskStoreFullError, type InputRequestMap, type InputResponseMap, type TaskError, type TaskStatus, type TaskStorage } from './task-storage.js';
+
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-
-export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
-
-const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
-
-export type InputRequestMap = Record<string, { method: string; params?: Record<string, unknown> }>;
-export type InputResponseMap = Record<string, unknown>;
-
-export interface TaskError {
-  code: number;
-  message: string;
-  data?: unknown;
-}
 
 /** A failure the work reports as a protocol error: the task ends `failed` with this `error`, never `result`. */
 export class TaskProtocolError extends Error {
@@ -30,6 +36,14 @@ export class TaskProtocolError extends Error {
   }
 }
 
+/** The storage failed (a database down): the client gets an id, the operator the detail under it. */
+export class TaskStorageUnavailableError extends Error {
+  constructor(readonly id: string) {
+    super(`Storage unavailable (id ${id}): the tasks cannot be read or written right now. Try again later.`);
+    this.name = 'TaskStorageUnavailableError';
+  }
+}
+
 /** What a task's work gets: its cancellation signal and a way to park for client input. */
 export interface TaskRun {
   signal: AbortSignal;
@@ -39,59 +53,71 @@ export interface TaskRun {
 
 export type TaskWork = (run: TaskRun) => Promise<Record<string, unknown>>;
 
-interface Task {
-  taskId: string;
-  /** The client that started it, when known. */
-  client: string | undefined;
-  status: TaskStatus;
-  createdAt: number;
-  lastUpdatedAt: number;
-  ttlMs: number;
-  result?: Record<string, unknown>;
-  error?: TaskError;
-  pending?: { requests: InputRequestMap; answers: InputResponseMap; resolve: (answers: InputResponseMap) => void };
-  abort: AbortController;
-}
-
 export interface TaskStoreOptions {
+  /** Where the tasks are kept; this process's memory by default. The store closes it. */
+  storage?: TaskStorage;
   /** How long a task stays readable after it was created, in ms. */
   ttlMs?: number;
   pollIntervalMs?: number;
+  /** How often this process reads the storage for a cancel or answers given to its tasks on another instance; pollIntervalMs by default. */
+  watchMs?: number;
   /** At most this many tasks are held; the oldest finished ones go first, and when none has finished, creation fails. */
   maxTasks?: number;
   /** At most this many of them started by one client; its own oldest finished one makes room, else creation fails. */
   maxTasksPerClient?: number;
   now?: () => number;
   newId?: () => string;
+  /** Gets the detail of a storage failure a client was told of only by its id; the console by default. */
+  onStorageFailure?: (id: string, error: Error) => void;
 }
-
-export class TaskStoreFullError extends Error {}
 
 /** What a request-scoped server needs of the store to start a task on behalf of its client. */
 export interface TaskStarter {
-  start(work: TaskWork): Record<string, unknown>;
+  start(work: TaskWork): Promise<Record<string, unknown>>;
 }
 
 export const DEFAULT_MAX_TASKS = 1000;
 /** A tenth of the store: one client cannot hold the slots every other client needs. */
 export const DEFAULT_MAX_TASKS_PER_CLIENT = 100;
 
+/** A task whose work runs in this process. */
+interface Running {
+  abort: AbortController;
+  /** Set while the work waits in `ask` for its answers. */
+  waiting?: (answers: InputResponseMap) => void;
+}
+
+const logFailure = (id: string, error: Error) => console.error(`tasks: storage failure ${id}: ${error.message}`);
+
 export class TaskStore {
   readonly ttlMs: number;
   readonly pollIntervalMs: number;
-  private readonly maxTasks: number;
-  private readonly maxTasksPerClient: number;
+  private readonly storage: TaskStorage;
+  private readonly bounds: { maxTasks: number; maxTasksPerClient: number };
+  private readonly watchMs: number;
   private readonly now: () => number;
   private readonly newId: () => string;
-  private readonly tasks = new Map<string, Task>();
+  private readonly report: (id: string, error: Error) => void;
+  private readonly running = new Map<string, Running>();
+  private watching: ReturnType<typeof setTimeout> | undefined;
+  /** One look at the storage at a time: a look that read a task before it moved on must not act on it after. */
+  private looking: Promise<void> = Promise.resolve();
+  private closed = false;
 
   constructor(options: TaskStoreOptions = {}) {
+    this.storage = options.storage ?? memoryTaskStorage();
     this.ttlMs = options.ttlMs ?? 10 * 60_000;
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
-    this.maxTasks = options.maxTasks ?? DEFAULT_MAX_TASKS;
-    this.maxTasksPerClient = options.maxTasksPerClient ?? DEFAULT_MAX_TASKS_PER_CLIENT;
+    this.watchMs = options.watchMs ?? this.pollIntervalMs;
+    this.bounds = { maxTasks: options.maxTasks ?? DEFAULT_MAX_TASKS, maxTasksPerClient: options.maxTasksPerClient ?? DEFAULT_MAX_TASKS_PER_CLIENT };
     this.now = options.now ?? Date.now;
     this.newId = options.newId ?? (() => crypto.randomUUID());
+    this.report = options.onStorageFailure ?? logFailure;
+  }
+
+  /** True when the tasks live in this process only, so another instance behind the same URL cannot see them. */
+  get inMemory(): boolean {
+    return this.storage.inMemory === true;
   }
 
   /** Starts tasks on behalf of one client (its address; undefined where the platform gave none: then only the total binds). */
@@ -99,79 +125,74 @@ export class TaskStore {
     return { start: (work) => this.start(work, client) };
   }
 
-  /** Registers the task before it returns (a tasks/get right after the CreateTaskResult must find it), then starts the work. */
-  start(work: TaskWork, client?: string): Record<string, unknown> {
-    this.sweep();
-    if (client !== undefined) this.makeRoomFor(client);
-    if (this.tasks.size >= this.maxTasks) throw new TaskStoreFullError(`this server already holds ${this.maxTasks} tasks; try again later`);
+  /** Keeps the task before it returns (a tasks/get right after the CreateTaskResult must find it, on any instance), then starts the work. */
+  async start(work: TaskWork, client?: string): Promise<Record<string, unknown>> {
     const at = this.now();
-    const task: Task = { taskId: this.newId(), client, status: 'working', createdAt: at, lastUpdatedAt: at, ttlMs: this.ttlMs, abort: new AbortController() };
-    this.tasks.set(task.taskId, task);
-    const run: TaskRun = { signal: task.abort.signal, ask: (requests) => this.park(task, requests) };
+    const task: TaskRecord = { taskId: this.newId(), ...(client !== undefined ? { client } : {}), status: 'working', createdAt: at, lastUpdatedAt: at, ttlMs: this.ttlMs };
+    await this.guard(() => this.storage.create(task, this.bounds));
+    const running: Running = { abort: new AbortController() };
+    this.running.set(task.taskId, running);
+    const run: TaskRun = { signal: running.abort.signal, ask: (requests) => this.park(task.taskId, running, requests) };
     // Deferred so that the work never runs inside the request that created the task.
     queueMicrotask(() => {
       work(run).then(
-        (result) => this.settle(task, { status: 'completed', result }),
-        (error: unknown) => this.settle(task, { status: 'failed', error: asTaskError(error) }),
+        (result) => this.settle(task.taskId, { status: 'completed', result }),
+        (error: unknown) => this.settle(task.taskId, { status: 'failed', error: asTaskError(error) }),
       );
     });
+    this.watch();
     return { resultType: 'task', ...this.envelope(task) };
   }
 
-  has(taskId: string): boolean {
-    this.sweep();
-    return this.tasks.has(taskId);
-  }
-
   /** The DetailedTask, or undefined for an unknown (or expired) id. */
-  get(taskId: string): Record<string, unknown> | undefined {
-    this.sweep();
-    const task = this.tasks.get(taskId);
+  async get(taskId: string): Promise<Record<string, unknown> | undefined> {
+    const [task] = await this.guard(() => this.storage.get([taskId], this.now()));
     if (task === undefined) return undefined;
     return {
       ...this.envelope(task),
       ...(task.result !== undefined ? { result: task.result } : {}),
       ...(task.error !== undefined ? { error: task.error } : {}),
-      ...(task.pending !== undefined ? { inputRequests: unanswered(task.pending) } : {}),
+      ...(task.status === 'input_required' ? { inputRequests: unanswered(task) } : {}),
     };
   }
 
   /** Delivers answers; keys the task did not ask for are ignored. False for an unknown id. */
-  update(taskId: string, responses: InputResponseMap): boolean {
-    const task = this.tasks.get(taskId);
-    if (task === undefined) return false;
-    const pending = task.pending;
-    if (pending === undefined) return true;
-    for (const [key, value] of Object.entries(responses)) {
-      if (Object.hasOwn(pending.requests, key)) pending.answers[key] = value;
-    }
-    task.lastUpdatedAt = this.now();
-    if (Object.keys(unanswered(pending)).length === 0) {
-      task.pending = undefined;
-      task.status = 'working';
-      pending.resolve(pending.answers);
-    }
+  async update(taskId: string, responses: InputResponseMap): Promise<boolean> {
+    if ((await this.guard(() => this.storage.answer(taskId, responses, this.now()))) === 'unknown') return false;
+    // When the work runs here, it goes on now rather than at the next look at the storage.
+    await this.check();
     return true;
   }
 
   /** Cancels a running task; a finished one stays as it was (cancel is idempotent). False for an unknown id. */
-  cancel(taskId: string): boolean {
-    const task = this.tasks.get(taskId);
+  async cancel(taskId: string): Promise<boolean> {
+    const now = this.now();
+    const [task] = await this.guard(() => this.storage.get([taskId], now));
     if (task === undefined) return false;
-    if (!TERMINAL.has(task.status)) {
-      this.settle(task, { status: 'cancelled' });
-      task.abort.abort(new Error('the task was cancelled'));
-    }
+    await this.guard(() => this.storage.transition(taskId, LIVE, { status: 'cancelled' }, now));
+    await this.check();
     return true;
   }
 
-  /** Cancels every task still running (the toolbox is closing). */
-  close(): void {
-    for (const task of this.tasks.values()) this.cancel(task.taskId);
-    this.tasks.clear();
+  /** Resolves once the storage is reachable. */
+  ready(): Promise<void> {
+    return this.storage.ready();
   }
 
-  private envelope(task: Task): Record<string, unknown> {
+  /** Cancels every task whose work runs here (it ends with this process), then closes the storage. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.watching);
+    const running = [...this.running];
+    this.running.clear();
+    for (const [taskId, { abort }] of running) {
+      abort.abort(new Error('the task was cancelled: the server is closing'));
+      await this.storage.transition(taskId, LIVE, { status: 'cancelled' }, this.now()).catch(() => {});
+    }
+    await this.storage.close();
+  }
+
+  private envelope(task: TaskRecord): Record<string, unknown> {
     return {
       taskId: task.taskId,
       status: task.status,
@@ -182,58 +203,77 @@ export class TaskStore {
     };
   }
 
-  private park(task: Task, requests: InputRequestMap): Promise<InputResponseMap> {
-    if (TERMINAL.has(task.status)) return Promise.reject(new Error('the task has already finished'));
+  private async park(taskId: string, running: Running, requests: InputRequestMap): Promise<InputResponseMap> {
+    const parked = await this.guard(() => this.storage.transition(taskId, ['working'], { status: 'input_required', inputRequests: requests, inputResponses: {} }, this.now()));
+    if (!parked) throw new Error('the task has already finished');
     return new Promise((resolve) => {
-      task.pending = { requests, answers: {}, resolve };
-      task.status = 'input_required';
-      task.lastUpdatedAt = this.now();
+      running.waiting = resolve;
     });
   }
 
-  private settle(task: Task, outcome: { status: 'completed'; result: Record<string, unknown> } | { status: 'failed'; error: TaskError } | { status: 'cancelled' }): void {
-    // The first terminal status wins: work that ends after a cancel does not overwrite it.
-    if (TERMINAL.has(task.status)) return;
-    task.status = outcome.status;
-    task.pending = undefined;
-    if (outcome.status === 'completed') task.result = outcome.result;
-    if (outcome.status === 'failed') task.error = outcome.error;
-    task.lastUpdatedAt = this.now();
+  /** The first end wins: work that ends after a cancel does not overwrite it. */
+  private async settle(taskId: string, outcome: TaskState): Promise<void> {
+    if (!this.running.delete(taskId)) return;
+    await this.guard(() => this.storage.transition(taskId, LIVE, outcome, this.now())).catch(() => {});
   }
 
-  /** Drops the client's oldest finished tasks while it holds its quota; throws when all it holds are unfinished. */
-  private makeRoomFor(client: string): void {
-    const own = [...this.tasks.values()].filter((task) => task.client === client);
-    let held = own.length;
-    for (const task of own) {
-      if (held < this.maxTasksPerClient) return;
-      if (!TERMINAL.has(task.status)) continue;
-      this.tasks.delete(task.taskId);
-      held--;
-    }
-    if (held >= this.maxTasksPerClient) {
-      throw new TaskStoreFullError(`this client already holds ${this.maxTasksPerClient} unfinished tasks here; wait for one to end, or cancel one`);
+  /**
+   * Reads the tasks whose work runs here: one cancelled (on any instance) or gone past its ttl stops its work; one whose
+   * every question has an answer (given on any instance) goes on with them.
+   */
+  private check(): Promise<void> {
+    const look = this.looking.then(() => this.look());
+    this.looking = look.catch(() => {});
+    return look;
+  }
+
+  private async look(): Promise<void> {
+    if (this.running.size === 0) return;
+    const ids = [...this.running.keys()];
+    const found = new Map((await this.guard(() => this.storage.get(ids, this.now()))).map((task) => [task.taskId, task]));
+    for (const id of ids) {
+      const running = this.running.get(id);
+      if (running === undefined) continue;
+      const task = found.get(id);
+      if (task === undefined || TERMINAL.has(task.status)) {
+        this.running.delete(id);
+        running.abort.abort(new Error(task === undefined ? 'the task expired' : 'the task was cancelled'));
+        continue;
+      }
+      const resume = running.waiting;
+      if (task.status !== 'input_required' || resume === undefined || Object.keys(unanswered(task)).length > 0) continue;
+      // Whoever moves it back to working first hands the answers over: a second look finds it working already.
+      if (await this.guard(() => this.storage.transition(id, ['input_required'], { status: 'working' }, this.now()))) {
+        running.waiting = undefined;
+        resume(task.inputResponses ?? {});
+      }
     }
   }
 
-  /** Drops tasks past their ttl (cancelling any still running), then the oldest finished ones over the bound. */
-  private sweep(): void {
-    const at = this.now();
-    for (const task of this.tasks.values()) {
-      if (at - task.createdAt < task.ttlMs) continue;
-      this.cancel(task.taskId);
-      this.tasks.delete(task.taskId);
-    }
-    if (this.tasks.size < this.maxTasks) return;
-    for (const task of this.tasks.values()) {
-      if (this.tasks.size < this.maxTasks) break;
-      if (TERMINAL.has(task.status)) this.tasks.delete(task.taskId);
+  /** Looks at the storage every watchMs while work runs here: answers and cancels given on another instance arrive no other way. */
+  private watch(): void {
+    if (this.watching !== undefined || this.closed || this.running.size === 0) return;
+    this.watching = setTimeout(() => {
+      this.watching = undefined;
+      this.check()
+        .catch(() => {})
+        .finally(() => this.watch());
+    }, this.watchMs);
+    // A server that listens keeps the process alive; the watch alone should not.
+    (this.watching as { unref?: () => void }).unref?.();
+  }
+
+  /** A storage failure is the operator's to read; the client is told only that the storage is unavailable, with an id. */
+  private async guard<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      if (error instanceof TaskStoreFullError) throw error;
+      const id = crypto.randomUUID().slice(0, 8);
+      this.report(id, error instanceof Error ? error : new Error(String(error)));
+      throw new TaskStorageUnavailableError(id);
     }
   }
-}
-
-function unanswered(pending: NonNullable<Task['pending']>): InputRequestMap {
-  return Object.fromEntries(Object.entries(pending.requests).filter(([key]) => !Object.hasOwn(pending.answers, key)));
 }
 
 function asTaskError(error: unknown): TaskError {

@@ -19,7 +19,7 @@ import { surelyModern } from './era.js';
 import { hostGuard } from './host-check.js';
 import { LegacySessions } from './sessions.js';
 import { calledTool, keepingOnlyTool, recordingTools } from './narrow.js';
-import { createStateKit, rememberBody, rememberedBody, type StateKeySource, type StateKit } from './state.js';
+import { createStateKit, rememberBody, rememberedBody, type StateKeySource, type StateKit, type StateRefusal } from './state.js';
 
 export const SERVER_VERSION = '0.1.0';
 
@@ -80,6 +80,8 @@ export interface EdgeOptions {
   /** 2025 sessions held at once (500 by default); a full table evicts a never-used session first. */
   maxSessions?: number;
   onerror?: (error: Error) => void;
+  /** Told of each requestState refused, and why (state.ts): the client only learns it was refused. */
+  onStateRefused?: (refusal: StateRefusal) => void;
 }
 
 export interface ToolboxHandler {
@@ -156,7 +158,7 @@ export function mountToolbox(info: ToolboxInfo, loading: Promise<ToolboxSpec>, o
   const legacyMode = options.legacy ?? info.legacy;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const refuseForeignHost = hostGuard(options.allowedHosts ?? []);
-  const state = createStateKit(info.name, options.stateKey, options.stateTtlSeconds, options.now);
+  const state = createStateKit(info.name, options.stateKey, options.stateTtlSeconds, options.now, options.onStateRefused);
   const onerror = options.onerror;
 
   /** `view`: what the spec registers on (narrow.ts), the server itself by default. */

@@ -19,10 +19,11 @@ export function createToolbox(name: ToolboxName, options: ToolboxOptions = {}): 
   const { title, description, path, legacy, legacyReason } = definition;
   const build: BuildOptions = {
     ...(options.jar !== undefined ? { jar: options.jar } : {}),
+    ...(options.tasks !== undefined ? { tasks: options.tasks } : {}),
     ...(options.now !== undefined ? { now: options.now } : {}),
     ...(options.onStorageFailure !== undefined ? { onStorageFailure: options.onStorageFailure } : {}),
   };
-  // The edge reads its own options (now among them, for requestState expiry); the toolbox's (jar, onStorageFailure) ride along unread.
+  // The edge reads its own options (now among them, for requestState expiry); the toolbox's (jar, tasks, onStorageFailure) ride along unread.
   return mountToolbox({ name: definition.name, title, description, path, legacy, legacyReason }, definition.build(build), { ...options, stateKey: key });
 }
 

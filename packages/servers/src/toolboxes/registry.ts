@@ -4,11 +4,12 @@
 // This file loads no toolbox code (each `build` imports its folder when the toolbox is first served), so the CLI
 // can read the names without paying for the server SDK.
 
+import type { TaskStorage } from '../edge/task-storage.js';
 import type { ToolboxInfo, ToolboxSpec } from '../edge/toolbox.js';
 import type { CookieJarOptions } from './cookie-jar/cookie-jar.js';
 
-/** What a toolbox's code may be given besides the edge's options (the Cookie Jar's storage). */
-export type BuildOptions = Pick<CookieJarOptions, 'jar' | 'now' | 'onStorageFailure'>;
+/** What a toolbox's code may be given besides the edge's options: the Cookie Jar's storage, the storage of tasks. */
+export type BuildOptions = Pick<CookieJarOptions, 'jar' | 'now' | 'onStorageFailure'> & { tasks?: TaskStorage };
 
 export interface ToolboxDefinition extends ToolboxInfo {
   /** What a client should find there, so a checkpoint can tell a wrong server from a broken one. */
@@ -17,6 +18,8 @@ export interface ToolboxDefinition extends ToolboxInfo {
   checkpoint: boolean;
   /** Keeps its data in the storage `byhand serve --db` opens. */
   stored?: boolean;
+  /** Runs tasks (the tasks extension), kept in the storage `byhand serve --db` opens. */
+  keepsTasks?: boolean;
   build(options: BuildOptions): Promise<ToolboxSpec>;
 }
 
@@ -43,8 +46,8 @@ const BUILT_IN = [
   {
     name: 'everything', title: 'The Everything toolbox', description: 'conformance fixtures for both eras', path: '/api/everything',
     legacy: 'sessionful', legacyReason: "the 2025 suite's sampling, elicitation and multi-stream scenarios need sessions",
-    counts: undefined, checkpoint: false,
-    build: async () => (await import('./everything/everything.js')).everythingSpec(),
+    counts: undefined, checkpoint: false, keepsTasks: true,
+    build: async (options) => (await import('./everything/everything.js')).everythingSpec(options),
   },
 ] as const satisfies readonly ToolboxDefinition[];
 

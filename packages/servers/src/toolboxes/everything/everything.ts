@@ -21,7 +21,7 @@ import { everythingSkills } from './everything-skills.js';
 import { registerTaskFixtures } from './everything-tasks.js';
 import { elicitOutcome, samplingText, text } from '../../edge/mrtr.js';
 import { sharedSchema } from '../../edge/schemas.js';
-import { TASKS_EXTENSION, TaskStore } from '../../edge/tasks.js';
+import { TASKS_EXTENSION, TaskStore, type TaskStorage } from '../../edge/tasks.js';
 import type { BuildContext, ToolboxSpec } from '../../edge/toolbox.js';
 
 const IMAGE = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
@@ -527,9 +527,16 @@ function registerPrompts(server: McpServer): void {
   );
 }
 
-export function everythingSpec(): ToolboxSpec {
+export interface EverythingOptions {
+  /** Where the tasks are kept (memory by default; SQLite and PostgreSQL storages are in `@byhand/servers/node`). The toolbox closes it. */
+  tasks?: TaskStorage;
+  /** Gets the detail of a storage failure a client was told of only by its id; the console by default. */
+  onStorageFailure?: (id: string, error: Error) => void;
+}
+
+export function everythingSpec(options: EverythingOptions = {}): ToolboxSpec {
   // One store per toolbox: the modern era builds a server per request, and a task outlives the request that started it.
-  const tasks = new TaskStore();
+  const tasks = new TaskStore({ ...(options.tasks !== undefined ? { storage: options.tasks } : {}), ...(options.onStorageFailure !== undefined ? { onStorageFailure: options.onStorageFailure } : {}) });
   const skills = everythingSkills();
   return {
     instructions: 'Conformance fixtures. Not a useful toolbox.',
@@ -551,6 +558,7 @@ export function everythingSpec(): ToolboxSpec {
       registerTaskFixtures(server, ctx, tasks);
       skills.attach(server);
     },
+    ready: () => tasks.ready(),
     dispose: () => tasks.close(),
   };
 }

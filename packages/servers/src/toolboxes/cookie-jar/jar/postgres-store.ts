@@ -3,30 +3,18 @@
 // The cap is checked and the row inserted under a transaction-scoped advisory lock, so concurrent writers on
 // any instance cannot overshoot it.
 
+import { connectPostgres, redactUrl } from '../../../db/postgres.js';
 import { DEFAULT_MAX_NOTES, JarFullError, pageOf, toNote, type JarStorage, type NoteRow, type StorageOptions } from './storage.js';
-
-type Sql = import('postgres').Sql;
 
 /** Arbitrary constants naming the jar's advisory locks. */
 const CAP_LOCK = 0x6a6172;
 const SCHEMA_LOCK = 0x6a6173;
 
-async function connect(url: string): Promise<Sql> {
-  let postgres: typeof import('postgres');
-  try {
-    postgres = (await import('postgres')).default;
-  } catch (error) {
-    throw new Error(`Cannot reach PostgreSQL for the Cookie Jar: the \`postgres\` driver is not installed (npm install postgres). ${(error as Error).message}`, { cause: error });
-  }
-  // A small pool per instance: the database's connection limit is shared by every instance.
-  return postgres(url, { max: 4, idle_timeout: 30, connect_timeout: 10, onnotice: () => {} });
-}
-
 export function postgresStore(url: string, options: StorageOptions = {}): JarStorage {
   const now = options.now ?? Date.now;
   const maxNotes = options.maxNotes ?? DEFAULT_MAX_NOTES;
   let closed = false;
-  const opening = connect(url).then(async (sql) => {
+  const opening = connectPostgres(url, 'the Cookie Jar').then(async (sql) => {
     try {
       // Concurrent CREATE ... IF NOT EXISTS can still collide in the catalog, so instances take turns.
       await sql.begin(async (tx) => {
@@ -95,15 +83,4 @@ export function postgresStore(url: string, options: StorageOptions = {}): JarSto
       await opening.then((sql) => sql.end({ timeout: 5 }), () => {});
     },
   };
-}
-
-/** The URL without its password, for error messages. */
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== '') parsed.password = '***';
-    return parsed.href;
-  } catch {
-    return 'postgres://…';
-  }
 }

@@ -1,43 +1,8 @@
-// Notes in a SQLite file, so they outlive the process but not their TTL. WAL + busy_timeout because several
-// processes may write one file: a writer that finds the database locked waits instead of failing.
-// The driver loads only when a file is asked for: better-sqlite3 when installed (an optional peer: it is a
-// native build), else node:sqlite where the runtime has it (Node >= 22.5). Both expose prepare().run/get/all.
+// Notes in a SQLite file, so they outlive the process but not their TTL; several processes may share the file
+// (db/sqlite.ts opens it).
 
+import { openSqlite } from '../../../db/sqlite.js';
 import { DEFAULT_MAX_NOTES, JarFullError, pageOf, toNote, type JarStorage, type NoteRow, type StorageOptions } from './storage.js';
-
-interface Statement {
-  run(...params: unknown[]): { changes: number | bigint };
-  get(...params: unknown[]): unknown;
-  all(...params: unknown[]): unknown[];
-}
-
-interface SqliteDatabase {
-  prepare(sql: string): Statement;
-  exec(sql: string): void;
-  close(): void;
-}
-
-async function openDatabase(path: string): Promise<SqliteDatabase> {
-  const reasons: string[] = [];
-  try {
-    const { default: Database } = (await import('better-sqlite3')) as { default: new (path: string) => SqliteDatabase };
-    return new Database(path);
-  } catch (error) {
-    reasons.push(`better-sqlite3: ${(error as Error).message.split('\n')[0]}`);
-  }
-  try {
-    // @types/node 20 has no node:sqlite: a specifier typed as string keeps tsc from resolving it.
-    const specifier: string = 'node:sqlite';
-    const { DatabaseSync } = (await import(specifier)) as { DatabaseSync: new (path: string) => SqliteDatabase };
-    return new DatabaseSync(path);
-  } catch (error) {
-    reasons.push(`node:sqlite: ${(error as Error).message.split('\n')[0]}`);
-  }
-  throw new Error(
-    `Cannot open the Cookie Jar's SQLite file ${path}: no SQLite driver (${reasons.join('; ')}). ` +
-      'Install better-sqlite3 (npm install better-sqlite3) or run on Node 22.5 or later.',
-  );
-}
 
 export interface SqliteOptions extends StorageOptions {
   busyTimeoutMs?: number;
@@ -47,10 +12,7 @@ export function sqliteStore(path: string, options: SqliteOptions = {}): JarStora
   const now = options.now ?? Date.now;
   const maxNotes = options.maxNotes ?? DEFAULT_MAX_NOTES;
   let closed = false;
-  const opening = openDatabase(path).then((db) => {
-    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 10_000))}`);
-    if (path !== ':memory:') db.exec('PRAGMA journal_mode = WAL');
-    db.exec('PRAGMA synchronous = NORMAL');
+  const opening = openSqlite(path, "the Cookie Jar's SQLite file", options.busyTimeoutMs).then((db) => {
     db.exec(`CREATE TABLE IF NOT EXISTS notes (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
       text TEXT NOT NULL,
@@ -70,13 +32,15 @@ export function sqliteStore(path: string, options: SqliteOptions = {}): JarStora
   return {
     async put(text, ttlSeconds) {
       const created = now();
-      // One statement, so the cap holds against writers in other processes too (SQLite serialises writes).
-      const row = (await db())
+      // One statement, so the cap holds against writers in other processes too (SQLite serialises writes). Run to its
+      // end with .all(): .get() resets it after the first row, before SQLite reports it done, and SQLite's automatic
+      // checkpoint runs only for a statement that is, so the write-ahead log grew by every note.
+      const [row] = (await db())
         .prepare(
           `INSERT INTO notes (text, created_ms, expires_ms) SELECT ?, ?, ?
            WHERE (SELECT count(*) FROM notes WHERE expires_ms > ?) < ? RETURNING ${columns}`,
         )
-        .get(text, created, created + Math.round(ttlSeconds * 1000), created, maxNotes) as NoteRow | undefined;
+        .all(text, created, created + Math.round(ttlSeconds * 1000), created, maxNotes) as (NoteRow | undefined)[];
       if (row === undefined) throw new JarFullError(maxNotes);
       return toNote(row);
     },
