@@ -89,3 +89,13 @@ export function tapProgress(client: Tappable): { lastCall(): number[] } {
     },
   };
 }
+
+/** The SDK 2.4.0 client answers roots/list with one root that names its host, when its capabilities declare roots. */
+export function answerRootsAsModernHost(client: ModernClient, label: string): { asked: number } {
+  const seen = { asked: 0 };
+  client.setRequestHandler('roots/list', async () => {
+    seen.asked++;
+    return { roots: [{ uri: `file:///${label}/project`, name: 'project' }] };
+  });
+  return seen;
+}

@@ -66,7 +66,7 @@ export async function bridgeCommand(args: string[], io: CommandIO = processIO())
       };
     };
     const key = defaultStateKey(io.env.BYHAND_STATE_SECRET);
-    const pending = new PendingCalls({ codec: createStateCodec(stateKeyBytes(key), DEFAULT_STATE_TTL_SECONDS) });
+    const pending = new PendingCalls({ codec: createStateCodec(stateKeyBytes(key), DEFAULT_STATE_TTL_SECONDS), warn: (text) => notice(io, text) });
     const backs = { open: openBack, own, pending, warn: (text: string) => notice(io, text) };
     if (at === undefined) {
       const gone = await serveStdio(io, backs);

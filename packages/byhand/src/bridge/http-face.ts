@@ -1,18 +1,17 @@
 // The Streamable HTTP face (`--listen`), dual-era on one path. A 2026 request (an envelope, or server/discover) is
 // answered on its own POST, stateless, through the one modern face; what the server asks during a call waits in the
 // pending calls, so the retry may come on any connection. A 2025 host opens a session with `initialize`: its own
-// back, and its requests answered on an event stream on which the bridge also sends what the server asks of it; the
-// streams are resumable (resumable.ts). A 2026 request is checked as a 2026 server checks it (modern-gate.ts).
-// It answers on node:http itself, with no web Request or Response: a bridge adds a hop to every call, and building
-// those objects for it cost about as much as the rest of the hop.
+// back, and its requests answered on an event stream on which the bridge also sends what the server asks of it or
+// tells it; the streams are resumable (resumable.ts). A 2026 request is checked as a 2026 server checks it
+// (modern-gate.ts). It answers on node:http itself, with no web Request or Response: a bridge adds a hop to every
+// call, and building those objects for it cost about as much as the rest of the hop.
 
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { JsonObject, JsonRpcMessage, JsonRpcRequest } from '@byhand/client';
+import { META, type JsonObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest } from '@byhand/client';
 import { dropRestOfBody } from '@byhand/servers/listen';
-import { AnswerError, errorOf, JsonRpcPeer } from './json-rpc-peer.js';
+import { AnswerError, errorOf, frame, JsonRpcPeer } from './json-rpc-peer.js';
 import { alsoWhenGone, LegacyFace } from './legacy-face.js';
 import { ModernBacks } from './modern-backs.js';
 import { isModernRequest, ModernFace } from './modern-face.js';
@@ -25,6 +24,12 @@ export interface HttpFaceOptions {
   maxBodyBytes?: number;
   /** 2025 sessions held at once. */
   maxSessions?: number;
+  /** Of those, one host's (its address and the name it gives in initialize). */
+  maxSessionsPerHost?: number;
+  /** How long a session must have been idle before another host's initialize may close it to make room. */
+  idleMs?: number;
+  /** The clock, for idleness (injected in tests). */
+  now?: () => number;
 }
 
 export interface HttpFace {
@@ -33,31 +38,41 @@ export interface HttpFace {
   close(): Promise<void>;
 }
 
-/** One answer stream: the events of one POST (or the session's GET), closed when its request is answered. */
-class EventStream {
-  private open = true;
+/** Messages a 2025 session holds while it has no stream open, for the next stream it opens. */
+const MAX_HELD = 1000;
 
-  constructor(private readonly res: ServerResponse, headers: Record<string, string>, private readonly onClose: () => void) {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
-    res.flushHeaders();
-    // The host hung up.
-    res.once('close', () => this.ended());
+/**
+ * One 2026 request's answer: JSON with the answer's own status, unless a notification comes first (a subscription's
+ * acknowledgement, the call's progress or log messages): then an event stream, opened on that first notification.
+ */
+class ModernReply {
+  private streaming = false;
+  private done = false;
+
+  constructor(private readonly res: ServerResponse, onHangUp: () => void) {
+    // The host hung up before its answer.
+    res.once('close', () => {
+      if (!this.done) onHangUp();
+    });
   }
 
-  send(message: JsonRpcMessage): void {
-    if (this.open) this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  notify(notification: JsonRpcNotification): void {
+    if (this.done) return;
+    const text = frame(notification);
+    if (text === undefined) return;
+    if (!this.streaming) {
+      this.streaming = true;
+      this.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    }
+    this.res.write(`event: message\ndata: ${text}\n\n`);
   }
 
-  close(): void {
-    if (this.ended()) this.res.end();
-  }
-
-  /** Whether this was the end (and not a second word on it). */
-  private ended(): boolean {
-    if (!this.open) return false;
-    this.open = false;
-    this.onClose();
-    return true;
+  answer(message: JsonRpcMessage, status: number): void {
+    if (this.done) return;
+    this.done = true;
+    const text = frame(message)!;
+    if (this.streaming) return void this.res.end(`event: message\ndata: ${text}\n\n`);
+    this.res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
   }
 }
 
@@ -67,19 +82,28 @@ class LegacySession {
   readonly peer: JsonRpcPeer;
   readonly face: LegacyFace;
   private readonly streams = new SessionStreams();
-  /** The stream of each request still running, by its id: it outlives a host that hung up, for a GET to resume. */
+  /** The stream of each request still running, by its id: it outlives a host that hung up on it, for a GET to resume. */
   private readonly running = new Map<string | number, ResumableStream>();
-  private readonly current = new AsyncLocalStorage<ResumableStream>();
   private standalone: ResumableStream | undefined;
+  /** What the server said while the session had no stream open, for its next one. */
+  private readonly held: JsonRpcMessage[] = [];
+  private dropped = 0;
 
   /** When the host last sent something: the least recently used idle session is the one closed to make room. */
-  lastUsed = 0;
+  lastUsed: number;
   /** The session holds nothing worth keeping: its server could not be opened, or its process exited. */
   private over = false;
 
   /** `onOver`: the session is to be ended, once what is running has its answer. */
-  constructor(backs: Backs, private readonly onOver: () => void) {
-    this.peer = new JsonRpcPeer((message) => this.route(message), async (request, signal) => {
+  constructor(
+    private readonly backs: Backs,
+    /** Who opened it: its address and the name it gave, for the per-host bound. */
+    readonly host: string,
+    now: number,
+    private readonly onOver: () => void,
+  ) {
+    this.lastUsed = now;
+    this.peer = new JsonRpcPeer((message, related) => this.route(message, related), async (request, signal) => {
       try {
         return await this.face.handle(request, signal);
       } catch (error) {
@@ -88,7 +112,10 @@ class LegacySession {
         throw error;
       }
     });
-    const link = { ask: (method: string, params: JsonObject, signal: AbortSignal) => this.peer.ask(method, params, signal), notify: (method: string, params?: JsonObject) => this.peer.notify(method, params) };
+    const link = {
+      ask: (method: string, params: JsonObject, signal: AbortSignal) => this.peer.ask(method, params, signal),
+      notify: (method: string, params?: JsonObject, related?: string | number) => this.peer.notify(method, params, related),
+    };
     // A server process that exits takes its session with it: the host's next request is told the session is not
     // found, and a 2025 host then starts a new one (and with it, the server again).
     const open = alsoWhenGone(backs.open, (reason) => {
@@ -112,32 +139,37 @@ class LegacySession {
     const stream = this.streams.open();
     this.running.set(message.id, stream);
     stream.attach(res, { 'mcp-session-id': this.id }, { prime: version !== undefined && version >= '2025-11-25' });
-    this.current.run(stream, () => this.peer.receive(message));
+    this.flushHeld(stream);
+    this.peer.receive(message);
   }
 
   /**
    * A GET: with a Last-Event-ID of one of this session's streams, what came after it on that stream and the rest of
-   * it; else the session's own stream, where the server's notifications go when no request is running.
+   * it; else the session's own stream, where the server's messages go that belong to no request.
    */
   listen(res: ServerResponse, lastEventId: string | undefined): void {
     const found = lastEventId === undefined ? undefined : this.streams.find(lastEventId);
     if (found !== undefined) return found.stream.attach(res, { 'mcp-session-id': this.id }, { after: found.after });
     this.standalone ??= this.streams.open();
     this.standalone.attach(res, { 'mcp-session-id': this.id });
+    this.flushHeld(this.standalone);
   }
 
   async close(): Promise<void> {
     this.peer.close();
     this.streams.close();
     this.running.clear();
+    this.held.length = 0;
     await this.face.close().catch(() => undefined);
   }
 
   /**
-   * An answer goes on its request's stream, which it ends. A request or notification to the host goes on the stream
-   * of the request it belongs to, else on any running request's, else on the session's own.
+   * An answer goes on its request's stream, which it ends. Anything else goes on the stream of the request it belongs
+   * to (`related`), else on the session's own stream while the host listens there, else on the stream of a request
+   * still running, else it is held for the next stream the session opens (spec 2025-11-25 basic/transports.mdx: the
+   * server sends on the GET stream, or on a POST stream before its response).
    */
-  private route(message: JsonRpcMessage): void {
+  private route(message: JsonRpcMessage, related?: string | number): void {
     if (!('method' in message) && message.id !== null) {
       const stream = this.running.get(message.id);
       this.running.delete(message.id);
@@ -147,8 +179,23 @@ class LegacySession {
       if (this.over && !this.busy) this.onOver();
       return;
     }
-    const stream = this.current.getStore() ?? this.running.values().next().value ?? this.standalone;
-    stream?.send(message);
+    const stream = (related !== undefined ? this.running.get(related) : undefined) ?? (this.standalone?.listening ? this.standalone : undefined) ?? this.anyRunning();
+    if (stream !== undefined) return stream.send(message);
+    this.held.push(message);
+    if (this.held.length <= MAX_HELD) return;
+    this.held.shift();
+    if (this.dropped++ === 0) this.backs.warn(`a 2025 session has had no stream open for ${MAX_HELD} messages: the oldest are dropped until the host opens one (a GET, or its next request)`);
+  }
+
+  private anyRunning(): ResumableStream | undefined {
+    for (const stream of this.running.values()) if (stream.listening) return stream;
+    return undefined;
+  }
+
+  private flushHeld(stream: ResumableStream): void {
+    if (this.dropped > 0) this.backs.warn(`a 2025 session's stream opened; ${this.dropped} messages were dropped while it had none`);
+    this.dropped = 0;
+    for (const message of this.held.splice(0)) stream.send(message);
   }
 }
 
@@ -156,12 +203,13 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
   const { backs } = options;
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const maxSessions = options.maxSessions ?? 64;
+  const maxPerHost = Math.min(options.maxSessionsPerHost ?? 16, maxSessions);
+  const idleMs = options.idleMs ?? 5 * 60_000;
+  const now = options.now ?? Date.now;
   const sessions = new Map<string, LegacySession>();
-  /** Orders the sessions by use, without reading the time. */
-  let clock = 0;
   // A back whose process exited is started again by the next request that needs it.
   const openModern = alsoWhenGone(backs.open, (reason) => backs.warn(`${reason}: the next 2026 request that needs it starts it again`));
-  const modernBacks: ModernBacks = new ModernBacks(openModern, backs.pending, (n, scope) => modern.listens.relay(n, scope));
+  const modernBacks: ModernBacks = new ModernBacks(openModern, backs.pending, (n, scope) => modern.relay(n, scope));
   const modern = new ModernFace((declared) => modernBacks.client(declared), backs.pending);
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -193,14 +241,15 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
     const rpc = m as unknown as JsonRpcRequest;
     if (session === undefined && isModernRequest(rpc)) return modernAnswer(rpc, req, res);
     if (session !== undefined) {
-      session.lastUsed = ++clock;
+      session.lastUsed = now();
       return session.request(rpc, res, header(req, 'mcp-protocol-version'));
     }
     if (rpc.method !== 'initialize') return rpcError(res, 400, -32000, `Bad Request: ${rpc.method} without a session; a 2025 host sends initialize first, a 2026 one the _meta envelope`);
-    if (sessions.size >= maxSessions && !(await closeIdlest())) return rpcError(res, 503, -32000, `Service Unavailable: ${maxSessions} sessions are busy; try later`);
-    const opened: LegacySession = new LegacySession(backs, () => void end(opened));
+    const host = hostOf(req.socket, rpc.params?.clientInfo);
+    const refusal = await makeRoom(host);
+    if (refusal !== undefined) return rpcError(res, 503, -32000, `Service Unavailable: ${refusal}; try later`);
+    const opened: LegacySession = new LegacySession(backs, host, now(), () => void end(opened));
     sessions.set(opened.id, opened);
-    opened.lastUsed = ++clock;
     opened.request(rpc, res, typeof rpc.params?.protocolVersion === 'string' ? rpc.params.protocolVersion : undefined);
   }
 
@@ -210,41 +259,38 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
     await session.close();
   }
 
-  /** Makes room by closing the least recently used session with no request running; false when every one is busy. */
-  async function closeIdlest(): Promise<boolean> {
-    let idlest: LegacySession | undefined;
-    for (const session of sessions.values()) if (!session.busy && (idlest === undefined || session.lastUsed < idlest.lastUsed)) idlest = session;
-    if (idlest === undefined) return false;
-    await end(idlest);
-    return true;
+  /**
+   * Room for one more of `host`'s sessions, or why there is none. A host at its own bound, or at the total one, makes
+   * room by closing its own least recently used idle session; another host's session is closed only when it has been
+   * idle a long while, so no host can push the others out by opening sessions.
+   */
+  async function makeRoom(host: string): Promise<string | undefined> {
+    const own = [...sessions.values()].filter((session) => session.host === host);
+    if (own.length < maxPerHost && sessions.size < maxSessions) return undefined;
+    const idlest = (among: LegacySession[]) => among.filter((session) => !session.busy).sort((a, b) => a.lastUsed - b.lastUsed)[0];
+    const ownIdle = idlest(own);
+    if (ownIdle !== undefined) return void (await end(ownIdle));
+    if (own.length >= maxPerHost) return `this host has ${own.length} sessions, the most one host may hold, each busy`;
+    const stale = idlest([...sessions.values()].filter((session) => now() - session.lastUsed >= idleMs));
+    if (stale !== undefined) return void (await end(stale));
+    return `${maxSessions} sessions are open`;
   }
 
-  /**
-   * A 2026 request's answer, as JSON; as an event stream when notifications come before it: `subscriptions/listen`,
-   * which lasts until the host hangs up, and a request that asked for progress.
-   */
+  /** A 2026 request's answer: JSON, or an event stream when notifications come before it (ModernReply). */
   async function modernAnswer(request: JsonRpcRequest, req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       await modern.check(request, (name) => header(req, name));
     } catch (error) {
-      return writeJson(res, statusOf(error), { jsonrpc: '2.0', id: request.id, error: errorOf(error) });
+      return new ModernReply(res, () => undefined).answer({ jsonrpc: '2.0', id: request.id, error: errorOf(error) }, statusOf(error));
     }
-    if (request.method === 'subscriptions/listen' || (request.params?._meta as JsonObject | undefined)?.progressToken !== undefined) {
-      const hungUp = new AbortController();
-      const stream = new EventStream(res, {}, () => hungUp.abort());
-      const peer = new JsonRpcPeer((message) => (stream.send(message), stream.close()), (r, s) => modern.run(r, AbortSignal.any([s, hungUp.signal]), (n) => stream.send(n)));
-      peer.receive(request);
-      return;
-    }
-    let answer: JsonRpcMessage;
-    let status = 200;
+    const hungUp = new AbortController();
+    const reply = new ModernReply(res, () => hungUp.abort());
+    const caller = hostOf(req.socket, (request.params?._meta as JsonObject | undefined)?.[META.clientInfo]);
     try {
-      answer = { jsonrpc: '2.0', id: request.id, result: await modern.run(request, hangUpOf(req.socket), () => undefined) };
+      reply.answer({ jsonrpc: '2.0', id: request.id, result: await modern.run(request, hungUp.signal, (n) => reply.notify(n), caller) }, 200);
     } catch (error) {
-      answer = { jsonrpc: '2.0', id: request.id, error: errorOf(error) };
-      status = statusOf(error);
+      reply.answer({ jsonrpc: '2.0', id: request.id, error: errorOf(error) }, statusOf(error));
     }
-    writeJson(res, status, answer);
   }
 
   return {
@@ -268,22 +314,20 @@ function statusOf(error: unknown): number {
   return errorOf(error).code === -32021 ? 400 : 200;
 }
 
-const hangUps = new WeakMap<Socket, AbortSignal>();
-
 /**
- * Aborted when the host hangs up: the connection closes. One per connection, not per request: an AbortController
- * for each request, and a listener on each response, cost more than the rest of what the face does per request.
- * A keep-alive connection runs one request at a time, and one that has finished has let go of the signal.
+ * Who a host is, for the per-host bounds: its address and the name its clientInfo gives. A name is the host's own
+ * word, so this keeps well-behaved hosts from crowding each other out, not a hostile one on the same machine.
  */
-function hangUpOf(socket: Socket): AbortSignal {
-  let signal = hangUps.get(socket);
-  if (signal === undefined) {
-    const controller = new AbortController();
-    socket.once('close', () => controller.abort());
-    signal = controller.signal;
-    hangUps.set(socket, signal);
-  }
-  return signal;
+function hostOf(socket: Socket, clientInfo: unknown): string {
+  const name = (clientInfo as JsonObject | undefined)?.name;
+  return `${addressOf(socket)} ${typeof name === 'string' ? name : ''}`;
+}
+
+/** A client's address, an IPv6 one by its /64 (as serve counts them): one machine is one host. */
+function addressOf(socket: Socket): string {
+  const address = socket.remoteAddress ?? '';
+  if (!address.includes(':') || address.startsWith('::ffff:')) return address;
+  return address.split(':').slice(0, 4).join(':');
 }
 
 /** A header's one value: node joins repeated ones with a comma, except where it keeps an array. */
@@ -309,11 +353,7 @@ async function readBody(req: IncomingMessage, max: number): Promise<string | und
   });
 }
 
-function writeJson(res: ServerResponse, status: number, message: JsonObject | JsonRpcMessage): void {
-  const body = JSON.stringify(message);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
-}
-
 export function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
-  writeJson(res, status, { jsonrpc: '2.0', id: null, error: { code, message } });
+  const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
 }

@@ -30,7 +30,8 @@ export class JsonRpcPeer {
   private silent = false;
 
   constructor(
-    private readonly write: (message: JsonRpcMessage) => void,
+    /** Sends a message to the host; `related` is the host's request it belongs to, when known (its progress). */
+    private readonly write: (message: JsonRpcMessage, related?: string | number) => void,
     private readonly handle: Handler,
     private readonly onNotification: (notification: JsonRpcNotification) => void = () => undefined,
   ) {}
@@ -72,8 +73,9 @@ export class JsonRpcPeer {
     });
   }
 
-  notify(method: string, params?: JsonObject): void {
-    if (!this.closed) this.write({ jsonrpc: '2.0', method, ...(params !== undefined ? { params } : {}) });
+  /** A notification to the host; `related`, the host's request it belongs to. */
+  notify(method: string, params?: JsonObject, related?: string | number): void {
+    if (!this.closed) this.write({ jsonrpc: '2.0', method, ...(params !== undefined ? { params } : {}) }, related);
   }
 
   /** The host is gone: what it was asked fails, what it asked is given up. */
@@ -136,6 +138,21 @@ export class JsonRpcPeer {
     const error = message.error as JsonRpcError | undefined;
     if (error !== undefined) waiting.reject(new McpError(typeof error.code === 'number' ? error.code : -32603, `the host answered with an error: ${String(error.message)}`, 'the host refused or could not fulfil the request', error.data));
     else waiting.resolve((message.result ?? {}) as JsonObject);
+  }
+}
+
+/**
+ * A message as one line of JSON, for any carrier. A result the engine cannot serialise (nested deeper than its stack:
+ * a server's answer can be) is not the process's failure but that request's: its answer becomes an error saying why,
+ * and any other message is left out (undefined).
+ */
+export function frame(message: JsonRpcMessage): string | undefined {
+  try {
+    return JSON.stringify(message);
+  } catch (error) {
+    if ('method' in message || message.id === undefined) return undefined;
+    const why = error instanceof RangeError ? 'it is nested too deeply to serialise' : `it cannot be serialised (${error instanceof Error ? error.message : String(error)})`;
+    return JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: `byhand bridge: the server's answer cannot be relayed: ${why}` } });
   }
 }
 

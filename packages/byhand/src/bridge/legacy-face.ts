@@ -37,7 +37,8 @@ export function alsoWhenGone(open: OpenBack, gone: (reason: string) => void): Op
 
 export interface HostLink {
   ask: Ask;
-  notify(method: string, params?: JsonObject): void;
+  /** A notification to the host; `related`, the host's request it belongs to (its progress). */
+  notify(method: string, params?: JsonObject, related?: string | number): void;
 }
 
 export class LegacyFace {
@@ -96,7 +97,7 @@ export class LegacyFace {
       return {};
     }
     const token = (params._meta as JsonObject | undefined)?.progressToken;
-    const progress = token === undefined ? undefined : (p: JsonObject) => this.link.notify('notifications/progress', { ...p, progressToken: token });
+    const progress = token === undefined ? undefined : (p: JsonObject) => this.link.notify('notifications/progress', { ...p, progressToken: token }, request.id);
     if (this.tasks !== undefined) {
       const call: ToolCallOptions = { signal, ...(progress ? { onProgress: progress } : {}) };
       const taskId = String(params.taskId);

@@ -9,7 +9,7 @@
 import { RpcError, TASKS_EXTENSION, TimeoutError, type Client, type ClientCapabilities, type JsonObject, type Task } from '@byhand/client';
 import { toolFailure } from './forward.js';
 import { AnswerError } from './json-rpc-peer.js';
-import type { PendingCalls } from './pending-calls.js';
+import type { PendingCalls, Progress } from './pending-calls.js';
 
 /** Tasks followed for hosts while they take input (the round shown, the tasks/result held), the oldest forgotten first. */
 const KEPT = 256;
@@ -54,10 +54,10 @@ export class ModernTasks {
   constructor(private readonly pending: PendingCalls) {}
 
   /** tools/call: the task's handle (CreateTaskResult) when the server made one, else the call's result. */
-  async call(client: Client, params: JsonObject, signal: AbortSignal): Promise<JsonObject> {
+  async call(client: Client, params: JsonObject, signal: AbortSignal, progress: Progress): Promise<JsonObject> {
     let started: Awaited<ReturnType<Client['startTool']>>;
     try {
-      started = await client.startTool(String(params.name), (params.arguments ?? {}) as JsonObject, { signal });
+      started = await client.startTool(String(params.name), (params.arguments ?? {}) as JsonObject, { signal, onProgress: progress });
     } catch (error) {
       return toolFailure(error, signal);
     }
@@ -71,7 +71,7 @@ export class ModernTasks {
    * is shown what the server asked there. While the server takes the host's answers the task is `working`, whatever
    * it said meanwhile, until its next question reaches the bridge.
    */
-  async get(client: Client, declared: ClientCapabilities, scope: string, taskId: string, signal: AbortSignal): Promise<JsonObject> {
+  async get(client: Client, caller: { declared: ClientCapabilities; scope: string; caller: string }, taskId: string, signal: AbortSignal): Promise<JsonObject> {
     const task = await client.getTask(taskId, { signal });
     if (task.status !== 'input_required') return detailed(task);
     // Only a task waiting for input is followed: what the bridge holds for it is its round and its tasks/result.
@@ -81,7 +81,7 @@ export class ModernTasks {
     let asked: JsonObject;
     try {
       // One tasks/result at a time, however many polls come meanwhile.
-      followed.opening ??= this.pending.start(declared, binding(taskId), (s) => client.request('tasks/result', { taskId }, { signal: s }), undefined, scope).finally(() => (followed.opening = undefined));
+      followed.opening ??= this.pending.start({ ...caller, binding: binding(taskId), work: (s) => client.request('tasks/result', { taskId }, { signal: s }) }).finally(() => (followed.opening = undefined));
       asked = await followed.opening;
     } catch (error) {
       // The task ended in an error (tasks/result answers what tools/call would have), or tasks/result outlasted the

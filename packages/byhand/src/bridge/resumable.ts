@@ -8,6 +8,7 @@
 
 import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from '@byhand/client';
+import { frame } from './json-rpc-peer.js';
 
 /** How long a host waits before it reconnects to a stream it lost, in ms: said on the priming event. */
 const RETRY_MS = 1000;
@@ -44,8 +45,9 @@ export class ResumableStream {
   }
 
   send(message: JsonRpcMessage): void {
-    if (this.ended) return;
-    const event = { seq: this.seq++, text: `event: message\ndata: ${JSON.stringify(message)}\n\n` };
+    const data = this.ended ? undefined : frame(message);
+    if (data === undefined) return;
+    const event = { seq: this.seq++, text: `event: message\ndata: ${data}\n\n` };
     this.events.push(event);
     if (this.events.length > MAX_EVENTS) this.events.shift();
     this.write(event);

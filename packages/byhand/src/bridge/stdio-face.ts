@@ -6,7 +6,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { DEFAULT_LIMITS, type Host, type JsonObject, type JsonRpcMessage } from '@byhand/client';
 import type { CommandIO } from '../shared/io.js';
-import { JsonRpcPeer } from './json-rpc-peer.js';
+import { frame, JsonRpcPeer } from './json-rpc-peer.js';
 import { alsoWhenGone, LegacyFace, type OpenBack } from './legacy-face.js';
 import { ModernBacks } from './modern-backs.js';
 import { isModernRequest, ModernFace } from './modern-face.js';
@@ -30,7 +30,10 @@ export interface Backs {
 export async function serveStdio(io: CommandIO, backs: Backs): Promise<string | undefined> {
   const serverGone = new AbortController();
   const open = alsoWhenGone(backs.open, (reason) => serverGone.abort(reason));
-  const write = (message: JsonRpcMessage) => void io.stdout.write(`${JSON.stringify(message)}\n`);
+  const write = (message: JsonRpcMessage) => {
+    const line = frame(message);
+    if (line !== undefined) io.stdout.write(`${line}\n`);
+  };
   let face: LegacyFace | ModernFace | undefined;
   let modernBacks: ModernBacks | undefined;
   const link = { ask: (method: string, params: JsonObject, signal: AbortSignal) => peer.ask(method, params, signal), notify: (method: string, params?: JsonObject) => peer.notify(method, params) };
@@ -38,12 +41,13 @@ export async function serveStdio(io: CommandIO, backs: Backs): Promise<string | 
     // A ping says nothing of the host's era.
     if (face === undefined && request.method === 'ping') return {};
     if (face === undefined && isModernRequest(request)) {
-      const opened: ModernBacks = (modernBacks = new ModernBacks(open, backs.pending, (n, scope) => modern.listens.relay(n, scope)));
+      const opened: ModernBacks = (modernBacks = new ModernBacks(open, backs.pending, (n, scope) => modern.relay(n, scope)));
       const modern = new ModernFace((declared) => opened.client(declared), backs.pending);
       face = modern;
     }
     face ??= new LegacyFace(link, open, backs.own, backs.warn);
-    return face.handle(request, signal, (n) => peer.notify(n.method, n.params));
+    // One host per process: its calls are bounded together.
+    return face.handle(request, signal, (n) => peer.notify(n.method, n.params), 'stdio');
   });
   try {
     await readLines(io, io.interrupt === undefined ? serverGone.signal : AbortSignal.any([io.interrupt, serverGone.signal]), (line) => {
