@@ -18,6 +18,8 @@ export class AnswerError extends Error {
 
 /** Requests the bridge may have waiting on a host at once: a host that never answers cannot make it hold more. */
 const MAX_OUTGOING = 64;
+/** Requests of the host's the bridge works on at once: one that sends without waiting for answers is refused past it. */
+const MAX_INCOMING = 256;
 
 export class JsonRpcPeer {
   private nextId = 0;
@@ -45,6 +47,9 @@ export class JsonRpcPeer {
     if (typeof m.method === 'string') {
       if (m.id === undefined) return this.notification(m as unknown as JsonRpcNotification);
       if (typeof m.id !== 'string' && typeof m.id !== 'number') return this.write({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: id must be a string or a number' } });
+      if (this.incoming.size >= MAX_INCOMING) {
+        return this.write({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: `byhand bridge: ${MAX_INCOMING} of this host's requests are in flight; send more as they are answered` } });
+      }
       const running = this.request(m as unknown as JsonRpcRequest);
       this.running.add(running);
       return void running.finally(() => this.running.delete(running));

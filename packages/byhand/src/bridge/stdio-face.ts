@@ -6,7 +6,8 @@
 import { StringDecoder } from 'node:string_decoder';
 import { DEFAULT_LIMITS, type Host, type JsonObject, type JsonRpcMessage } from '@byhand/client';
 import type { CommandIO } from '../shared/io.js';
-import { frame, JsonRpcPeer } from './json-rpc-peer.js';
+import { createHostWriter } from './host-writer.js';
+import { JsonRpcPeer } from './json-rpc-peer.js';
 import { alsoWhenGone, LegacyFace, type OpenBack } from './legacy-face.js';
 import { ModernBacks } from './modern-backs.js';
 import { isModernRequest, ModernFace } from './modern-face.js';
@@ -30,10 +31,7 @@ export interface Backs {
 export async function serveStdio(io: CommandIO, backs: Backs): Promise<string | undefined> {
   const serverGone = new AbortController();
   const open = alsoWhenGone(backs.open, (reason) => serverGone.abort(reason));
-  const write = (message: JsonRpcMessage) => {
-    const line = frame(message);
-    if (line !== undefined) io.stdout.write(`${line}\n`);
-  };
+  const write = createHostWriter(io.stdout, backs.warn);
   let face: LegacyFace | ModernFace | undefined;
   let modernBacks: ModernBacks | undefined;
   const link = { ask: (method: string, params: JsonObject, signal: AbortSignal) => peer.ask(method, params, signal), notify: (method: string, params?: JsonObject) => peer.notify(method, params) };
@@ -50,7 +48,7 @@ export async function serveStdio(io: CommandIO, backs: Backs): Promise<string | 
     return face.handle(request, signal, (n) => peer.notify(n.method, n.params), 'stdio');
   });
   try {
-    await readLines(io, io.interrupt === undefined ? serverGone.signal : AbortSignal.any([io.interrupt, serverGone.signal]), (line) => {
+    await readLines(io, write, io.interrupt === undefined ? serverGone.signal : AbortSignal.any([io.interrupt, serverGone.signal]), (line) => {
       let message: unknown;
       try {
         message = JSON.parse(line);
@@ -70,7 +68,7 @@ export async function serveStdio(io: CommandIO, backs: Backs): Promise<string | 
 }
 
 /** Each line of stdin until it ends or `stop` aborts; a line over the client's message bound is refused, not held. */
-function readLines(io: CommandIO, stop: AbortSignal, onLine: (line: string) => void): Promise<void> {
+function readLines(io: CommandIO, write: (message: JsonRpcMessage) => void, stop: AbortSignal, onLine: (line: string) => void): Promise<void> {
   const max = DEFAULT_LIMITS.maxMessageBytes;
   return new Promise((resolve, reject) => {
     let pending = '';
@@ -88,7 +86,7 @@ function readLines(io: CommandIO, stop: AbortSignal, onLine: (line: string) => v
       if (pending.length > max) {
         pending = '';
         skipping = true;
-        io.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: a message over ${max} bytes` } })}\n`);
+        write({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: a message over ${max} bytes` } });
       }
     };
     const unhook = () => {
