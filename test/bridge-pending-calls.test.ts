@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from './support/node-test.js';
 import type { CreateMessageParams, InputContext, JsonObject, JsonRpcNotification } from '../packages/client/src/types.js';
-import { PendingCalls, type CallStart } from '../packages/byhand/src/bridge/pending-calls.js';
+import { PendingCalls, type CallStart, type Leased } from '../packages/byhand/src/bridge/pending-calls.js';
 import { AnswerError } from '../packages/byhand/src/bridge/json-rpc-peer.js';
 import { createStateCodec } from '../packages/servers/src/edge/state-codec.js';
 
@@ -33,7 +33,7 @@ function manualTimer() {
 }
 
 /** A server that asks for sampling once (through the back's host), then answers with what it was told. */
-function asking(pending: PendingCalls, seen: { error?: Error } = {}, text = 'think', scope = ''): CallStart['work'] {
+function asking(pending: PendingCalls, seen: { error?: Error } = {}, text = 'think', scope = ''): Work {
   const host = pending.host(SAMPLING, scope);
   return async (signal) => {
     try {
@@ -46,7 +46,16 @@ function asking(pending: PendingCalls, seen: { error?: Error } = {}, text = 'thi
   };
 }
 
-const start = (work: CallStart['work'], more: Partial<CallStart> = {}): CallStart => ({ declared: SAMPLING, binding: 'tools/call\0ask', scope: '', caller: 'host', work, ...more });
+type Work = Leased['run'];
+
+/** A call that holds the back `scope` (released into `released`, when given) and runs `work` on it. */
+const start = (work: Work, { scope = '', released, ...more }: Partial<CallStart> & { scope?: string; released?: string[] } = {}): CallStart => ({
+  declared: SAMPLING,
+  binding: 'tools/call\0ask',
+  caller: 'host',
+  lease: async () => ({ scope, release: () => void released?.push(scope), run: work }),
+  ...more,
+});
 
 function code(error: unknown): number | undefined {
   return error instanceof AnswerError ? error.error.code : undefined;
@@ -148,7 +157,7 @@ describe('byhand bridge: calls waiting for a 2026 host', () => {
     const pending = new PendingCalls({ codec, schedule: manualTimer().schedule });
     // The back declares only elicitation: the client refuses a sampling request, and tells the host it was asked.
     const host = pending.host({ elicitation: {} });
-    const work: CallStart['work'] = async (signal) => {
+    const work: Work = async (signal) => {
       host.askedUndeclared!({ method: 'sampling/createMessage', params: question() }, ctx('think', signal));
       throw new Error('the client refused sampling');
     };
@@ -161,45 +170,32 @@ describe('byhand bridge: calls waiting for a 2026 host', () => {
     assert.equal(pending.size, 0);
   });
 
-  test('one call at a time on a back: a second waits (said once), is asked only its own question, and runs when the first ends', { timeout: 5_000 }, async () => {
-    const said: string[] = [];
-    const pending = new PendingCalls({ codec, schedule: manualTimer().schedule, warn: (text) => said.push(text) });
-    const first = await pending.start(start(asking(pending, {}, 'first question')));
-    let secondStarted = false;
-    const host = pending.host(SAMPLING);
-    const second = pending.start(start(async (signal) => {
-      secondStarted = true;
-      const answer = await host.sample!(question('second question'), ctx('think', signal));
-      return { content: [answer.content] };
-    }, { caller: 'another host' }));
-    await turn();
-    assert.equal(secondStarted, false, 'the second call reached the server while the first held it');
-    assert.equal(said.length, 1);
-    assert.match(said[0], /waits for the server \(1 in line\).*waiting for its host's answer/);
-    await pending.resume(String(first.requestState), { think: reply('one') }, SAMPLING, 'tools/call\0ask');
-    const asked = await second;
-    assert.match(JSON.stringify(asked.inputRequests), /second question/);
-    assert.doesNotMatch(JSON.stringify(asked.inputRequests), /first question/);
+  test('a call holds its back until it ends, however it ends: what the server pushes meanwhile is its own, and the back is released once', { timeout: 5_000 }, async () => {
+    const released: string[] = [];
+    const timer = manualTimer();
+    const pending = new PendingCalls({ codec, schedule: timer.schedule });
+    const one = await pending.start(start(asking(pending, {}, 'one', 'a'), { scope: 'a', released }));
+    const two = await pending.start(start(asking(pending, {}, 'two', 'b'), { scope: 'b', released }));
+    assert.match(JSON.stringify(one.inputRequests), /"one"/);
+    assert.match(JSON.stringify(two.inputRequests), /"two"/);
+    assert.deepEqual(released, []);
+    await pending.resume(String(one.requestState), { think: reply('1') }, SAMPLING, 'tools/call\0ask');
+    assert.deepEqual(released, ['a']);
+    // The other's caller never comes back: its wait ends, and so does its hold on the back.
+    timer.fire();
+    assert.deepEqual(released, ['a', 'b']);
     pending.close();
+    assert.deepEqual(released, ['a', 'b']);
   });
 
-  test('a call given up while it waits for the back, or holds it, frees its place at once', { timeout: 5_000 }, async () => {
+  test('a caller that gives up while its call waits for a back leaves no call behind', { timeout: 5_000 }, async () => {
     const pending = new PendingCalls({ codec, schedule: manualTimer().schedule });
-    const first = await pending.start(start(asking(pending, {}, 'first')));
     const leaves = new AbortController();
-    const waiting = pending.start(start(asking(pending, {}, 'second')), { signal: leaves.signal });
-    const third = pending.start(start(asking(pending, {}, 'third')));
-    await turn();
+    // A lease that waits until the call gives up, as a back that is never free does.
+    const waiting = pending.start({ ...start(async () => ({})), lease: (signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason as Error))) }, { signal: leaves.signal });
     leaves.abort();
     await assert.rejects(waiting, /gave up/);
-    // The first call's host hangs up on its retry: the call ends, and the third takes the back.
-    const hangsUp = new AbortController();
-    const retry = pending.resume(String(first.requestState), {}, SAMPLING, 'tools/call\0ask', { signal: hangsUp.signal });
-    hangsUp.abort();
-    await assert.rejects(retry);
-    const asked = await third;
-    assert.match(JSON.stringify(asked.inputRequests), /third/);
-    pending.close();
+    assert.equal(pending.size, 0);
   });
 
   test('what the server asked while no call ran is the next call\'s first question, answered before that call is sent', { timeout: 5_000 }, async () => {

@@ -209,8 +209,8 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
   const sessions = new Map<string, LegacySession>();
   // A back whose process exited is started again by the next request that needs it.
   const openModern = alsoWhenGone(backs.open, (reason) => backs.warn(`${reason}: the next 2026 request that needs it starts it again`));
-  const modernBacks: ModernBacks = new ModernBacks(openModern, backs.pending, (n, scope) => modern.relay(n, scope));
-  const modern = new ModernFace((declared) => modernBacks.client(declared), backs.pending);
+  const modernBacks: ModernBacks = new ModernBacks(openModern, backs.pending, (n, from) => modern.relay(n, from), { warn: backs.warn });
+  const modern = new ModernFace(modernBacks, backs.pending);
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const sessionId = header(req, 'mcp-session-id');

@@ -6,6 +6,7 @@
 
 import { LEGACY_VERSIONS, McpError, type Client, type ClientCapabilities, type Host, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type LoggingLevel, type ToolCallOptions } from '@byhand/client';
 import { LOG_LEVELS } from '../call/spec.js';
+import { carriedCapabilities } from './extensions.js';
 import { forward } from './forward.js';
 import { AnswerError } from './json-rpc-peer.js';
 import { LEGACY_TASKS_CAPABILITY, LegacyTasks, offersTasks, withTaskSupport } from './legacy-tasks.js';
@@ -147,7 +148,7 @@ export class LegacyFace {
     const versions: readonly string[] = LEGACY_VERSIONS;
     return {
       protocolVersion: versions.includes(asked) ? asked : LEGACY_VERSIONS[0],
-      capabilities: this.tasks === undefined ? client.serverCapabilities : { ...client.serverCapabilities, tasks: LEGACY_TASKS_CAPABILITY },
+      capabilities: this.tasks === undefined ? carriedCapabilities(client.serverCapabilities) : { ...carriedCapabilities(client.serverCapabilities), tasks: LEGACY_TASKS_CAPABILITY },
       serverInfo: client.serverInfo ?? { name: 'byhand-bridge', version: '0' },
       ...(client.instructions !== undefined ? { instructions: client.instructions } : {}),
     };

@@ -10,10 +10,11 @@ import { headerParams, META, MODERN_VERSIONS, standardHeaders, TASKS_EXTENSION, 
 import { admit, checkParamHeaders, refused, type HeaderLookup, type MirroredParam } from './modern-gate.js';
 import { forward } from './forward.js';
 import { ListenFace, type Notify } from './listen-face.js';
-import type { ModernBack } from './modern-backs.js';
+import type { ModernBack, ModernBacks } from './modern-backs.js';
 import { declaresTasks, legacyCapabilities, ModernTasks, offersLegacyTasks } from './modern-tasks.js';
+import { carriedCapabilities } from './extensions.js';
 import { AnswerError } from './json-rpc-peer.js';
-import type { PendingCalls, Progress, Round } from './pending-calls.js';
+import type { Leased, PendingCalls, Progress, Round } from './pending-calls.js';
 
 /** The requests during which a server may ask for input, and the parameter that names what they are about. */
 const INPUT_METHODS: Record<string, string> = { 'tools/call': 'name', 'resources/read': 'uri', 'prompts/get': 'name' };
@@ -52,12 +53,12 @@ export class ModernFace {
   private readonly levels = new WeakMap<Client, LoggingLevel>();
 
   constructor(
-    /** The back for the caller's declared capabilities, opened on first use (modern-backs.ts). */
-    private readonly back: (declared: ClientCapabilities) => Promise<ModernBack>,
+    /** The backs for each set of declared capabilities, opened on first use (modern-backs.ts). */
+    private readonly backs: Pick<ModernBacks, 'client' | 'lease'>,
     private readonly pending: PendingCalls,
     private readonly now: () => number = Date.now,
   ) {
-    this.tasks = new ModernTasks(pending);
+    this.tasks = new ModernTasks(backs, pending);
   }
 
   /**
@@ -70,9 +71,9 @@ export class ModernFace {
   }
 
   /** A notification of a back's with no request of its own: a subscription's, or a log message of the call it runs. */
-  relay(notification: JsonRpcNotification, scope: string): void {
-    this.listens.relay(notification, scope);
-    this.pending.relay(notification, scope);
+  relay(notification: JsonRpcNotification, from: { scope: string; group: string }): void {
+    this.listens.relay(notification, from);
+    this.pending.relay(notification, from.scope);
   }
 
   /**
@@ -83,7 +84,7 @@ export class ModernFace {
     admit(request, header);
     if (request.method === 'server/discover' || (request.method !== 'tools/call' && !TASK_METHODS.has(request.method))) return;
     const declared = declaredBy(request);
-    const { client } = await this.back(declared);
+    const { client } = await this.backs.client(declared);
     if (TASK_METHODS.has(request.method) && client.era !== 'modern') {
       if (!offersLegacyTasks(client)) throw refused(404, -32601, `Method not found: ${request.method} (this ${client.protocolVersion} server runs no tasks)`);
       // As a 2026 server refuses it (the servers' task-methods.ts): the extension is the caller's to declare.
@@ -109,8 +110,8 @@ export class ModernFace {
     const params = request.params ?? {};
     const meta = (params._meta ?? {}) as JsonObject;
     const declared = declaredBy(request);
-    const back = await this.back(declared);
-    const { client, scope } = back;
+    const back = await this.backs.client(declared);
+    const { client } = back;
     if (request.method === 'server/discover') {
       // An era found in the verdict cache comes without the server's word on who it is.
       if (client.era === 'modern' && client.serverInfo === undefined) await client.discover({ signal });
@@ -122,9 +123,9 @@ export class ModernFace {
     if (TASK_METHODS.has(request.method)) {
       const { taskId } = params;
       if (typeof taskId !== 'string') throw new AnswerError({ code: -32602, message: `Invalid params: ${request.method} needs a taskId, a string` });
-      if (request.method === 'tasks/get') return this.tasks.get(client, { declared, scope, caller }, taskId, signal);
+      if (request.method === 'tasks/get') return this.tasks.get(declared, caller, taskId, signal);
       if (request.method === 'tasks/update') return this.tasks.update(declared, taskId, params.inputResponses);
-      return this.tasks.cancel(client, taskId, signal);
+      return this.tasks.cancel(declared, taskId, signal);
     }
     if (about === undefined) return forward(client, request.method, params, { signal });
     const binding = `${request.method}\0${String(params[about])}`;
@@ -135,12 +136,16 @@ export class ModernFace {
     // A host that declared the tasks extension gets the task a 2025 server makes; any other, the task's result.
     const asTask = request.method === 'tools/call' && declaresTasks(declared) && offersLegacyTasks(client);
     const logLevel = meta[META.logLevel] as LoggingLevel | undefined;
-    const work = async (signal: AbortSignal, progress: Progress) => {
-      // One call at a time runs on the back, so the session's level is this call's while it runs.
-      if (logLevel !== undefined) await this.logsAt(client, logLevel, signal);
-      return asTask ? this.tasks.call(client, call, signal, progress) : forward(client, request.method, call, { signal, progress });
+    const work = async (held: ModernBack, signal: AbortSignal, progress: Progress) => {
+      // The call holds its back while it runs, so the session's level is this call's.
+      if (logLevel !== undefined) await this.logsAt(held.client, logLevel, signal);
+      return asTask ? this.tasks.call(held, call, signal, progress) : forward(held.client, request.method, call, { signal, progress });
     };
-    return this.pending.start({ declared, binding, scope, caller, ...(logLevel !== undefined ? { logLevel } : {}), work }, round);
+    const lease = async (signal: AbortSignal): Promise<Leased> => {
+      const { back: held, release } = await this.backs.lease(declared, { asked: (scope) => this.pending.asked(scope), signal });
+      return { scope: held.scope, release, run: (s, progress) => work(held, s, progress) };
+    };
+    return this.pending.start({ declared, binding, caller, ...(logLevel !== undefined ? { logLevel } : {}), lease }, round);
   }
 
   /** A legacy back's session told to send log messages at `level` and above, unless it already is (or logs nothing). */
@@ -199,7 +204,7 @@ function mirroredOf(tool: Tool): MirroredParam[] {
 function discoverResult(client: Client): JsonObject {
   return {
     supportedVersions: [...MODERN_VERSIONS],
-    capabilities: client.era === 'legacy' ? legacyCapabilities(client) : client.serverCapabilities,
+    capabilities: carriedCapabilities(client.era === 'legacy' ? legacyCapabilities(client) : client.serverCapabilities, [TASKS_EXTENSION]),
     ...(client.instructions !== undefined ? { instructions: client.instructions } : {}),
     _meta: { [META.serverInfo]: client.serverInfo ?? { name: 'byhand-bridge', version: '0' } },
   };

@@ -8,12 +8,13 @@
 // protocol-version header, the version, the other headers, the method.
 
 import { META, MODERN_VERSIONS, type JsonObject, type JsonRpcRequest } from '@byhand/client';
+import { EXTENSION_METHODS } from './extensions.js';
 import { AnswerError } from './json-rpc-peer.js';
 
 /** A request header's value, by lower-case name, or undefined when absent. */
 export type HeaderLookup = (name: string) => string | undefined;
 
-/** The methods the 2026 face serves; the tasks extension's only in front of a 2026 server (modern-face.ts). */
+/** The methods the 2026 face serves: the core ones, the tasks extension's (modern-face.ts says where), the carried extensions' (extensions.ts). */
 const SERVED = new Set([
   'server/discover',
   'tools/list',
@@ -28,6 +29,7 @@ const SERVED = new Set([
   'tasks/get',
   'tasks/update',
   'tasks/cancel',
+  ...EXTENSION_METHODS,
 ]);
 
 /** Where Mcp-Name comes from in the body, per method (streamable-http.mdx "Standard Headers"; SEP-2663 for tasks). */

@@ -1,12 +1,12 @@
 // A 2026 host in front of a legacy back: while a call runs, each request the server pushes waits here, and the call
 // is answered `input_required` with the waiting requests and a signed handle of the call as `requestState`. The
 // retry's `inputResponses` answer them and the call goes on. Which call a push belongs to is a property of the back,
-// not a guess: one call at a time runs on a legacy back (back-lane.ts), so a push is that call's, and what the server
-// asks while no call runs waits for the next call. A round's request bounds only that round: a caller who gives it
-// up (cancels, or hangs up before the answer) gives up the call, but the end of a round that was answered ends
-// nothing. Calls are bounded in count, per caller and in all, and in time: a caller who never retries leaves the
-// server an error answer, not a request held for ever. A handle names this process: another instance, or this one
-// restarted, refuses it with the reason.
+// not a guess: each call holds a back of its own while it runs (modern-backs.ts), so a push is that back's call's,
+// and what the server asks while no call holds its back waits for the next call that takes it (back-lane.ts). A
+// round's request bounds only that round: a caller who gives it up (cancels, or hangs up before the answer) gives up
+// the call, but the end of a round that was answered ends nothing. Calls are bounded in count, per caller and in
+// all, and in time: a caller who never retries leaves the server an error answer, not a request held for ever. A
+// handle names this process: another instance, or this one restarted, refuses it with the reason.
 
 import { McpError, type ClientCapabilities, type CreateMessageResult, type ElicitResult, type Host, type InputContext, type InputResponse, type JsonObject, type JsonRpcNotification, type ListRootsResult, type LoggingLevel } from '@byhand/client';
 import type { StateCodec } from '@byhand/servers/edge';
@@ -44,17 +44,24 @@ export interface Round {
   progressToken?: string | number;
 }
 
+/** The back a call holds while it runs, and the call's work on it. */
+export interface Leased {
+  /** Names the back (modern-backs.ts). */
+  scope: string;
+  release(): void;
+  run(signal: AbortSignal, progress: Progress): Promise<JsonObject>;
+}
+
 export interface CallStart {
   declared: ClientCapabilities;
   /** The method and what it names: a handle is good only for the call it was minted for. */
   binding: string;
-  /** The back the call runs on (modern-backs.ts). */
-  scope: string;
   /** Who is calling, for the per-caller bound. */
   caller: string;
   /** The log level the caller's envelope asked for: the server's log messages at that level and above reach it. */
   logLevel?: LoggingLevel;
-  work: (signal: AbortSignal, progress: Progress) => Promise<JsonObject>;
+  /** A back for the call, held until it ends; `signal` aborts when the caller gives up while it waits for one. */
+  lease(signal: AbortSignal): Promise<Leased>;
 }
 
 interface Waiting {
@@ -100,8 +107,6 @@ function declares(declared: ClientCapabilities, need: string): boolean {
   return (value as JsonObject)[sub] !== undefined;
 }
 
-const described = (binding: string) => binding.replace('\0', ' ');
-
 class PendingCall {
   readonly waiting = new Map<string, Waiting>();
   /** Keys already sent to the caller and not yet answered. */
@@ -117,6 +122,8 @@ class PendingCall {
   /** Which round the caller is on: each round's requestState names it, so a state of an earlier round is refused. */
   round = 0;
   ended = false;
+  /** The back it holds, once it holds one. */
+  leased: Leased | undefined;
 
   constructor(readonly id: string, public declared: ClientCapabilities, readonly start: CallStart) {}
 
@@ -193,6 +200,7 @@ function unique(key: string, taken: Map<string, unknown>): string {
 
 export class PendingCalls {
   private readonly calls = new Map<string, PendingCall>();
+  /** What each back's server asked, by the back's scope: the call holding it, or the asks waiting for one. */
   private readonly lanes = new Map<string, BackLane<PendingCall>>();
   private readonly perCaller = new Map<string, number>();
   private nextId = 0;
@@ -228,7 +236,7 @@ export class PendingCalls {
    * to the call the back (`scope`) runs now, or waits for its next one.
    */
   host(declared: ClientCapabilities, scope = ''): Host {
-    const ask = (ctx: InputContext, method: string, params: unknown) => this.asked(scope, ctx.key, { method, params: params ?? {} });
+    const ask = (ctx: InputContext, method: string, params: unknown) => this.ask(scope, ctx.key, { method, params: params ?? {} });
     const host: Host = {
       askedUndeclared: (request) => this.undeclared(scope, request),
     };
@@ -242,6 +250,11 @@ export class PendingCalls {
     }
     if (isDeclared(declared.roots)) host.roots = async (ctx) => (await ask(ctx, 'roots/list', {})) as ListRootsResult;
     return host;
+  }
+
+  /** Whether the server behind a back asked something while no call held it (a call taking that back answers it first). */
+  asked(scope: string): boolean {
+    return (this.lanes.get(scope)?.held.length ?? 0) > 0;
   }
 
   /** A notification of a back's that belongs to the call it runs: its log messages. */
@@ -261,17 +274,24 @@ export class PendingCalls {
     const call = new PendingCall(String(++this.nextId), start.declared, start);
     this.calls.set(call.id, call);
     this.perCaller.set(start.caller, mine + 1);
-    const lane = this.laneOf(start.scope);
     const gaveUp = () => this.end(call, new McpError('aborted', 'the caller gave up the call', 'the caller cancelled its request, or hung up before the answer'));
     round.signal?.addEventListener('abort', gaveUp, { once: true });
     try {
       if (round.signal?.aborted) gaveUp();
-      else await Promise.race([lane.acquire(call, (ahead) => this.warn(this.waitsFor(call, lane, ahead))), ended(call.controller.signal)]);
+      call.leased = await start.lease(call.controller.signal);
+    } catch (error) {
+      this.end(call, error instanceof Error ? error : new Error(String(error)));
+      throw error;
     } finally {
       round.signal?.removeEventListener('abort', gaveUp);
     }
-    if (call.ended) throw call.controller.signal.reason;
-    // What the server asked while no call ran is this call's first question, answered before the call is sent.
+    if (call.ended) {
+      call.leased.release();
+      throw call.controller.signal.reason;
+    }
+    const lane = this.laneOf(call.leased.scope);
+    lane.holder = call;
+    // What the server asked while no call held the back is this call's first question, answered before the call is sent.
     const answered = lane.takeHeld().map(
       (held) =>
         new Promise<void>((settled) => {
@@ -282,9 +302,10 @@ export class PendingCalls {
           });
         }),
     );
+    const leased = call.leased;
     const run = () => {
       call.controller.signal.throwIfAborted();
-      return start.work(call.controller.signal, (p) => call.progress(p));
+      return leased.run(call.controller.signal, (p) => call.progress(p));
     };
     // What the work says from its first step goes to this round.
     call.current = round;
@@ -337,14 +358,8 @@ export class PendingCalls {
     return lane;
   }
 
-  private waitsFor(call: PendingCall, lane: BackLane<PendingCall>, ahead: number): string {
-    const holder = lane.holder;
-    const why = holder?.expiry !== undefined ? `${described(holder.start.binding)} is waiting for its host's answer (at most ${this.waitMs / 1000} s)` : `${described(holder?.start.binding ?? '')} runs`;
-    return `${described(call.start.binding)} waits for the server (${ahead} in line): ${why}. A 2025 server's requests name no call, so one call at a time goes to it`;
-  }
-
-  /** What a back's server asked: the running call's question, or held for the next call. */
-  private asked(scope: string, key: string, request: JsonObject): Promise<InputResponse> {
+  /** What a back's server asked: the question of the call holding the back, or held for the next call. */
+  private ask(scope: string, key: string, request: JsonObject): Promise<InputResponse> {
     const lane = this.laneOf(scope);
     if (lane.holder !== undefined) return lane.holder.ask(key, request);
     const method = String(request.method);
@@ -414,15 +429,11 @@ export class PendingCalls {
     const left = (this.perCaller.get(call.start.caller) ?? 1) - 1;
     if (left > 0) this.perCaller.set(call.start.caller, left);
     else this.perCaller.delete(call.start.caller);
-    this.lanes.get(call.start.scope)?.release(call);
+    if (call.leased !== undefined) {
+      const lane = this.lanes.get(call.leased.scope);
+      if (lane?.holder === call) lane.holder = undefined;
+      call.leased.release();
+    }
     if (error !== undefined) call.fail(error);
   }
-}
-
-/** Resolves when `signal` aborts, so a wait can be raced against it. */
-function ended(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    signal.addEventListener('abort', () => resolve(), { once: true });
-  });
 }

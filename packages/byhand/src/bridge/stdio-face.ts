@@ -39,8 +39,8 @@ export async function serveStdio(io: CommandIO, backs: Backs): Promise<string | 
     // A ping says nothing of the host's era.
     if (face === undefined && request.method === 'ping') return {};
     if (face === undefined && isModernRequest(request)) {
-      const opened: ModernBacks = (modernBacks = new ModernBacks(open, backs.pending, (n, scope) => modern.relay(n, scope)));
-      const modern = new ModernFace((declared) => opened.client(declared), backs.pending);
+      const opened: ModernBacks = (modernBacks = new ModernBacks(open, backs.pending, (n, from) => modern.relay(n, from), { warn: backs.warn }));
+      const modern = new ModernFace(opened, backs.pending);
       face = modern;
     }
     face ??= new LegacyFace(link, open, backs.own, backs.warn);
