@@ -11,7 +11,6 @@ import { listen, type Listening } from './support/bridge-listen.js';
 import { answerAsModernHost, answerRootsAsModernHost } from './support/bridge-hosts.js';
 import { fixtureCommand } from './support/fixture-bundle.js';
 import { envelope, MODERN, modernPost } from './support/modern-post.js';
-import { until } from './support/cli.js';
 import { textOf } from './servers-support.js';
 
 const asker = fixtureCommand('test/fixtures/legacy-asker.ts');
