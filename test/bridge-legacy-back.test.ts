@@ -11,6 +11,7 @@ import { listen, type Listening } from './support/bridge-listen.js';
 import { answerAsModernHost, answerRootsAsModernHost } from './support/bridge-hosts.js';
 import { fixtureCommand } from './support/fixture-bundle.js';
 import { envelope, MODERN, modernPost } from './support/modern-post.js';
+import { until } from './support/cli.js';
 import { textOf } from './servers-support.js';
 
 const asker = fixtureCommand('test/fixtures/legacy-asker.ts');
@@ -110,6 +111,8 @@ describe('byhand bridge --listen in front of a 2025 stdio server that pushes its
     await withBridge(async (bridge) => {
       const host = await modernHost(bridge.url, 'x', { roots: {} });
       try {
+        // The host's discovery opened the back; the server asks once initialized, and the bridge holds the question.
+        await until(() => /asked for roots\/list while no call ran/.test(bridge.cli.stderr()), 'the server to ask for the roots', 10_000);
         const shown = await host.client.callTool({ name: 'show_roots', arguments: {} });
         assert.equal(textOf(shown), 'file:///x/project', 'the server did not get the roots it asked for after initialize');
         assert.equal(host.roots.asked, 1);

@@ -4,8 +4,8 @@
 // from the subscription stream the bridge holds for the host (listen-relay.ts), and its tasks in the host's form
 // (legacy-tasks.ts).
 
-import { LEGACY_VERSIONS, McpError, type Client, type ClientCapabilities, type Host, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type LoggingLevel, type ToolCallOptions } from '@byhand/client';
-import { LOG_LEVELS } from '../call/spec.js';
+import { LEGACY_VERSIONS, McpError, type Client, type ClientCapabilities, type Host, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type ToolCallOptions } from '@byhand/client';
+import { isLogLevel, LOG_LEVELS } from './log-levels.js';
 import { carriedCapabilities } from './extensions.js';
 import { forward } from './forward.js';
 import { AnswerError } from './json-rpc-peer.js';
@@ -92,9 +92,8 @@ export class LegacyFace {
     }
     if (request.method === 'logging/setLevel' && this.back.client.era === 'modern') {
       // A modern server has no session to set a level on: the envelope of every later request carries it.
-      const levels: readonly unknown[] = LOG_LEVELS;
-      if (!levels.includes(params.level)) throw new AnswerError({ code: -32602, message: `Invalid params: level must be one of ${LOG_LEVELS.join(', ')}` });
-      await this.back.client.setLogLevel(params.level as LoggingLevel);
+      if (!isLogLevel(params.level)) throw new AnswerError({ code: -32602, message: `Invalid params: level must be one of ${LOG_LEVELS.join(', ')}` });
+      await this.back.client.setLogLevel(params.level);
       return {};
     }
     const token = (params._meta as JsonObject | undefined)?.progressToken;

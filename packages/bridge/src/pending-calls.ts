@@ -12,6 +12,7 @@ import { McpError, type ClientCapabilities, type CreateMessageResult, type Elici
 import type { StateCodec } from '@byhand/servers/edge';
 import { BackLane } from './back-lane.js';
 import { AnswerError } from './json-rpc-peer.js';
+import { heard, isLogLevel } from './log-levels.js';
 import { elicitationModes } from './relay-host.js';
 
 export interface PendingCallsOptions {
@@ -71,8 +72,6 @@ interface Waiting {
 }
 
 type Outcome = { result: JsonObject } | { error: unknown } | { asked: true };
-
-const SEVERITY: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 /** What each input request needs the caller to have declared (spec basic/patterns/mrtr.mdx, -32021). */
 function needs(request: JsonObject): string | undefined {
@@ -163,14 +162,14 @@ class PendingCall {
   /** A log message of the server's, if the caller asked for its level. */
   log(notification: JsonRpcNotification): void {
     const asked = this.start.logLevel;
-    const level = notification.params?.level as LoggingLevel | undefined;
-    if (asked !== undefined && level !== undefined && SEVERITY.indexOf(level) >= SEVERITY.indexOf(asked)) this.notify(notification);
+    const level = notification.params?.level;
+    if (asked !== undefined && isLogLevel(level) && heard(level, asked)) this.notify(notification);
   }
 
   /** Until the call ends, or the server asks for something (the requests asked together are gathered first). */
   async next(): Promise<Outcome> {
     const asked = new Promise<Outcome>((resolve) => {
-      this.wake = () => setImmediate(() => resolve({ asked: true }));
+      this.wake = () => setTimeout(() => resolve({ asked: true }), 0);
       if (this.untold().length > 0 || this.refused) this.wake();
     });
     const ended = this.result.then((result) => ({ result }), (error: unknown) => ({ error }));
@@ -309,7 +308,8 @@ export class PendingCalls {
     };
     // What the work says from its first step goes to this round.
     call.current = round;
-    call.result = answered.length > 0 ? Promise.all(answered).then(run) : run();
+    // The client writes the host's answers on the turn they come: the call is sent on a later one, after them.
+    call.result = answered.length > 0 ? Promise.all(answered).then(nextTurn).then(run) : run();
     return this.answer(call, round);
   }
 
@@ -437,3 +437,6 @@ export class PendingCalls {
     if (error !== undefined) call.fail(error);
   }
 }
+
+/** Resolves on a later turn of the event loop, after what the current one still has to do. */
+const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));

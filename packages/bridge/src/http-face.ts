@@ -1,16 +1,12 @@
-// The Streamable HTTP face (`--listen`), dual-era on one path. A 2026 request (an envelope, or server/discover) is
-// answered on its own POST, stateless, through the one modern face; what the server asks during a call waits in the
-// pending calls, so the retry may come on any connection. A 2025 host opens a session with `initialize`: its own
-// back, and its requests answered on an event stream on which the bridge also sends what the server asks of it or
-// tells it; the streams are resumable (resumable.ts). A 2026 request is checked as a 2026 server checks it
-// (modern-gate.ts). It answers on node:http itself, with no web Request or Response: a bridge adds a hop to every
-// call, and building those objects for it cost about as much as the rest of the hop.
+// The Streamable HTTP face, dual-era on one path, over any carrier (exchange.ts). A 2026 request (an envelope, or
+// server/discover) is answered on its own POST, stateless, through the one modern face; what the server asks during
+// a call waits in the pending calls, so the retry may come on any connection. A 2025 host opens a session with
+// `initialize`: its own back, and its requests answered on an event stream on which the bridge also sends what the
+// server asks of it or tells it; the streams are resumable (resumable.ts). A 2026 request is checked as a 2026 server
+// checks it (modern-gate.ts).
 
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import { META, type JsonObject, type JsonRpcMessage, type JsonRpcNotification, type JsonRpcRequest } from '@byhand/client';
-import { dropRestOfBody } from '@byhand/servers/listen';
+import { rpcError, type HttpExchange, type ResponseSink } from './exchange.js';
 import { AnswerError, errorOf, frame, JsonRpcPeer } from './json-rpc-peer.js';
 import { alsoWhenGone, LegacyFace } from './legacy-face.js';
 import { ModernBacks } from './modern-backs.js';
@@ -34,7 +30,7 @@ export interface HttpFaceOptions {
 
 export interface HttpFace {
   /** One HTTP request to the face's path. */
-  serve(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  serve(exchange: HttpExchange): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -46,12 +42,12 @@ const MAX_HELD = 1000;
  * acknowledgement, the call's progress or log messages): then an event stream, opened on that first notification.
  */
 class ModernReply {
-  private streaming = false;
+  private stream: ResponseSink | undefined;
   private done = false;
 
-  constructor(private readonly res: ServerResponse, onHangUp: () => void) {
+  constructor(private readonly exchange: HttpExchange, onHangUp: () => void) {
     // The host hung up before its answer.
-    res.once('close', () => {
+    exchange.onClose(() => {
       if (!this.done) onHangUp();
     });
   }
@@ -60,25 +56,22 @@ class ModernReply {
     if (this.done) return;
     const text = frame(notification);
     if (text === undefined) return;
-    if (!this.streaming) {
-      this.streaming = true;
-      this.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    }
-    this.res.write(`event: message\ndata: ${text}\n\n`);
+    this.stream ??= this.exchange.open({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    this.stream.write(`event: message\ndata: ${text}\n\n`);
   }
 
   answer(message: JsonRpcMessage, status: number): void {
     if (this.done) return;
     this.done = true;
     const text = frame(message)!;
-    if (this.streaming) return void this.res.end(`event: message\ndata: ${text}\n\n`);
-    this.res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+    if (this.stream !== undefined) return this.stream.end(`event: message\ndata: ${text}\n\n`);
+    this.exchange.reply(status, { 'content-type': 'application/json' }, text);
   }
 }
 
 /** One 2025 host: its session, its back, and the streams its answers and the server's questions go out on (resumable.ts). */
 class LegacySession {
-  readonly id = randomUUID();
+  readonly id = crypto.randomUUID();
   readonly peer: JsonRpcPeer;
   readonly face: LegacyFace;
   private readonly streams = new SessionStreams();
@@ -135,10 +128,10 @@ class LegacySession {
    * A request from the host, answered on an event stream that also carries what is asked of it meanwhile; `version`,
    * the host's protocol version, says whether the stream opens with a priming event.
    */
-  request(message: JsonRpcRequest, res: ServerResponse, version: string | undefined): void {
+  request(message: JsonRpcRequest, exchange: HttpExchange, version: string | undefined): void {
     const stream = this.streams.open();
     this.running.set(message.id, stream);
-    stream.attach(res, { 'mcp-session-id': this.id }, { prime: version !== undefined && version >= '2025-11-25' });
+    stream.attach(exchange, { 'mcp-session-id': this.id }, { prime: version !== undefined && version >= '2025-11-25' });
     this.flushHeld(stream);
     this.peer.receive(message);
   }
@@ -147,11 +140,11 @@ class LegacySession {
    * A GET: with a Last-Event-ID of one of this session's streams, what came after it on that stream and the rest of
    * it; else the session's own stream, where the server's messages go that belong to no request.
    */
-  listen(res: ServerResponse, lastEventId: string | undefined): void {
+  listen(exchange: HttpExchange, lastEventId: string | undefined): void {
     const found = lastEventId === undefined ? undefined : this.streams.find(lastEventId);
-    if (found !== undefined) return found.stream.attach(res, { 'mcp-session-id': this.id }, { after: found.after });
+    if (found !== undefined) return found.stream.attach(exchange, { 'mcp-session-id': this.id }, { after: found.after });
     this.standalone ??= this.streams.open();
-    this.standalone.attach(res, { 'mcp-session-id': this.id });
+    this.standalone.attach(exchange, { 'mcp-session-id': this.id });
     this.flushHeld(this.standalone);
   }
 
@@ -209,48 +202,48 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
   const sessions = new Map<string, LegacySession>();
   // A back whose process exited is started again by the next request that needs it.
   const openModern = alsoWhenGone(backs.open, (reason) => backs.warn(`${reason}: the next 2026 request that needs it starts it again`));
-  const modernBacks: ModernBacks = new ModernBacks(openModern, backs.pending, (n, from) => modern.relay(n, from), { warn: backs.warn });
+  const modernBacks: ModernBacks = new ModernBacks(openModern, backs.pending, (n, from) => modern.relay(n, from), { warn: backs.warn, ...(backs.backsPerGroup !== undefined ? { maxPerGroup: backs.backsPerGroup } : {}) });
   const modern = new ModernFace(modernBacks, backs.pending);
 
-  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const sessionId = header(req, 'mcp-session-id');
+  async function serve(x: HttpExchange): Promise<void> {
+    const sessionId = x.header('mcp-session-id');
     const session = sessionId === undefined ? undefined : sessions.get(sessionId);
-    if (sessionId !== undefined && session === undefined) return rpcError(res, 404, -32001, 'Session not found: it ended, or this bridge never opened it; send initialize again');
-    if (req.method === 'GET') return session !== undefined ? session.listen(res, header(req, 'last-event-id')) : rpcError(res, 405, -32000, 'Method Not Allowed: a GET needs the Mcp-Session-Id of a 2025 session');
-    if (req.method === 'DELETE') {
-      if (session === undefined) return rpcError(res, 405, -32000, 'Method Not Allowed: a DELETE needs the Mcp-Session-Id of a 2025 session');
+    if (sessionId !== undefined && session === undefined) return rpcError(x, 404, -32001, 'Session not found: it ended, or this bridge never opened it; send initialize again');
+    if (x.method === 'GET') return session !== undefined ? session.listen(x, x.header('last-event-id')) : rpcError(x, 405, -32000, 'Method Not Allowed: a GET needs the Mcp-Session-Id of a 2025 session');
+    if (x.method === 'DELETE') {
+      if (session === undefined) return rpcError(x, 405, -32000, 'Method Not Allowed: a DELETE needs the Mcp-Session-Id of a 2025 session');
       await end(session);
-      return void res.writeHead(200).end();
+      return x.reply(200, {});
     }
-    if (req.method !== 'POST') return rpcError(res, 405, -32000, `Method Not Allowed: ${req.method ?? ''}`);
-    const body = await readBody(req, maxBodyBytes);
-    if (body === undefined) return rpcError(res, 413, -32600, `Request body over ${maxBodyBytes} bytes`);
+    if (x.method !== 'POST') return rpcError(x, 405, -32000, `Method Not Allowed: ${x.method}`);
+    const body = await x.body(maxBodyBytes);
+    if (body === undefined) return rpcError(x, 413, -32600, `Request body over ${maxBodyBytes} bytes`);
     let message: unknown;
     try {
       message = JSON.parse(body);
     } catch {
-      return rpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+      return rpcError(x, 400, -32700, 'Parse error: the body is not JSON');
     }
-    if (message === null || typeof message !== 'object' || Array.isArray(message)) return rpcError(res, 400, -32600, 'Invalid Request: one JSON-RPC message per POST');
+    if (message === null || typeof message !== 'object' || Array.isArray(message)) return rpcError(x, 400, -32600, 'Invalid Request: one JSON-RPC message per POST');
     const m = message as JsonObject;
     if (typeof m.method !== 'string' || m.id === undefined) {
       // An answer to what the bridge asked, or a notification: the session's.
       session?.peer.receive(m);
-      return void res.writeHead(202).end();
+      return x.reply(202, {});
     }
     const rpc = m as unknown as JsonRpcRequest;
-    if (session === undefined && isModernRequest(rpc)) return modernAnswer(rpc, req, res);
+    if (session === undefined && isModernRequest(rpc)) return modernAnswer(rpc, x);
     if (session !== undefined) {
       session.lastUsed = now();
-      return session.request(rpc, res, header(req, 'mcp-protocol-version'));
+      return session.request(rpc, x, x.header('mcp-protocol-version'));
     }
-    if (rpc.method !== 'initialize') return rpcError(res, 400, -32000, `Bad Request: ${rpc.method} without a session; a 2025 host sends initialize first, a 2026 one the _meta envelope`);
-    const host = hostOf(req.socket, rpc.params?.clientInfo);
+    if (rpc.method !== 'initialize') return rpcError(x, 400, -32000, `Bad Request: ${rpc.method} without a session; a 2025 host sends initialize first, a 2026 one the _meta envelope`);
+    const host = hostOf(x.address, rpc.params?.clientInfo);
     const refusal = await makeRoom(host);
-    if (refusal !== undefined) return rpcError(res, 503, -32000, `Service Unavailable: ${refusal}; try later`);
+    if (refusal !== undefined) return rpcError(x, 503, -32000, `Service Unavailable: ${refusal}; try later`);
     const opened: LegacySession = new LegacySession(backs, host, now(), () => void end(opened));
     sessions.set(opened.id, opened);
-    opened.request(rpc, res, typeof rpc.params?.protocolVersion === 'string' ? rpc.params.protocolVersion : undefined);
+    opened.request(rpc, x, typeof rpc.params?.protocolVersion === 'string' ? rpc.params.protocolVersion : undefined);
   }
 
   async function end(session: LegacySession): Promise<void> {
@@ -277,15 +270,15 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
   }
 
   /** A 2026 request's answer: JSON, or an event stream when notifications come before it (ModernReply). */
-  async function modernAnswer(request: JsonRpcRequest, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function modernAnswer(request: JsonRpcRequest, x: HttpExchange): Promise<void> {
     try {
-      await modern.check(request, (name) => header(req, name));
+      await modern.check(request, (name) => x.header(name));
     } catch (error) {
-      return new ModernReply(res, () => undefined).answer({ jsonrpc: '2.0', id: request.id, error: errorOf(error) }, statusOf(error));
+      return new ModernReply(x, () => undefined).answer({ jsonrpc: '2.0', id: request.id, error: errorOf(error) }, statusOf(error));
     }
     const hungUp = new AbortController();
-    const reply = new ModernReply(res, () => hungUp.abort());
-    const caller = hostOf(req.socket, (request.params?._meta as JsonObject | undefined)?.[META.clientInfo]);
+    const reply = new ModernReply(x, () => hungUp.abort());
+    const caller = hostOf(x.address, (request.params?._meta as JsonObject | undefined)?.[META.clientInfo]);
     try {
       reply.answer({ jsonrpc: '2.0', id: request.id, result: await modern.run(request, hungUp.signal, (n) => reply.notify(n), caller) }, 200);
     } catch (error) {
@@ -318,42 +311,7 @@ function statusOf(error: unknown): number {
  * Who a host is, for the per-host bounds: its address and the name its clientInfo gives. A name is the host's own
  * word, so this keeps well-behaved hosts from crowding each other out, not a hostile one on the same machine.
  */
-function hostOf(socket: Socket, clientInfo: unknown): string {
+function hostOf(address: string, clientInfo: unknown): string {
   const name = (clientInfo as JsonObject | undefined)?.name;
-  return `${addressOf(socket)} ${typeof name === 'string' ? name : ''}`;
-}
-
-/** A client's address, an IPv6 one by its /64 (as serve counts them): one machine is one host. */
-function addressOf(socket: Socket): string {
-  const address = socket.remoteAddress ?? '';
-  if (!address.includes(':') || address.startsWith('::ffff:')) return address;
-  return address.split(':').slice(0, 4).join(':');
-}
-
-/** A header's one value: node joins repeated ones with a comma, except where it keeps an array. */
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
-}
-
-/** The body as text, or undefined once it passes `max` bytes: the rest is then read and dropped (dropRestOfBody). */
-async function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
-  if (Number(req.headers['content-length'] ?? 0) > max) return void dropRestOfBody(req);
-  return new Promise<string | undefined>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.byteLength;
-      if (size <= max) return void chunks.push(chunk);
-      dropRestOfBody(req);
-      resolve(undefined);
-    });
-    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.once('error', reject);
-  });
-}
-
-export function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } });
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+  return `${address} ${typeof name === 'string' ? name : ''}`;
 }
