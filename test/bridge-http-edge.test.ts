@@ -6,8 +6,9 @@
 import assert from 'node:assert/strict';
 import { connect as tcpConnect } from 'node:net';
 import { describe, test } from './support/node-test.js';
-import { createHttpFace } from '../packages/byhand/src/bridge/http-face.js';
-import { PendingCalls } from '../packages/byhand/src/bridge/pending-calls.js';
+import { createHttpFace } from '../packages/bridge/src/http-face.js';
+import { nodeExchange } from '../packages/bridge/src/node-http.js';
+import { PendingCalls } from '../packages/bridge/src/pending-calls.js';
 import { listenNode, type NodeHandler } from '../packages/servers/src/edge/listen.js';
 import { createStateCodec } from '../packages/servers/src/edge/state-codec.js';
 import { oversizedThenNext, statusesIn } from './support/oversized.js';
@@ -16,7 +17,7 @@ import { oversizedThenNext, statusesIn } from './support/oversized.js';
 async function withFace<T>(run: (port: number, origin: string) => Promise<T>, handler?: NodeHandler): Promise<T> {
   const pending = new PendingCalls({ codec: createStateCodec(new Uint8Array(32).fill(1), 600) });
   const face = createHttpFace({ backs: { open: () => Promise.reject(new Error('no server in this test')), own: {}, pending, warn: () => undefined }, maxBodyBytes: 64 * 1024 });
-  const listening = await listenNode(handler ?? ((req, res) => face.serve(req, res)), { host: '127.0.0.1' });
+  const listening = await listenNode(handler ?? ((req, res) => face.serve(nodeExchange(req, res))), { host: '127.0.0.1' });
   try {
     return await run(listening.port, listening.origin);
   } finally {

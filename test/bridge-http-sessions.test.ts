@@ -5,9 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from './support/node-test.js';
 import { connect, type Host } from '../packages/client/src/index.js';
-import type { Back } from '../packages/byhand/src/bridge/legacy-face.js';
-import { createHttpFace } from '../packages/byhand/src/bridge/http-face.js';
-import { PendingCalls } from '../packages/byhand/src/bridge/pending-calls.js';
+import type { Back } from '../packages/bridge/src/legacy-face.js';
+import { createHttpFace } from '../packages/bridge/src/http-face.js';
+import { nodeExchange } from '../packages/bridge/src/node-http.js';
+import { PendingCalls } from '../packages/bridge/src/pending-calls.js';
 import { createStateCodec } from '../packages/servers/src/edge/state-codec.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 import { listenNode } from '../packages/servers/src/edge/listen.js';
@@ -33,7 +34,7 @@ describe('byhand bridge --listen: 2025 sessions', () => {
   async function face(open: (host: Host) => Promise<Back>, maxSessions: number) {
     const pending = new PendingCalls({ codec: createStateCodec(new Uint8Array(32).fill(1), 600) });
     const http = createHttpFace({ backs: { open, own: {}, pending, warn: () => undefined }, maxSessions });
-    const listening = await listenNode((req, res) => http.serve(req, res), { host: '127.0.0.1' }).catch(async (error: unknown) => {
+    const listening = await listenNode((req, res) => http.serve(nodeExchange(req, res)), { host: '127.0.0.1' }).catch(async (error: unknown) => {
       await http.close();
       throw error;
     });

@@ -8,7 +8,7 @@ import { test } from './support/node-test.js';
 import { until } from './support/cli.js';
 import { json, legacySession, listen, type Loopback } from './fixtures/loopback.js';
 import { connect, type Client, type JsonRpcNotification } from '../packages/client/src/index.js';
-import { ListenFace } from '../packages/byhand/src/bridge/listen-face.js';
+import { ListenFace } from '../packages/bridge/src/listen-face.js';
 
 const URI = 'file:///watched.txt';
 
@@ -25,13 +25,13 @@ test('resource subscriptions are per back: each is subscribed on its own server,
     const heard: JsonRpcNotification[][] = [[], []];
     const stops = [new AbortController(), new AbortController()];
     const listens = clients.map((client, i) =>
-      face.listen({ client, scope: `back ${i}`, quiet: new AbortController().signal }, `sub ${i}`, { notifications: { resourceSubscriptions: [URI] } }, stops[i].signal, (n) => void heard[i].push(n)),
+      face.listen({ client, scope: `back ${i}`, group: 'one group', quiet: new AbortController().signal }, `sub ${i}`, { notifications: { resourceSubscriptions: [URI] } }, stops[i].signal, (n) => void heard[i].push(n)),
     );
     // Each listen has subscribed once it acknowledged and sent its resources/subscribe.
     await until(() => asked(0, 'resources/subscribe') + asked(1, 'resources/subscribe') >= 2, 'both subscriptions', 10_000);
     assert.deepEqual([asked(0, 'resources/subscribe'), asked(1, 'resources/subscribe')], [1, 1]);
 
-    face.relay({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: URI } }, 'back 0');
+    face.relay({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: URI } }, { scope: 'back 0', group: 'one group' });
     assert.deepEqual(heard.map((h) => h.map((n) => n.method)), [['notifications/subscriptions/acknowledged', 'notifications/resources/updated'], ['notifications/subscriptions/acknowledged']]);
     assert.equal((heard[0][1]?.params?._meta as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/subscriptionId'], 'sub 0');
 

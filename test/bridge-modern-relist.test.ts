@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from './support/node-test.js';
 import { connect } from '../packages/client/src/index.js';
-import { ModernFace, RELIST_AFTER_MS } from '../packages/byhand/src/bridge/modern-face.js';
-import { PendingCalls } from '../packages/byhand/src/bridge/pending-calls.js';
+import { ModernFace, RELIST_AFTER_MS } from '../packages/bridge/src/modern-face.js';
+import { PendingCalls } from '../packages/bridge/src/pending-calls.js';
 import { createStateCodec } from '../packages/servers/src/edge/state-codec.js';
 import { json, listen, modern } from './fixtures/loopback.js';
 
@@ -21,7 +21,8 @@ test('a call naming an unknown tool lists the tools again at most once per RELIS
   }));
   const client = await connect(server.url);
   let now = 1_000_000;
-  const face = new ModernFace(() => Promise.resolve({ client, scope: '', quiet: new AbortController().signal }), new PendingCalls({ codec: createStateCodec(new Uint8Array(32).fill(3), 600) }), () => now);
+  const back = { client, scope: '', group: '', quiet: new AbortController().signal };
+  const face = new ModernFace({ client: () => Promise.resolve(back), lease: () => Promise.resolve({ back, release: () => undefined }) }, new PendingCalls({ codec: createStateCodec(new Uint8Array(32).fill(3), 600) }), () => now);
   const lists = () => server.requests.filter((r) => r.json?.method === 'tools/list').length;
   const check = (name: string) => {
     const headers: Record<string, string> = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name };

@@ -78,6 +78,18 @@ describe('byhand bridge: a 2025 server\'s tasks for a 2026 host', { timeout: 60_
     }
   });
 
+  test("a host that declares the extension hears the progress of a call the server answers at once, under its own token", async () => {
+    const client = await host();
+    try {
+      const heard: number[] = [];
+      const result = await client.callTool('trigger-long-running-operation', { duration: 0.3, steps: 3 }, { onProgress: (p) => void heard.push(p.progress) });
+      assert.match(JSON.stringify(result.content), /Long running operation completed/);
+      assert.deepEqual(heard, [1, 2, 3]);
+    } finally {
+      await client.close();
+    }
+  });
+
   test('a host that does not declare the extension gets the result in the call, the bridge following the task', async () => {
     const client = await host({ tasks: false });
     try {

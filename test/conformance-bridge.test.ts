@@ -17,7 +17,7 @@ import { startServer, type RunningServer } from '../packages/servers/src/edge/se
 import { listen, type Listening } from './support/bridge-listen.js';
 import { startLegacyOnlyEverything, type LegacyOnlyServer } from './support/legacy-only-everything.js';
 import { BRIDGE_OUT_OF_SCOPE, outOfScope } from './conformance/scope.js';
-import { assertInstalled, judgeServer, legacyServerRun, node22, passed, repoRoot, serverRequirementRun, suite2026, suiteLegacy, summarise, type ScenarioResult } from './conformance/suite.js';
+import { assertInstalled, collect, conformance, judgeServer, legacyServerRun, node22, passed, repoRoot, serverRequirementRun, suite2026, suiteLegacy, summarise, tagged, type ScenarioResult } from './conformance/suite.js';
 
 const resultsFile = join(repoRoot, 'test', 'results', 'conformance-bridge.md');
 const directFile = join(repoRoot, 'test', 'results', 'conformance-server.md');
@@ -61,6 +61,7 @@ const RUNS = [
   { suite: '2026-07-28', label: '0.2.0-alpha.12 `--requirements 2026-07-28`, the bridge in front of the 2025-only Everything toolbox' },
   { suite: '2025-11-25', label: '0.2.0-alpha.12 `--requirements 2025-11-25`, the bridge in front of the Everything toolbox (2026)' },
   { suite: '0.1.16', label: '0.1.16 `--suite all`, the bridge in front of the Everything toolbox (2026)' },
+  { suite: '0.2.0-alpha.12', label: "0.2.0-alpha.12, the skills extension's scenarios (`sep-2640-*`), the bridge in front of the Everything toolbox (2026)" },
 ];
 
 function report(): void {
@@ -114,6 +115,20 @@ test('0.2.0-alpha.12 --requirements 2026-07-28 through the bridge, in front of t
 test('0.2.0-alpha.12 --requirements 2025-11-25 through the bridge, in front of the Everything toolbox', { timeout: 240_000 }, async () => {
   const results = await requirementRun('2025-11-25', toModern.url);
   assert.ok(results.filter((r) => r.scored).length >= 30, 'expected the 30 required server scenarios');
+});
+
+test("0.2.0-alpha.12: the skills extension's scenarios through the bridge, in front of the Everything toolbox", { timeout: 120_000 }, async () => {
+  const names = tagged(await conformance(suite2026, ['list', '--server'])).map((s) => s.name).filter((name) => name.startsWith('sep-2640-'));
+  assert.ok(names.length >= 3, `expected the 3 skills scenarios, got ${names.join(', ')}`);
+  const results: ScenarioResult[] = [];
+  for (const name of names) {
+    const out = join(scratch, `skills-${name}`);
+    await conformance(suite2026, ['server', '--url', toModern.url, '--scenario', name, '-o', out]);
+    for (const r of collect(out, '0.2.0-alpha.12', () => false).values()) results.push({ ...r, category: 'extension' });
+  }
+  all.push(...results);
+  report();
+  judge(results, names);
 });
 
 test('0.1.16 --suite all through the bridge, in front of the Everything toolbox', { timeout: 240_000 }, async () => {

@@ -13,11 +13,13 @@ export interface Asked {
   forms: string[];
   /** Forms the bridge withdrew (notifications/cancelled) before they were answered. */
   withdrawn: string[];
+  /** How many times the host was asked for its roots. */
+  roots: number;
 }
 
 /** The SDK 2.4.0 client answers sampling and forms, as its capabilities declare. */
 export function answerAsModernHost(client: ModernClient, capabilities: Record<string, object>, label: string): Asked {
-  const asked: Asked = { prompts: [], forms: [], withdrawn: [] };
+  const asked: Asked = { prompts: [], forms: [], withdrawn: [], roots: 0 };
   if ('sampling' in capabilities) {
     client.setRequestHandler('sampling/createMessage', async (request) => {
       const text = request.params.messages.map((m) => (!Array.isArray(m.content) && m.content.type === 'text' ? m.content.text : '')).join(' ');
@@ -40,7 +42,7 @@ export function answerAsModernHost(client: ModernClient, capabilities: Record<st
  * answered yet, so a form stays open until the bridge withdraws it.
  */
 export function answerAsLegacyHost(client: LegacyClient, capabilities: Record<string, object>, label: string, formsWait = false): Asked {
-  const asked: Asked = { prompts: [], forms: [], withdrawn: [] };
+  const asked: Asked = { prompts: [], forms: [], withdrawn: [], roots: 0 };
   if ('sampling' in capabilities) client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
     const text = request.params.messages.map((m) => ('text' in m.content ? String(m.content.text) : '')).join(' ');
     asked.prompts.push(text);
@@ -54,7 +56,7 @@ export function answerAsLegacyHost(client: LegacyClient, capabilities: Record<st
     const properties = 'requestedSchema' in request.params ? Object.keys(request.params.requestedSchema.properties) : [];
     return { action: 'accept', content: Object.fromEntries(properties.map((name) => [name, `${label} ${name}`])) };
   });
-  if ('roots' in capabilities) client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: `file:///${label}/project`, name: 'project' }] }));
+  if ('roots' in capabilities) client.setRequestHandler(ListRootsRequestSchema, async () => ((asked.roots += 1), { roots: [{ uri: `file:///${label}/project`, name: 'project' }] }));
   return asked;
 }
 
@@ -88,4 +90,14 @@ export function tapProgress(client: Tappable): { lastCall(): number[] } {
       return seen.slice(0, end).flatMap((entry) => ('token' in entry && entry.token === id ? [entry.progress] : []));
     },
   };
+}
+
+/** The SDK 2.4.0 client answers roots/list with one root that names its host, when its capabilities declare roots. */
+export function answerRootsAsModernHost(client: ModernClient, label: string): { asked: number } {
+  const seen = { asked: 0 };
+  client.setRequestHandler('roots/list', async () => {
+    seen.asked++;
+    return { roots: [{ uri: `file:///${label}/project`, name: 'project' }] };
+  });
+  return seen;
 }

@@ -9,9 +9,10 @@ export interface Listening {
   stop(): Promise<void>;
 }
 
-export async function listen(args: string[]): Promise<Listening> {
+/** `env`: more of the bridge's environment (BYHAND_STATE_SECRET). */
+export async function listen(args: string[], env: Record<string, string> = {}): Promise<Listening> {
   // Stopped by `stop`, and run for as long as a conformance suite takes.
-  const cli = startByhand(['bridge', ...withListen(args)], { capMs: Infinity });
+  const cli = startByhand(['bridge', ...withListen(args)], { capMs: Infinity, env });
   const stop = async () => {
     if (cli.child.exitCode === null) cli.child.kill('SIGTERM');
     await cli.exit;

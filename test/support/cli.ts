@@ -88,8 +88,8 @@ export interface RunningCli {
  * awaiting an exit that never comes fails instead of holding the run open; a caller that stops it itself, and may run
  * it longer, passes Infinity.
  */
-export function startByhand(args: string[], { cwd = root, onlyEnv, capMs = 45_000 }: { cwd?: string; onlyEnv?: Record<string, string>; capMs?: number } = {}): RunningCli {
-  const child = spawn(process.execPath, [bin, ...args], { cwd, env: environment({ cwd, onlyEnv, env: { NO_COLOR: '1' } }), stdio: ['ignore', 'pipe', 'pipe'] });
+export function startByhand(args: string[], { cwd = root, onlyEnv, env = {}, capMs = 45_000 }: { cwd?: string; onlyEnv?: Record<string, string>; env?: Record<string, string>; capMs?: number } = {}): RunningCli {
+  const child = spawn(process.execPath, [bin, ...args], { cwd, env: environment({ cwd, onlyEnv, env: { NO_COLOR: '1', ...env } }), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));

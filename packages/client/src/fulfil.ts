@@ -24,7 +24,7 @@ export async function fulfil(host: Host, request: { method?: unknown; params?: u
   const params = (request.params ?? {}) as JsonObject;
   switch (request.method) {
     case 'sampling/createMessage': {
-      if (!host.sample) throw undeclared('sampling', ctx);
+      if (!host.sample) throw undeclared(host, request, 'sampling', ctx);
       const result = await run(() => host.sample!(params as unknown as CreateMessageParams, ctx), 'sampling', ctx);
       if (!result || typeof result.model !== 'string' || !result.role || result.content === undefined) {
         throw new HostError(`the host's sampling answer for '${ctx.key}' has no role, content or model`, 'a sampling answer is {role, content, model, stopReason?}');
@@ -32,10 +32,10 @@ export async function fulfil(host: Host, request: { method?: unknown; params?: u
       return result;
     }
     case 'elicitation/create': {
-      if (!host.elicit) throw undeclared('elicitation', ctx);
+      if (!host.elicit) throw undeclared(host, request, 'elicitation', ctx);
       const elicit = params as unknown as ElicitParams;
       const mode = elicit.mode ?? 'form';
-      if (!(host.elicitationModes ?? ['form']).includes(mode)) throw undeclared(`elicitation in ${mode} mode`, ctx);
+      if (!(host.elicitationModes ?? ['form']).includes(mode)) throw undeclared(host, request, `elicitation in ${mode} mode`, ctx);
       const result = await run(() => host.elicit!(elicit, ctx), 'elicitation', ctx);
       if (!['accept', 'decline', 'cancel'].includes(result?.action)) {
         throw new HostError(`the host's elicitation answer for '${ctx.key}' has no valid action`, 'an elicitation answer is {action: accept|decline|cancel, content?}');
@@ -43,7 +43,7 @@ export async function fulfil(host: Host, request: { method?: unknown; params?: u
       return mode === 'form' ? withDefaults(result, elicit) : { action: result.action };
     }
     case 'roots/list': {
-      if (!host.roots) throw undeclared('roots', ctx);
+      if (!host.roots) throw undeclared(host, request, 'roots', ctx);
       const result = await run(() => host.roots!(ctx), 'roots', ctx);
       if (!Array.isArray(result?.roots)) throw new HostError('the host\'s roots answer has no roots array', 'a roots answer is {roots: [{uri, name?}]}');
       return result;
@@ -66,7 +66,8 @@ function withDefaults(result: ElicitResult, params: ElicitParams): ElicitResult 
   return { action: 'accept', content };
 }
 
-function undeclared(what: string, ctx: InputContext): ProtocolError {
+function undeclared(host: Host, request: { method?: unknown; params?: unknown }, what: string, ctx: InputContext): ProtocolError {
+  host.askedUndeclared?.({ method: String(request.method), params: request.params }, ctx);
   return new ProtocolError(
     `the server asked for ${what} ('${ctx.key}' during ${ctx.method} ${ctx.name}) although the client did not declare it`,
     'a server must only ask for what the request declares in clientCapabilities; this is a server bug',

@@ -205,4 +205,9 @@ export interface Host {
    * which, in plain words. Nothing more arrives between calls in this session; absent, that is silent.
    */
   eventsEnded?: (reason: string) => void;
+  /**
+   * Told when the server asks for what this host does not declare (sampling, elicitation or a mode of it, roots),
+   * before the client refuses it: a server bug, or a 2025 server that asks anyway.
+   */
+  askedUndeclared?: (request: { method: string; params?: unknown }, ctx: InputContext) => void;
 }

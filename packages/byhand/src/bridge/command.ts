@@ -3,6 +3,7 @@
 // face speaks the host's era and relays what the server asks back to the host (docs/bridge.md).
 
 import { resolve } from 'node:path';
+import { createBridge, type Bridge, type OpenBack } from '@byhand/bridge';
 import { StreamClosedError, type Client, type Host } from '@byhand/client';
 import { AnswersFileError, createHost, ProviderConfigError, type ByhandHost } from '@byhand/host';
 import { runCommand } from '../shared/command.js';
@@ -13,10 +14,6 @@ import { notice } from '../shared/output.js';
 import { resolveServer, serverAndWords } from '../shared/resolve-server.js';
 import { connectFlags, sourceFlags } from '../shared/server-flags.js';
 import { UsageError } from '../shared/usage-error.js';
-import { serveStdio, type Backs } from './stdio-face.js';
-import type { OpenBack } from './legacy-face.js';
-import { PendingCalls } from './pending-calls.js';
-import { createStateCodec, defaultStateKey, stateKeyBytes, DEFAULT_STATE_TTL_SECONDS } from '@byhand/servers/edge';
 import { SPEC } from './spec.js';
 
 export async function bridgeCommand(args: string[], io: CommandIO = processIO()): Promise<number> {
@@ -65,14 +62,22 @@ export async function bridgeCommand(args: string[], io: CommandIO = processIO())
         },
       };
     };
-    const key = defaultStateKey(io.env.BYHAND_STATE_SECRET);
-    const pending = new PendingCalls({ codec: createStateCodec(stateKeyBytes(key), DEFAULT_STATE_TTL_SECONDS) });
-    const backs = { open: openBack, own, pending, warn: (text: string) => notice(io, text) };
+    const bridge = createBridge({
+      open: openBack,
+      own,
+      ...(io.env.BYHAND_STATE_SECRET !== undefined ? { stateSecret: io.env.BYHAND_STATE_SECRET } : {}),
+      ...(at !== undefined ? { allowedHosts: await listenHosts(at) } : {}),
+      warn: (text) => notice(io, text),
+    });
     if (at === undefined) {
-      const gone = await serveStdio(io, backs);
+      const gone = await bridge.stdio(io);
       if (gone !== undefined) throw new StreamClosedError(gone, 'the bridge ends with its server, as the server alone would have: the host sees it stop and can start it again');
     } else {
-      await serveHttp(io, backs, at, failure);
+      try {
+        await serveHttp(io, bridge, at, failure);
+      } finally {
+        await bridge.close();
+      }
     }
     return 0;
   });
@@ -117,30 +122,33 @@ interface ListenAt {
   allowedHosts: string[];
 }
 
+/** The names the HTTP face accepts in Host and Origin besides loopback: `--allow-host`, and the address it binds when named. */
+async function listenHosts(at: ListenAt): Promise<string[]> {
+  const { acceptedHosts } = await import('@byhand/servers/listen');
+  return acceptedHosts(at.host, at.allowedHosts);
+}
+
 /** Serves the HTTP face until the command is interrupted; the URL to give a host goes on stdout. */
-async function serveHttp(io: CommandIO, backs: Backs, at: ListenAt, failure: { what: string }): Promise<void> {
+async function serveHttp(io: CommandIO, bridge: Bridge, at: ListenAt, failure: { what: string }): Promise<void> {
   failure.what = `byhand bridge --listen ${at.host}:${at.port}`;
-  const { listenNode, acceptedHosts, hostRefusal } = await import('@byhand/servers/listen');
-  const { createHttpFace, rpcError } = await import('./http-face.js');
-  const face = createHttpFace({ backs });
-  const refusal = hostRefusal(acceptedHosts(at.host, at.allowedHosts));
+  const { listenNode } = await import('@byhand/servers/listen');
+  const { nodeExchange } = await import('@byhand/bridge/node');
+  const listening = await listenNode(async (req, res, path) => {
+    const exchange = nodeExchange(req, res);
+    if (path !== at.path) return rpcError404(exchange, at.path);
+    return bridge.serve(exchange);
+  }, { host: at.host, port: at.port });
   try {
-    const listening = await listenNode(async (req, res, path) => {
-      if (path !== at.path) return rpcError(res, 404, -32601, `Not found: the bridge serves ${at.path}`);
-      const refused = refusal(req.headers.host, req.headers.origin);
-      if (refused !== undefined) return rpcError(res, 403, -32000, refused);
-      return face.serve(req, res);
-    }, { host: at.host, port: at.port });
-    try {
-      io.stdout.write(`${listening.origin}${at.path}\n`);
-      if (listening.exposed) notice(io, `listening on ${listening.bound}, which other machines can reach: a host there can use this server through the bridge`);
-      await interrupted(io);
-    } finally {
-      await listening.close();
-    }
+    io.stdout.write(`${listening.origin}${at.path}\n`);
+    if (listening.exposed) notice(io, `listening on ${listening.bound}, which other machines can reach: a host there can use this server through the bridge`);
+    await interrupted(io);
   } finally {
-    await face.close();
+    await listening.close();
   }
+}
+
+function rpcError404(exchange: { reply(status: number, headers: Record<string, string>, body?: string): void }, path: string): void {
+  exchange.reply(404, { 'content-type': 'application/json' }, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32601, message: `Not found: the bridge serves ${path}` } }));
 }
 
 /** `[HOST:]PORT`: loopback unless a host is named; an IPv6 host is bracketed. */

@@ -2,3 +2,4 @@
 
 export { createStateCodec, type StateCodec } from './state-codec.js';
 export { defaultStateKey, stateKeyBytes, DEFAULT_STATE_TTL_SECONDS, type StateKeySource } from './state.js';
+export { acceptedHosts, hostRefusal, LOOPBACK_HOSTS } from './host-check.js';

@@ -4,8 +4,9 @@
 // from the subscription stream the bridge holds for the host (listen-relay.ts), and its tasks in the host's form
 // (legacy-tasks.ts).
 
-import { LEGACY_VERSIONS, McpError, type Client, type ClientCapabilities, type Host, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type LoggingLevel, type ToolCallOptions } from '@byhand/client';
-import { LOG_LEVELS } from '../call/spec.js';
+import { LEGACY_VERSIONS, McpError, type Client, type ClientCapabilities, type Host, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type ToolCallOptions } from '@byhand/client';
+import { isLogLevel, LOG_LEVELS } from './log-levels.js';
+import { carriedCapabilities } from './extensions.js';
 import { forward } from './forward.js';
 import { AnswerError } from './json-rpc-peer.js';
 import { LEGACY_TASKS_CAPABILITY, LegacyTasks, offersTasks, withTaskSupport } from './legacy-tasks.js';
@@ -37,7 +38,8 @@ export function alsoWhenGone(open: OpenBack, gone: (reason: string) => void): Op
 
 export interface HostLink {
   ask: Ask;
-  notify(method: string, params?: JsonObject): void;
+  /** A notification to the host; `related`, the host's request it belongs to (its progress). */
+  notify(method: string, params?: JsonObject, related?: string | number): void;
 }
 
 export class LegacyFace {
@@ -90,13 +92,12 @@ export class LegacyFace {
     }
     if (request.method === 'logging/setLevel' && this.back.client.era === 'modern') {
       // A modern server has no session to set a level on: the envelope of every later request carries it.
-      const levels: readonly unknown[] = LOG_LEVELS;
-      if (!levels.includes(params.level)) throw new AnswerError({ code: -32602, message: `Invalid params: level must be one of ${LOG_LEVELS.join(', ')}` });
-      await this.back.client.setLogLevel(params.level as LoggingLevel);
+      if (!isLogLevel(params.level)) throw new AnswerError({ code: -32602, message: `Invalid params: level must be one of ${LOG_LEVELS.join(', ')}` });
+      await this.back.client.setLogLevel(params.level);
       return {};
     }
     const token = (params._meta as JsonObject | undefined)?.progressToken;
-    const progress = token === undefined ? undefined : (p: JsonObject) => this.link.notify('notifications/progress', { ...p, progressToken: token });
+    const progress = token === undefined ? undefined : (p: JsonObject) => this.link.notify('notifications/progress', { ...p, progressToken: token }, request.id);
     if (this.tasks !== undefined) {
       const call: ToolCallOptions = { signal, ...(progress ? { onProgress: progress } : {}) };
       const taskId = String(params.taskId);
@@ -146,7 +147,7 @@ export class LegacyFace {
     const versions: readonly string[] = LEGACY_VERSIONS;
     return {
       protocolVersion: versions.includes(asked) ? asked : LEGACY_VERSIONS[0],
-      capabilities: this.tasks === undefined ? client.serverCapabilities : { ...client.serverCapabilities, tasks: LEGACY_TASKS_CAPABILITY },
+      capabilities: this.tasks === undefined ? carriedCapabilities(client.serverCapabilities) : { ...carriedCapabilities(client.serverCapabilities), tasks: LEGACY_TASKS_CAPABILITY },
       serverInfo: client.serverInfo ?? { name: 'byhand-bridge', version: '0' },
       ...(client.instructions !== undefined ? { instructions: client.instructions } : {}),
     };

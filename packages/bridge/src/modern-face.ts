@@ -6,14 +6,15 @@
 // a call comes back to the host as `input_required` with a signed handle of the call (pending-calls.ts), refused
 // with -32021 when the host's envelope does not declare it.
 
-import { headerParams, META, MODERN_VERSIONS, standardHeaders, TASKS_EXTENSION, type Client, type ClientCapabilities, type JsonObject, type JsonRpcRequest, type Tool } from '@byhand/client';
+import { headerParams, META, MODERN_VERSIONS, standardHeaders, TASKS_EXTENSION, type Client, type ClientCapabilities, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type LoggingLevel, type Tool } from '@byhand/client';
 import { admit, checkParamHeaders, refused, type HeaderLookup, type MirroredParam } from './modern-gate.js';
 import { forward } from './forward.js';
 import { ListenFace, type Notify } from './listen-face.js';
-import type { ModernBack } from './modern-backs.js';
+import type { ModernBack, ModernBacks } from './modern-backs.js';
 import { declaresTasks, legacyCapabilities, ModernTasks, offersLegacyTasks } from './modern-tasks.js';
+import { carriedCapabilities } from './extensions.js';
 import { AnswerError } from './json-rpc-peer.js';
-import type { PendingCalls } from './pending-calls.js';
+import type { Leased, PendingCalls, Progress, Round } from './pending-calls.js';
 
 /** The requests during which a server may ask for input, and the parameter that names what they are about. */
 const INPUT_METHODS: Record<string, string> = { 'tools/call': 'name', 'resources/read': 'uri', 'prompts/get': 'name' };
@@ -48,20 +49,31 @@ export class ModernFace {
   private readonly tasks: ModernTasks;
   /** Each back's tools, listed once, for the Mcp-Param-* headers their schemas ask for (checked, and sent on), and when. */
   private readonly mirrored = new WeakMap<Client, { listing: Promise<Map<string, MirroredParam[]>>; at: number }>();
+  /** The log level each legacy back's session was last told (logging/setLevel). */
+  private readonly levels = new WeakMap<Client, LoggingLevel>();
 
   constructor(
-    /** The back for the caller's declared capabilities, opened on first use (modern-backs.ts). */
-    private readonly back: (declared: ClientCapabilities) => Promise<ModernBack>,
+    /** The backs for each set of declared capabilities, opened on first use (modern-backs.ts). */
+    private readonly backs: Pick<ModernBacks, 'client' | 'lease'>,
     private readonly pending: PendingCalls,
     private readonly now: () => number = Date.now,
   ) {
-    this.tasks = new ModernTasks(pending);
+    this.tasks = new ModernTasks(backs, pending);
   }
 
-  /** `notify`: how a notification reaches the host during this request (a subscription's). */
-  async handle(request: JsonRpcRequest, signal: AbortSignal, notify: Notify): Promise<JsonObject> {
+  /**
+   * `notify`: how a notification reaches the host during this request (a subscription's, the call's progress and logs);
+   * `caller` names the host for the per-caller bounds.
+   */
+  async handle(request: JsonRpcRequest, signal: AbortSignal, notify: Notify, caller: string): Promise<JsonObject> {
     await this.check(request);
-    return this.run(request, signal, notify);
+    return this.run(request, signal, notify, caller);
+  }
+
+  /** A notification of a back's with no request of its own: a subscription's, or a log message of the call it runs. */
+  relay(notification: JsonRpcNotification, from: { scope: string; group: string }): void {
+    this.listens.relay(notification, from);
+    this.pending.relay(notification, from.scope);
   }
 
   /**
@@ -72,7 +84,7 @@ export class ModernFace {
     admit(request, header);
     if (request.method === 'server/discover' || (request.method !== 'tools/call' && !TASK_METHODS.has(request.method))) return;
     const declared = declaredBy(request);
-    const { client } = await this.back(declared);
+    const { client } = await this.backs.client(declared);
     if (TASK_METHODS.has(request.method) && client.era !== 'modern') {
       if (!offersLegacyTasks(client)) throw refused(404, -32601, `Method not found: ${request.method} (this ${client.protocolVersion} server runs no tasks)`);
       // As a 2026 server refuses it (the servers' task-methods.ts): the extension is the caller's to declare.
@@ -87,19 +99,19 @@ export class ModernFace {
   }
 
   /** A request `check` admitted. */
-  async run(request: JsonRpcRequest, signal: AbortSignal, notify: Notify): Promise<JsonObject> {
-    const result = await this.answer(request, signal, notify);
+  async run(request: JsonRpcRequest, signal: AbortSignal, notify: Notify, caller: string): Promise<JsonObject> {
+    const result = await this.answer(request, signal, notify, caller);
     // A 2026 result says whether it is complete; a legacy server's never does.
     const complete = result.resultType === undefined ? { ...result, resultType: 'complete' } : result;
     return CACHEABLE.has(request.method) && complete.resultType === 'complete' ? withCacheHints(complete) : complete;
   }
 
-  private async answer(request: JsonRpcRequest, signal: AbortSignal, notify: Notify): Promise<JsonObject> {
+  private async answer(request: JsonRpcRequest, signal: AbortSignal, notify: Notify, caller: string): Promise<JsonObject> {
     const params = request.params ?? {};
     const meta = (params._meta ?? {}) as JsonObject;
     const declared = declaredBy(request);
-    const back = await this.back(declared);
-    const { client, scope } = back;
+    const back = await this.backs.client(declared);
+    const { client } = back;
     if (request.method === 'server/discover') {
       // An era found in the verdict cache comes without the server's word on who it is.
       if (client.era === 'modern' && client.serverInfo === undefined) await client.discover({ signal });
@@ -111,31 +123,36 @@ export class ModernFace {
     if (TASK_METHODS.has(request.method)) {
       const { taskId } = params;
       if (typeof taskId !== 'string') throw new AnswerError({ code: -32602, message: `Invalid params: ${request.method} needs a taskId, a string` });
-      if (request.method === 'tasks/get') return this.tasks.get(client, declared, scope, taskId, signal);
+      if (request.method === 'tasks/get') return this.tasks.get(declared, caller, taskId, signal);
       if (request.method === 'tasks/update') return this.tasks.update(declared, taskId, params.inputResponses);
-      return this.tasks.cancel(client, taskId, signal);
+      return this.tasks.cancel(declared, taskId, signal);
     }
     if (about === undefined) return forward(client, request.method, params, { signal });
     const binding = `${request.method}\0${String(params[about])}`;
     const { inputResponses, requestState, ...call } = params;
-    // The server's progress goes to the round the host is waiting on, under that request's own token.
-    const token = meta.progressToken;
-    const progress = token === undefined ? undefined : (p: JsonObject) => notify({ jsonrpc: '2.0', method: 'notifications/progress', params: { ...p, progressToken: token } });
-    if (typeof requestState === 'string') {
-      return this.pending.resume(requestState, (inputResponses ?? {}) as JsonObject, declared, binding, signal, progress);
-    }
+    // The server's progress and log messages go to the round the host is waiting on, under that request's own token.
+    const round: Round = { signal, notify, ...(isProgressToken(meta.progressToken) ? { progressToken: meta.progressToken } : {}) };
+    if (typeof requestState === 'string') return this.pending.resume(requestState, (inputResponses ?? {}) as JsonObject, declared, binding, round);
     // A host that declared the tasks extension gets the task a 2025 server makes; any other, the task's result.
     const asTask = request.method === 'tools/call' && declaresTasks(declared) && offersLegacyTasks(client);
-    return this.pending.start(
-      declared,
-      binding,
-      (work, onProgress) => {
-        const both = AbortSignal.any([signal, work]);
-        return asTask ? this.tasks.call(client, call, both) : forward(client, request.method, call, { signal: both, progress: onProgress });
-      },
-      progress,
-      scope,
-    );
+    const logLevel = meta[META.logLevel] as LoggingLevel | undefined;
+    const work = async (held: ModernBack, signal: AbortSignal, progress: Progress) => {
+      // The call holds its back while it runs, so the session's level is this call's.
+      if (logLevel !== undefined) await this.logsAt(held.client, logLevel, signal);
+      return asTask ? this.tasks.call(held, call, signal, progress) : forward(held.client, request.method, call, { signal, progress });
+    };
+    const lease = async (signal: AbortSignal): Promise<Leased> => {
+      const { back: held, release } = await this.backs.lease(declared, { asked: (scope) => this.pending.asked(scope), signal });
+      return { scope: held.scope, release, run: (s, progress) => work(held, s, progress) };
+    };
+    return this.pending.start({ declared, binding, caller, ...(logLevel !== undefined ? { logLevel } : {}), lease }, round);
+  }
+
+  /** A legacy back's session told to send log messages at `level` and above, unless it already is (or logs nothing). */
+  private async logsAt(client: Client, level: LoggingLevel, signal: AbortSignal): Promise<void> {
+    if (client.serverCapabilities.logging === undefined || this.levels.get(client) === level) return;
+    await client.setLogLevel(level, { signal });
+    this.levels.set(client, level);
   }
 
   /** The back's tools' mirrored arguments, by tool name; listed once (or again, `fresh`). */
@@ -169,6 +186,8 @@ export class ModernFace {
   }
 }
 
+const isProgressToken = (token: unknown): token is string | number => typeof token === 'string' || typeof token === 'number';
+
 /** What the caller's envelope declares (admitted requests carry one). */
 function declaredBy(request: JsonRpcRequest): ClientCapabilities {
   const meta = (request.params?._meta ?? {}) as JsonObject;
@@ -185,7 +204,7 @@ function mirroredOf(tool: Tool): MirroredParam[] {
 function discoverResult(client: Client): JsonObject {
   return {
     supportedVersions: [...MODERN_VERSIONS],
-    capabilities: client.era === 'legacy' ? legacyCapabilities(client) : client.serverCapabilities,
+    capabilities: carriedCapabilities(client.era === 'legacy' ? legacyCapabilities(client) : client.serverCapabilities, [TASKS_EXTENSION]),
     ...(client.instructions !== undefined ? { instructions: client.instructions } : {}),
     _meta: { [META.serverInfo]: client.serverInfo ?? { name: 'byhand-bridge', version: '0' } },
   };

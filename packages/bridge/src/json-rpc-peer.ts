@@ -18,6 +18,8 @@ export class AnswerError extends Error {
 
 /** Requests the bridge may have waiting on a host at once: a host that never answers cannot make it hold more. */
 const MAX_OUTGOING = 64;
+/** Requests of the host's the bridge works on at once: one that sends without waiting for answers is refused past it. */
+const MAX_INCOMING = 256;
 
 export class JsonRpcPeer {
   private nextId = 0;
@@ -30,7 +32,8 @@ export class JsonRpcPeer {
   private silent = false;
 
   constructor(
-    private readonly write: (message: JsonRpcMessage) => void,
+    /** Sends a message to the host; `related` is the host's request it belongs to, when known (its progress). */
+    private readonly write: (message: JsonRpcMessage, related?: string | number) => void,
     private readonly handle: Handler,
     private readonly onNotification: (notification: JsonRpcNotification) => void = () => undefined,
   ) {}
@@ -44,6 +47,9 @@ export class JsonRpcPeer {
     if (typeof m.method === 'string') {
       if (m.id === undefined) return this.notification(m as unknown as JsonRpcNotification);
       if (typeof m.id !== 'string' && typeof m.id !== 'number') return this.write({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: id must be a string or a number' } });
+      if (this.incoming.size >= MAX_INCOMING) {
+        return this.write({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: `byhand bridge: ${MAX_INCOMING} of this host's requests are in flight; send more as they are answered` } });
+      }
       const running = this.request(m as unknown as JsonRpcRequest);
       this.running.add(running);
       return void running.finally(() => this.running.delete(running));
@@ -72,8 +78,9 @@ export class JsonRpcPeer {
     });
   }
 
-  notify(method: string, params?: JsonObject): void {
-    if (!this.closed) this.write({ jsonrpc: '2.0', method, ...(params !== undefined ? { params } : {}) });
+  /** A notification to the host; `related`, the host's request it belongs to. */
+  notify(method: string, params?: JsonObject, related?: string | number): void {
+    if (!this.closed) this.write({ jsonrpc: '2.0', method, ...(params !== undefined ? { params } : {}) }, related);
   }
 
   /** The host is gone: what it was asked fails, what it asked is given up. */
@@ -136,6 +143,21 @@ export class JsonRpcPeer {
     const error = message.error as JsonRpcError | undefined;
     if (error !== undefined) waiting.reject(new McpError(typeof error.code === 'number' ? error.code : -32603, `the host answered with an error: ${String(error.message)}`, 'the host refused or could not fulfil the request', error.data));
     else waiting.resolve((message.result ?? {}) as JsonObject);
+  }
+}
+
+/**
+ * A message as one line of JSON, for any carrier. A result the engine cannot serialise (nested deeper than its stack:
+ * a server's answer can be) is not the process's failure but that request's: its answer becomes an error saying why,
+ * and any other message is left out (undefined).
+ */
+export function frame(message: JsonRpcMessage): string | undefined {
+  try {
+    return JSON.stringify(message);
+  } catch (error) {
+    if ('method' in message || message.id === undefined) return undefined;
+    const why = error instanceof RangeError ? 'it is nested too deeply to serialise' : `it cannot be serialised (${error instanceof Error ? error.message : String(error)})`;
+    return JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: `byhand bridge: the server's answer cannot be relayed: ${why}` } });
   }
 }
 

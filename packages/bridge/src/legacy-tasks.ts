@@ -6,7 +6,6 @@
 // a task, its tasks/get carries the outcome, tasks/update the answers. A call the server answered at once is still a
 // task to a host that asked for one: the bridge keeps it, finished, for the host to read.
 
-import { randomUUID } from 'node:crypto';
 import { RpcError, TASKS_EXTENSION, type Client, type JsonObject, type Task, type ToolCallOptions } from '@byhand/client';
 import { AnswerError } from './json-rpc-peer.js';
 
@@ -66,7 +65,7 @@ export class LegacyTasks {
       return { task: legacyTask(started.task, this.now) };
     }
     const at = new Date(this.now()).toISOString();
-    const task: JsonObject = { taskId: `bridge-${randomUUID()}`, status: started.result.isError === true ? 'failed' : 'completed', ttl: null, createdAt: at, lastUpdatedAt: at };
+    const task: JsonObject = { taskId: `bridge-${crypto.randomUUID()}`, status: started.result.isError === true ? 'failed' : 'completed', ttl: null, createdAt: at, lastUpdatedAt: at };
     remember(this.finished, String(task.taskId), { task, result: started.result });
     this.listed(String(task.taskId));
     return { task };

@@ -6,8 +6,9 @@
 // was not in the spec, and the SDK sends it from that version on (@modelcontextprotocol/sdk
 // dist/esm/server/webStandardStreamableHttp.js, writePrimingEvent).
 
-import type { ServerResponse } from 'node:http';
 import type { JsonRpcMessage } from '@byhand/client';
+import type { HttpExchange, ResponseSink } from './exchange.js';
+import { frame } from './json-rpc-peer.js';
 
 /** How long a host waits before it reconnects to a stream it lost, in ms: said on the priming event. */
 const RETRY_MS = 1000;
@@ -20,7 +21,7 @@ const MAX_ENDED = 16;
 export class ResumableStream {
   private readonly events: { seq: number; text: string }[] = [];
   private seq = 0;
-  private res: ServerResponse | undefined;
+  private sink: ResponseSink | undefined;
   ended = false;
 
   constructor(
@@ -29,14 +30,13 @@ export class ResumableStream {
     private readonly onEnd: () => void,
   ) {}
 
-  /** Sends the event stream's head on `res`, and from then on writes to it; `after` replays from that place. */
-  attach(res: ServerResponse, headers: Record<string, string>, options: { prime?: boolean; after?: number } = {}): void {
+  /** Opens the event stream on `exchange`, and from then on writes to it; `after` replays from that place. */
+  attach(exchange: HttpExchange, headers: Record<string, string>, options: { prime?: boolean; after?: number } = {}): void {
     this.detach();
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
-    res.flushHeaders();
-    this.res = res;
-    res.once('close', () => {
-      if (this.res === res) this.res = undefined;
+    const sink = exchange.open({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
+    this.sink = sink;
+    exchange.onClose(() => {
+      if (this.sink === sink) this.sink = undefined;
     });
     if (options.prime === true) this.write({ seq: this.seq++, text: `retry: ${RETRY_MS}\ndata: \n\n` });
     if (options.after !== undefined) for (const event of this.events) if (event.seq > options.after) this.write(event);
@@ -44,8 +44,9 @@ export class ResumableStream {
   }
 
   send(message: JsonRpcMessage): void {
-    if (this.ended) return;
-    const event = { seq: this.seq++, text: `event: message\ndata: ${JSON.stringify(message)}\n\n` };
+    const data = this.ended ? undefined : frame(message);
+    if (data === undefined) return;
+    const event = { seq: this.seq++, text: `event: message\ndata: ${data}\n\n` };
     this.events.push(event);
     if (this.events.length > MAX_EVENTS) this.events.shift();
     this.write(event);
@@ -60,22 +61,22 @@ export class ResumableStream {
 
   /** Whether a host is listening on this stream now. */
   get listening(): boolean {
-    return this.res !== undefined;
+    return this.sink !== undefined;
   }
 
   /** Stops writing to the host's response (a newer one took the stream, or the session ends). */
   detach(): void {
-    const res = this.res;
-    this.res = undefined;
-    res?.end();
+    const sink = this.sink;
+    this.sink = undefined;
+    sink?.end();
   }
 
   private write(event: { seq: number; text: string }): void {
-    this.res?.write(`id: ${this.key}-${event.seq}\n${event.text}`);
+    this.sink?.write(`id: ${this.key}-${event.seq}\n${event.text}`);
   }
 
   private finish(): void {
-    if (this.res === undefined) return;
+    if (this.sink === undefined) return;
     this.detach();
     this.onEnd();
   }

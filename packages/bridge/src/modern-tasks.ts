@@ -9,7 +9,8 @@
 import { RpcError, TASKS_EXTENSION, TimeoutError, type Client, type ClientCapabilities, type JsonObject, type Task } from '@byhand/client';
 import { toolFailure } from './forward.js';
 import { AnswerError } from './json-rpc-peer.js';
-import type { PendingCalls } from './pending-calls.js';
+import type { ModernBack, ModernBacks } from './modern-backs.js';
+import type { Leased, PendingCalls, Progress } from './pending-calls.js';
 
 /** Tasks followed for hosts while they take input (the round shown, the tasks/result held), the oldest forgotten first. */
 const KEPT = 256;
@@ -40,6 +41,8 @@ export function legacyCapabilities(client: Client): JsonObject {
 }
 
 interface Followed {
+  /** The back the task lives on: the session (or process) whose call started it. */
+  back?: ModernBack;
   /** The round the host has been shown and not yet answered. */
   round?: { requestState: string; inputRequests: JsonObject };
   /** tasks/result, being opened for the server's first question. */
@@ -51,19 +54,28 @@ interface Followed {
 export class ModernTasks {
   private readonly followed = new Map<string, Followed>();
 
-  constructor(private readonly pending: PendingCalls) {}
+  constructor(
+    private readonly backs: Pick<ModernBacks, 'client' | 'lease'>,
+    private readonly pending: PendingCalls,
+  ) {}
 
-  /** tools/call: the task's handle (CreateTaskResult) when the server made one, else the call's result. */
-  async call(client: Client, params: JsonObject, signal: AbortSignal): Promise<JsonObject> {
+  /** tools/call on the back the call holds: the task's handle (CreateTaskResult) when the server made one, else the call's result. */
+  async call(back: ModernBack, params: JsonObject, signal: AbortSignal, progress: Progress): Promise<JsonObject> {
     let started: Awaited<ReturnType<Client['startTool']>>;
     try {
-      started = await client.startTool(String(params.name), (params.arguments ?? {}) as JsonObject, { signal });
+      started = await back.client.startTool(String(params.name), (params.arguments ?? {}) as JsonObject, { signal, onProgress: progress });
     } catch (error) {
       return toolFailure(error, signal);
     }
     if ('result' in started) return started.result;
     const { result: _r, error: _e, inputRequests: _i, ...handle } = started.task;
+    this.follow(handle.taskId).back = back;
     return { ...handle, resultType: 'task' };
+  }
+
+  /** The back a task lives on, or (for a task this bridge did not start) the group's first. */
+  private async backOf(declared: ClientCapabilities, taskId: string): Promise<ModernBack> {
+    return this.followed.get(taskId)?.back ?? (await this.backs.client(declared));
   }
 
   /**
@@ -71,7 +83,9 @@ export class ModernTasks {
    * is shown what the server asked there. While the server takes the host's answers the task is `working`, whatever
    * it said meanwhile, until its next question reaches the bridge.
    */
-  async get(client: Client, declared: ClientCapabilities, scope: string, taskId: string, signal: AbortSignal): Promise<JsonObject> {
+  async get(declared: ClientCapabilities, caller: string, taskId: string, signal: AbortSignal): Promise<JsonObject> {
+    const back = await this.backOf(declared, taskId);
+    const { client } = back;
     const task = await client.getTask(taskId, { signal });
     if (task.status !== 'input_required') return detailed(task);
     // Only a task waiting for input is followed: what the bridge holds for it is its round and its tasks/result.
@@ -81,7 +95,12 @@ export class ModernTasks {
     let asked: JsonObject;
     try {
       // One tasks/result at a time, however many polls come meanwhile.
-      followed.opening ??= this.pending.start(declared, binding(taskId), (s) => client.request('tasks/result', { taskId }, { signal: s }), undefined, scope).finally(() => (followed.opening = undefined));
+      // tasks/result holds the task's back while it is open: what its server asks meanwhile is the task's.
+      const lease = async (s: AbortSignal): Promise<Leased> => {
+        const { release } = await this.backs.lease(declared, { only: back.scope, signal: s });
+        return { scope: back.scope, release, run: (signal) => client.request('tasks/result', { taskId }, { signal }) };
+      };
+      followed.opening ??= this.pending.start({ declared, caller, binding: binding(taskId), lease }).finally(() => (followed.opening = undefined));
       asked = await followed.opening;
     } catch (error) {
       // The task ended in an error (tasks/result answers what tools/call would have), or tasks/result outlasted the
@@ -120,8 +139,8 @@ export class ModernTasks {
   }
 
   /** tasks/cancel: the server stops the task; what it was asking is given up with it. */
-  async cancel(client: Client, taskId: string, signal: AbortSignal): Promise<JsonObject> {
-    await client.cancelTask(taskId, { signal });
+  async cancel(declared: ClientCapabilities, taskId: string, signal: AbortSignal): Promise<JsonObject> {
+    await (await this.backOf(declared, taskId)).client.cancelTask(taskId, { signal });
     const followed = this.followed.get(taskId);
     if (followed !== undefined) followed.round = undefined;
     return {};

@@ -3,14 +3,21 @@
 // enveloped request or `server/discover` a 2026 one. When stdin ends it answers what is in flight (a held
 // subscription ends), then closes the server; interrupted, it gives up what is in flight at once.
 
-import { StringDecoder } from 'node:string_decoder';
 import { DEFAULT_LIMITS, type Host, type JsonObject, type JsonRpcMessage } from '@byhand/client';
-import type { CommandIO } from '../shared/io.js';
+import { createHostWriter, type Writable } from './host-writer.js';
 import { JsonRpcPeer } from './json-rpc-peer.js';
 import { alsoWhenGone, LegacyFace, type OpenBack } from './legacy-face.js';
 import { ModernBacks } from './modern-backs.js';
 import { isModernRequest, ModernFace } from './modern-face.js';
 import type { PendingCalls } from './pending-calls.js';
+
+/** The host's end of a pipe: what it writes (stdin), what the bridge writes to it (stdout), and when to stop. */
+export interface StdioIO {
+  stdin: Pick<NodeJS.ReadableStream, 'on' | 'once' | 'off' | 'pause'>;
+  stdout: Writable;
+  /** Aborted to give up what is in flight and stop at once (a signal to the process). */
+  interrupt?: AbortSignal;
+}
 
 export interface Backs {
   open: OpenBack;
@@ -20,6 +27,8 @@ export interface Backs {
   pending: PendingCalls;
   /** What a host cannot be told, for stderr. */
   warn: (text: string) => void;
+  /** Backs open at once per group of callers in front of a legacy server (modern-backs.ts). */
+  backsPerGroup?: number;
 }
 
 /**
@@ -27,10 +36,10 @@ export interface Backs {
  * started exits on its own: the bridge then ends with it, so the host sees its server stop, as it would without the
  * bridge, and can start it again. Resolves with why the server is gone, if it is.
  */
-export async function serveStdio(io: CommandIO, backs: Backs): Promise<string | undefined> {
+export async function serveStdio(io: StdioIO, backs: Backs): Promise<string | undefined> {
   const serverGone = new AbortController();
   const open = alsoWhenGone(backs.open, (reason) => serverGone.abort(reason));
-  const write = (message: JsonRpcMessage) => void io.stdout.write(`${JSON.stringify(message)}\n`);
+  const write = createHostWriter(io.stdout, backs.warn);
   let face: LegacyFace | ModernFace | undefined;
   let modernBacks: ModernBacks | undefined;
   const link = { ask: (method: string, params: JsonObject, signal: AbortSignal) => peer.ask(method, params, signal), notify: (method: string, params?: JsonObject) => peer.notify(method, params) };
@@ -38,15 +47,16 @@ export async function serveStdio(io: CommandIO, backs: Backs): Promise<string | 
     // A ping says nothing of the host's era.
     if (face === undefined && request.method === 'ping') return {};
     if (face === undefined && isModernRequest(request)) {
-      const opened: ModernBacks = (modernBacks = new ModernBacks(open, backs.pending, (n, scope) => modern.listens.relay(n, scope)));
-      const modern = new ModernFace((declared) => opened.client(declared), backs.pending);
+      const opened: ModernBacks = (modernBacks = new ModernBacks(open, backs.pending, (n, from) => modern.relay(n, from), { warn: backs.warn, ...(backs.backsPerGroup !== undefined ? { maxPerGroup: backs.backsPerGroup } : {}) }));
+      const modern = new ModernFace(opened, backs.pending);
       face = modern;
     }
     face ??= new LegacyFace(link, open, backs.own, backs.warn);
-    return face.handle(request, signal, (n) => peer.notify(n.method, n.params));
+    // One host per process: its calls are bounded together.
+    return face.handle(request, signal, (n) => peer.notify(n.method, n.params), 'stdio');
   });
   try {
-    await readLines(io, io.interrupt === undefined ? serverGone.signal : AbortSignal.any([io.interrupt, serverGone.signal]), (line) => {
+    await readLines(io, write, io.interrupt === undefined ? serverGone.signal : AbortSignal.any([io.interrupt, serverGone.signal]), (line) => {
       let message: unknown;
       try {
         message = JSON.parse(line);
@@ -66,15 +76,15 @@ export async function serveStdio(io: CommandIO, backs: Backs): Promise<string | 
 }
 
 /** Each line of stdin until it ends or `stop` aborts; a line over the client's message bound is refused, not held. */
-function readLines(io: CommandIO, stop: AbortSignal, onLine: (line: string) => void): Promise<void> {
+function readLines(io: StdioIO, write: (message: JsonRpcMessage) => void, stop: AbortSignal, onLine: (line: string) => void): Promise<void> {
   const max = DEFAULT_LIMITS.maxMessageBytes;
   return new Promise((resolve, reject) => {
     let pending = '';
     let skipping = false;
     // A character split across two chunks is decoded whole.
-    const decoder = new StringDecoder('utf8');
+    const decoder = new TextDecoder();
     const onData = (chunk: Buffer | string) => {
-      const text = pending + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
+      const text = pending + (typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
       const lines = text.split('\n');
       pending = lines.pop() ?? '';
       for (const line of lines) {
@@ -84,7 +94,7 @@ function readLines(io: CommandIO, stop: AbortSignal, onLine: (line: string) => v
       if (pending.length > max) {
         pending = '';
         skipping = true;
-        io.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: a message over ${max} bytes` } })}\n`);
+        write({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: a message over ${max} bytes` } });
       }
     };
     const unhook = () => {

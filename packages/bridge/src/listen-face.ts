@@ -15,8 +15,9 @@ interface Listener {
   filter: JsonObject;
   id: string | number;
   notify: Notify;
-  /** The back it listens to (modern-backs.ts). */
+  /** The back it subscribed on, and its group (modern-backs.ts). */
   scope: string;
+  group: string;
 }
 
 /** A notification stamped as one of the host's subscription's (the server's own stamp replaced). */
@@ -60,9 +61,13 @@ export class ListenFace {
    */
   private readonly subscribed = new Map<string, number>();
 
-  /** A legacy server's notification, for the host streams that asked it of that back. */
-  relay(notification: JsonRpcNotification, scope: string): void {
-    for (const listener of this.listeners) if (listener.scope === scope && accepts(listener.filter, notification)) listener.notify(stamped(notification, listener.id));
+  /**
+   * A legacy server's notification, for the host streams that asked it: a resource update of the back the stream
+   * subscribed on; a list change of any back of its group (the server's lists are the same whichever session tells).
+   */
+  relay(notification: JsonRpcNotification, from: { scope: string; group: string }): void {
+    const mine = (listener: Listener) => (notification.method === 'notifications/resources/updated' ? listener.scope === from.scope : listener.group === from.group);
+    for (const listener of this.listeners) if (mine(listener) && accepts(listener.filter, notification)) listener.notify(stamped(notification, listener.id));
   }
 
   /**
@@ -70,7 +75,7 @@ export class ListenFace {
    * when it can tell nothing more between calls (`quiet`: no event stream, or its process exited). Such a server
    * honours nothing from then on, so the host is not told to wait for what cannot come.
    */
-  async listen({ client, scope, quiet }: ModernBack, id: string | number, params: JsonObject, signal: AbortSignal, notify: Notify): Promise<JsonObject> {
+  async listen({ client, scope, group, quiet }: ModernBack, id: string | number, params: JsonObject, signal: AbortSignal, notify: Notify): Promise<JsonObject> {
     const { _meta: _, ...bare } = params;
     if (client.era === 'modern') {
       return client.request('subscriptions/listen', bare, { timeoutMs: Infinity, signal, onNotification: (n) => notify(stamped(n, id)) });
@@ -79,7 +84,7 @@ export class ListenFace {
     notify(stamped({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: filter } }, id));
     const uris = (filter.resourceSubscriptions ?? []) as string[];
     if (Object.keys(filter).length === 0) return { _meta: { [SUBSCRIPTION_ID]: id } };
-    const listener = { filter, id, notify, scope };
+    const listener = { filter, id, notify, scope, group };
     this.listeners.add(listener);
     const key = (uri: string) => `${scope}\n${uri}`;
     try {

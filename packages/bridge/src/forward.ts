@@ -3,6 +3,7 @@
 // own `_meta` stays on this side: its progress token is answered here, from the back's progress.
 
 import { RpcError, type Client, type JsonObject, type ToolCallOptions } from '@byhand/client';
+import { EXTENSION_METHODS } from './extensions.js';
 import { AnswerError } from './json-rpc-peer.js';
 
 export interface ForwardOptions {
@@ -11,8 +12,8 @@ export interface ForwardOptions {
   progress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 
-/** Requests that go to the server as they are: the client's pagination is the host's. */
-const AS_IS = new Set(['resources/list', 'resources/templates/list', 'prompts/list', 'completion/complete']);
+/** Requests that go to the server as they are (the client's pagination is the host's), the carried extensions' among them. */
+const AS_IS = new Set(['resources/list', 'resources/templates/list', 'prompts/list', 'completion/complete', ...EXTENSION_METHODS]);
 /** The 2025 session's own requests: they mean something to a legacy server only. */
 const SESSION_ONLY = new Set(['logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
 

@@ -8,12 +8,14 @@
 // protocol-version header, the version, the other headers, the method.
 
 import { META, MODERN_VERSIONS, type JsonObject, type JsonRpcRequest } from '@byhand/client';
+import { EXTENSION_METHODS } from './extensions.js';
+import { isLogLevel, LOG_LEVELS } from './log-levels.js';
 import { AnswerError } from './json-rpc-peer.js';
 
 /** A request header's value, by lower-case name, or undefined when absent. */
 export type HeaderLookup = (name: string) => string | undefined;
 
-/** The methods the 2026 face serves; the tasks extension's only in front of a 2026 server (modern-face.ts). */
+/** The methods the 2026 face serves: the core ones, the tasks extension's (modern-face.ts says where), the carried extensions' (extensions.ts). */
 const SERVED = new Set([
   'server/discover',
   'tools/list',
@@ -28,6 +30,7 @@ const SERVED = new Set([
   'tasks/get',
   'tasks/update',
   'tasks/cancel',
+  ...EXTENSION_METHODS,
 ]);
 
 /** Where Mcp-Name comes from in the body, per method (streamable-http.mdx "Standard Headers"; SEP-2663 for tasks). */
@@ -48,6 +51,8 @@ export function admit(request: JsonRpcRequest, header?: HeaderLookup): void {
   const version = meta[META.protocolVersion];
   if (typeof version !== 'string') throw refused(400, -32602, `Invalid params: params._meta has no ${META.protocolVersion}`);
   if (!isObject(meta[META.clientCapabilities])) throw refused(400, -32602, `Invalid params: params._meta has no ${META.clientCapabilities} object`);
+  const level = meta[META.logLevel];
+  if (level !== undefined && !isLogLevel(level)) throw refused(400, -32602, `Invalid params: ${META.logLevel} must be one of ${LOG_LEVELS.join(', ')}`);
   if (header !== undefined) {
     const said = header('mcp-protocol-version')?.trim();
     if (said !== version) throw mismatch(said === undefined ? 'the MCP-Protocol-Version header is missing' : `the MCP-Protocol-Version header says ${said}, the envelope ${version}`);
@@ -105,7 +110,7 @@ export function decodeHeaderValue(value: string): string | undefined {
   const inner = value.slice(9, -2);
   if (!BASE64.test(inner)) return undefined;
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(inner, 'base64'));
+    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(atob(inner), (c) => c.charCodeAt(0)));
   } catch {
     return undefined;
   }
