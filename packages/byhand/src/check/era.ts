@@ -24,6 +24,9 @@ export async function checkEra(ctx: CheckContext): Promise<void> {
     why: 'a 2026 client falls back to initialize, one round trip more, and gets none of the modern era (no input_required rounds)',
     fix: 'serve the modern era too: the SDK 2.4.0 createMcpHandler (HTTP) and serveStdio (stdio) serve both eras',
   });
+  // The connection fell back on its own, so the modern answer was one a 2026 client falls back from (command.ts
+  // reports the other case).
+  if (!ctx.findings.some((f) => f.id === 'era.fallback')) add(ctx, { area: 'era', id: 'era.fallback', status: 'pass', title: 'a 2026 client falls back to initialize', sent: `a modern request, protocolVersion ${MODERN_VERSIONS[0]}`, got: ctx.client.verdict.evidence });
   ctx.serves.legacy = true;
   legacyServed(ctx, ctx.client);
 }
