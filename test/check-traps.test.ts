@@ -30,7 +30,7 @@ describe('byhand check on a correct 2026-07-28 server: no false alarm', () => {
     const { code, findings } = await checkSpec('none');
     assert.deepEqual(errorIds(findings), []);
     assert.equal(code, 0);
-    for (const id of [...HEADER_IDS, 'schemas.result-type', 'schemas.cache-hints', 'mrtr.only-where-allowed', 'era.unsupported-version', 'capabilities.gate:brainstorm', 'capabilities.gate:check_availability', 'capabilities.gate:list_workspace', 'mrtr.complete:brainstorm', 'mrtr.placement:brainstorm', 'mrtr.request-state:brainstorm', 'mrtr.replay:brainstorm']) {
+    for (const id of [...HEADER_IDS, 'headers.origin', 'era.envelope', 'lists.unknown-method', 'schemas.result-type', 'schemas.cache-hints', 'mrtr.only-where-allowed', 'era.unsupported-version', 'capabilities.gate:brainstorm', 'capabilities.gate:check_availability', 'capabilities.gate:list_workspace', 'mrtr.complete:brainstorm', 'mrtr.placement:brainstorm', 'mrtr.request-state:brainstorm', 'mrtr.replay:brainstorm']) {
       assert.equal(statusOf(findings, id), 'pass', `${id}: ${findingText(findings.find((f) => f.id === id))}`);
     }
   });
@@ -73,6 +73,7 @@ describe('byhand check: each seeded mistake is found with its cause, and nothing
     { mistake: 'completion-asks', ids: ['mrtr.only-where-allowed'], says: /completion\/complete answered input_required/ },
     { mistake: 'answers-in-meta', ids: ['mrtr.placement:brainstorm', 'mrtr.placement:check_availability', 'mrtr.placement:list_workspace', 'mrtr.placement:survey'], says: /placement trap/, not: /acceptedContent/ },
     { mistake: 'gate-elicitation-only', ids: ['capabilities.gate:brainstorm', 'capabilities.gate:list_workspace'], says: /did not declare (sampling|roots)/ },
+    { mistake: 'envelope-filled', ids: ['era.envelope'], says: /a request with no params\._meta is served/ },
   ];
   for (const { mistake, ids, says, not } of cases) {
     test(mistake, { timeout: 30_000 }, async () => {
@@ -84,6 +85,16 @@ describe('byhand check: each seeded mistake is found with its cause, and nothing
       assert.equal(code, 1);
     });
   }
+
+  test('no-origin-check: a loopback server that serves a request from a foreign Origin is a warning naming DNS rebinding', { timeout: 30_000 }, async () => {
+    const { code, findings } = await checkSpec('no-origin-check');
+    assert.deepEqual(errorIds(findings), []);
+    const origin = findings.find((f) => f.id === 'headers.origin');
+    assert.equal(origin?.status, 'warn', findingText(origin));
+    assert.match(findingText(origin), /DNS rebinding/);
+    assert.match(origin?.fix ?? '', /originValidationResponse/);
+    assert.equal(code, 0);
+  });
 
   test('replayable-state: a requestState minted for other arguments and taken is a warning (the spec\'s SHOULD)', { timeout: 30_000 }, async () => {
     const { code, findings } = await checkSpec('replayable-state');

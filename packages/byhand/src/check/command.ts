@@ -94,7 +94,9 @@ async function findingsOf(server: ResolvedServer, flags: ConnectFlags, choice: T
     modernRefusal = fallbackRefused(error);
   }
   try {
-    return await checksOn(client, connectWith, choice, io, started, canned, rounds, modernRefusal);
+    const { target } = server;
+    const url = typeof target === 'string' ? target : target instanceof URL ? target.href : 'url' in target ? target.url : undefined;
+    return await checksOn(client, connectWith, choice, io, started, canned, rounds, modernRefusal, url);
   } finally {
     await client.close().catch(() => undefined);
   }
@@ -128,10 +130,10 @@ function fallbackRefused(error: McpError): Finding {
 }
 
 /** The checks on a server that answered, each area learning from the ones before. */
-async function checksOn(client: Client, connectWith: (era: 'auto' | 'legacy') => Promise<Client>, choice: ToolChoice, io: CommandIO, started: number, canned: CannedSource, rounds: RoundEvent[], modernRefusal: Finding | undefined): Promise<Finding[]> {
+async function checksOn(client: Client, connectWith: (era: 'auto' | 'legacy') => Promise<Client>, choice: ToolChoice, io: CommandIO, started: number, canned: CannedSource, rounds: RoundEvent[], modernRefusal: Finding | undefined, url: string | undefined): Promise<Finding[]> {
   const coldStartMs = Math.round(performance.now() - started);
   const ctx: CheckContext = {
-    client, canned, rounds, connectLegacy: () => connectWith('legacy'),
+    client, canned, rounds, connectLegacy: () => connectWith('legacy'), url,
     findings: [], timings: [], results: [], strays: [], serves: { modern: false, legacy: false },
     tools: [], resources: [], templates: [], prompts: [], callable: [], called: new Set(), asking: [], mark: performance.now(),
   };

@@ -8,6 +8,8 @@ import { sendRawOn, type RawReply } from './raw.js';
 export interface CheckContext {
   /** byhand's client on the server, with the canned host, in the era it negotiated. */
   client: Client;
+  /** The server's URL, for a server reached over HTTP. */
+  url?: string;
   /** What the canned answers are made from: the roots offered (an empty folder of check's own, or --root) and the date. */
   canned: CannedSource;
   /** A second client with the legacy era pinned (closed by the caller), for the legacy checks of a modern server. */

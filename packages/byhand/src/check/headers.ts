@@ -46,6 +46,34 @@ export async function checkHeaders(ctx: CheckContext): Promise<void> {
   await rule(ctx, 'headers.mcp-name.mismatch', 'a mismatched Mcp-Name', named, (s) => ({ 'mcp-name': `${s.name}-byhand-check` }), 'Mcp-Name naming another tool, resource or prompt');
   await rule(ctx, 'headers.mcp-name.missing', 'a missing Mcp-Name', named, () => ({ 'mcp-name': undefined }), 'no Mcp-Name header');
   await paramChecks(ctx);
+  await foreignOrigin(ctx, subjects[0]);
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const FOREIGN_ORIGIN = 'http://rebinding.byhand-check.invalid';
+
+/**
+ * A server on a loopback address must refuse a request from a web page of another origin, or any site the user visits
+ * can reach it by DNS rebinding (spec basic/transports/streamable-http.mdx, "Security Warning": validate Origin, 403 when
+ * it is present and invalid). A remote server may leave that to what stands in front of it, so only a loopback URL is
+ * judged.
+ */
+async function foreignOrigin(ctx: CheckContext, subject: Subject): Promise<void> {
+  const host = ctx.url !== undefined ? new URL(ctx.url).hostname : undefined;
+  if (host === undefined || !LOOPBACK.has(host)) return;
+  const request = subject.build();
+  const reply = await sendRaw(ctx, `${subject.method} (a foreign Origin)`, request.message, { ...request.headers, origin: FOREIGN_ORIGIN });
+  const sent = `${subject.method} with Origin: ${FOREIGN_ORIGIN}, to a server on a loopback address`;
+  const refused = reply.status !== undefined && reply.status >= 400 && reply.status < 500 && reply.message?.result === undefined;
+  add(ctx, refused
+    ? { area: 'headers', id: 'headers.origin', status: 'pass', title: `a request from a foreign Origin is refused (HTTP ${reply.status})`, sent, got: gotText(reply) }
+    : {
+      area: 'headers', id: 'headers.origin', status: 'warn',
+      title: 'a request from a foreign Origin is served: any web page the user opens can reach this local server (DNS rebinding)',
+      sent, got: gotText(reply),
+      why: 'the spec has a server validate the Origin header and answer 403 when it is present and not its own; a server on the user\'s machine that does not can be driven by any site through DNS rebinding',
+      fix: 'answer 403 to an Origin that is not a loopback one (or yours): with the SDK 2.x, originValidationResponse(request, localhostAllowedOrigins) (and hostHeaderValidationResponse) before createMcpHandler\'s fetch; byhand serve does this',
+    });
 }
 
 /**

@@ -1,7 +1,7 @@
 // Lists and errors, through byhand's client in whichever era it reached: every list's pages end (a cursor never
 // comes back), what each list offers, and an unknown tool and an unknown method answered with the spec's errors.
 
-import { McpError, type Prompt, type Resource, type ResourceTemplate, type Tool } from '@byhand/client';
+import { McpError, RpcError, type Prompt, type Resource, type ResourceTemplate, type Tool } from '@byhand/client';
 import { add, sendRaw, type CheckContext } from './context.js';
 import { modernRequest } from './request.js';
 
@@ -126,7 +126,10 @@ async function unknownMethod(ctx: CheckContext): Promise<void> {
     add(ctx, { area: 'lists', id: 'lists.unknown-method', status: 'error', title: 'an unknown method is answered with a result', sent, got: JSON.stringify(result).slice(0, 160), why: 'a client cannot tell a method the server lacks from one that worked', fix: 'answer error -32601 (Method not found) for a method you do not have' });
   } catch (error) {
     const code = error instanceof McpError ? error.code : undefined;
-    add(ctx, code === -32601
+    const status = error instanceof RpcError ? error.status : undefined;
+    add(ctx, code === -32601 && status !== undefined && status !== 404 && ctx.client.era === 'modern'
+      ? { area: 'lists', id: 'lists.unknown-method', status: 'warn', title: `an unknown method gets -32601, but with HTTP ${status}, not 404`, sent, got: errorText(error), why: 'on HTTP the spec answers an unknown method with 404 and -32601 (basic/transports/streamable-http.mdx), which a client and anything in between read as "not here"', fix: 'answer HTTP 404 with error -32601 for a method you do not have' }
+      : code === -32601
       ? { area: 'lists', id: 'lists.unknown-method', status: 'pass', title: 'an unknown method gets -32601', sent, got: errorText(error) }
       : { area: 'lists', id: 'lists.unknown-method', status: 'warn', title: 'an unknown method gets an error other than -32601', sent, got: errorText(error), why: 'JSON-RPC names -32601 (Method not found), which a client reads as "this server lacks the feature"', fix: 'answer error -32601 for a method you do not have' });
   }

@@ -97,15 +97,17 @@ async function firstClientCall(ctx: CheckContext, tool: Tool, args: JsonObject, 
   }
 }
 
-/** The tools called, and what may have changed: every tool that is not read-only. */
+/** The tools called, and what may have changed: every tool that is not read-only, with whose arguments. */
 export function reportCalled(ctx: CheckContext): void {
   if (ctx.called.size === 0) return;
-  const parts = [...ctx.called].map((name) => {
+  const groups = new Map<string, string[]>();
+  for (const name of ctx.called) {
     const entry = ctx.callable.find((c) => c.tool.name === name);
-    if (entry?.tool.annotations?.readOnlyHint === true) return `${name} (read-only${entry.yours ? ', with your arguments' : ''})`;
-    return `${name} (not read-only, with ${entry?.yours === true ? 'your' : 'canned'} arguments: it may have changed something)`;
-  });
-  add(ctx, { area: 'mrtr', id: 'tools.called', status: 'pass', title: `called ${ctx.called.size} tool(s): ${parts.join(', ')}` });
+    const group = entry?.tool.annotations?.readOnlyHint === true ? `read-only${entry.yours ? ', with your arguments' : ''}` : `not read-only, with ${entry?.yours === true ? 'your' : 'canned'} arguments`;
+    groups.set(group, [...(groups.get(group) ?? []), name]);
+  }
+  const parts = [...groups].map(([group, names]) => `${names.join(', ')} (${group}${group.startsWith('not') ? `: ${names.length === 1 ? 'it' : 'they'} may have changed something` : ''})`);
+  add(ctx, { area: 'mrtr', id: 'tools.called', status: 'pass', title: `called ${ctx.called.size} tool(s): ${parts.join('; ')}` });
 }
 
 /** --call values: TOOL or TOOL=JSON (an object). */
