@@ -11,6 +11,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from './support/node-test.js';
 import { assertInstalled } from './conformance/suite.js';
+import type { Finding } from '../packages/byhand/src/check/finding.js';
 import { errorIds, findingText, inTempFolder, runCheck } from './fixtures/check/run-check.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -36,8 +37,8 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 
-function assertClean(findings: { id: string; status: string; title: string }[]): void {
-  assert.deepEqual(errorIds(findings), [], findings.filter((f) => f.status === 'error').map((f) => findingText(f as never)).join('\n'));
+function assertClean(findings: Finding[]): void {
+  assert.deepEqual(errorIds(findings), [], findings.filter((f) => f.status === 'error').map(findingText).join('\n'));
   const warned = findings.filter((f) => f.status === 'warn' && !KNOWN.has(f.id));
   assert.deepEqual(warned.map((f) => `${f.id}: ${f.title}`), []);
 }
