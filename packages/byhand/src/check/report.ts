@@ -41,7 +41,7 @@ export function reportText(server: string, outcome: Accepted, options: { verbose
       }
     }
   }
-  const always = findings.filter((f) => ALWAYS.has(f.id));
+  const always = [...findings.filter((f) => f.id === 'tools.called'), ...findings.filter((f) => f.id === 'tools.not-called')];
   if (always.length > 0) lines.push('', ...always.map((f) => safe(f.title.charAt(0).toUpperCase() + f.title.slice(1))));
   for (const id of outcome.refused) lines.push(`note: --accept ${safe(id)} names an error, which stays an error`);
   for (const id of outcome.unused) lines.push(`note: --accept ${safe(id)} matched no warning in this run (a baseline entry to drop?)`);
