@@ -3,14 +3,14 @@
 // found with the right diagnosis, and nothing else is at error level. One run goes through the real binary.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from './support/node-test.js';
 import { fixtureScript } from './support/fixture-bundle.js';
-import { argumentsFor } from '../packages/byhand/src/check/canned.js';
+import { argumentsFor, cannedRoots } from '../packages/byhand/src/check/canned.js';
 import { checkCommand } from '../packages/byhand/src/check/command.js';
 import type { Finding } from '../packages/byhand/src/check/finding.js';
 import type { CheckContext } from '../packages/byhand/src/check/context.js';
@@ -145,6 +145,17 @@ describe('byhand check: canned arguments', () => {
       properties: { a: { type: 'string', default: 'x' }, b: { type: 'integer', minimum: 3 }, c: { type: 'string', examples: ['ex'] }, d: { type: 'string', enum: ['e1', 'e2'] }, e: { type: 'boolean' }, f: { type: 'string', maxLength: 4 }, g: { type: 'array', minItems: 1, items: { type: 'number' } }, h: { type: 'string', format: 'date' }, i: { type: 'string', format: 'date-time' }, j: { type: 'integer', exclusiveMaximum: 0 }, skipped: { type: 'string' } },
       required: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'],
     }, now), { a: 'x', b: 3, c: 'ex', d: 'e1', e: true, f: 'byha', g: [1], h: '2031-05-06', i: '2031-05-06T07:08:09.000Z', j: -1 });
+  });
+});
+
+describe('byhand check: roots', () => {
+  test('a server on another machine is offered no root; a local one an empty folder of check\'s own, removed after the run', () => {
+    assert.deepEqual(cannedRoots([], process.cwd(), false).roots, []);
+    const local = cannedRoots([], process.cwd(), true);
+    const folder = fileURLToPath(local.roots[0].uri);
+    assert.deepEqual(readdirSync(folder), []);
+    local.dispose();
+    assert.equal(existsSync(folder), false);
   });
 });
 

@@ -22,9 +22,10 @@ export interface CannedSource {
 
 /**
  * The roots check offers: the --root folders, or else an empty folder of its own, removed by `dispose`. A server that
- * lists roots (a filesystem server's sandbox is the roots it is given) then sees nothing of the user's.
+ * lists roots (a filesystem server's sandbox is the roots it is given) then sees nothing of the user's. A server on
+ * another machine is offered no root at all: no local path of any kind is its business.
  */
-export function cannedRoots(dirs: readonly string[], cwd: string): { roots: Root[]; dispose(): void } {
+export function cannedRoots(dirs: readonly string[], cwd: string, local: boolean): { roots: Root[]; dispose(): void } {
   if (dirs.length > 0) {
     const roots = dirs.map((dir) => {
       const path = resolve(cwd, dir);
@@ -33,6 +34,7 @@ export function cannedRoots(dirs: readonly string[], cwd: string): { roots: Root
     });
     return { roots, dispose: () => undefined };
   }
+  if (!local) return { roots: [], dispose: () => undefined };
   const empty = mkdtempSync(join(tmpdir(), 'byhand-check-root-'));
   return { roots: [{ uri: pathToFileURL(empty).href, name: 'byhand check: an empty folder' }], dispose: () => rmSync(empty, { recursive: true, force: true }) };
 }

@@ -17,7 +17,7 @@ import { UsageError } from '../shared/usage-error.js';
 import { acceptWarnings, parseBaseline, type Accepted } from './baseline.js';
 import { checkCapabilities } from './capabilities.js';
 import { cannedHost, cannedRoots, type CannedSource } from './canned.js';
-import { add, type CheckContext } from './context.js';
+import { add, isLoopback, type CheckContext } from './context.js';
 import { checkEra } from './era.js';
 import { checkExitCode, type Area, type Finding } from './finding.js';
 import { checkHeaders } from './headers.js';
@@ -45,11 +45,11 @@ export async function checkCommand(args: string[], io: CommandIO = processIO(), 
     const choice = { calls: parseCalls(listFlag(parsed.values, 'call')), allTools: booleanFlag(parsed.values, 'all-tools') };
     const { server: word, words } = serverAndWords('check', parsed);
     if (words.length > 0) throw new UsageError(`byhand check takes one SERVER (got also ${words.join(' ')})`, true);
-    // Made before anything starts: a --root that is not a folder stops the command there.
-    const roots = cannedRoots(listFlag(parsed.values, 'root'), io.cwd);
-    defer(() => roots.dispose());
     const server = await resolveServer(word, sourceFlags(parsed.values), io);
     defer(() => server.close());
+    // Made before the server is reached: a --root that is not a folder stops the command there.
+    const roots = cannedRoots(listFlag(parsed.values, 'root'), io.cwd, isLocal(server));
+    defer(() => roots.dispose());
     failure.what = `byhand check ${server.describe}`;
     const checking = passingNotice(io, `checking ${server.describe}`);
     let findings: Finding[];
@@ -61,6 +61,16 @@ export async function checkCommand(args: string[], io: CommandIO = processIO(), 
     const outcome = acceptWarnings(findings, accepted);
     return report(io, server.describe, outcome, { json: flags.json, strict, verbose, junit });
   });
+}
+
+/** A stdio server, or one on a loopback address: on the user's machine. */
+function isLocal(server: ResolvedServer): boolean {
+  const url = urlOf(server);
+  return url === undefined || isLoopback(url);
+}
+
+function urlOf({ target }: ResolvedServer): string | undefined {
+  return typeof target === 'string' ? target : target instanceof URL ? target.href : 'url' in target ? target.url : undefined;
 }
 
 function readBaseline(file: string): string {
@@ -94,9 +104,7 @@ async function findingsOf(server: ResolvedServer, flags: ConnectFlags, choice: T
     modernRefusal = fallbackRefused(error);
   }
   try {
-    const { target } = server;
-    const url = typeof target === 'string' ? target : target instanceof URL ? target.href : 'url' in target ? target.url : undefined;
-    return await checksOn(client, connectWith, choice, io, started, canned, rounds, modernRefusal, url);
+    return await checksOn(client, connectWith, choice, io, started, canned, rounds, modernRefusal, urlOf(server));
   } finally {
     await client.close().catch(() => undefined);
   }

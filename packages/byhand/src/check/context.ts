@@ -53,6 +53,11 @@ export interface InputTarget {
   yours?: boolean;
 }
 
+/** A URL on the user's own machine (a loopback address). */
+export function isLoopback(url: string): boolean {
+  return ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname);
+}
+
 /** "tool think", "resource fixture://secret", "prompt muse": how a finding names it. */
 export function labelOf(target: InputTarget): string {
   return `${target.method === 'tools/call' ? 'tool' : target.method === 'resources/read' ? 'resource' : 'prompt'} ${target.name}`;

@@ -7,7 +7,7 @@
 // changed.
 
 import { headerParams, paramHeaders, type Tool } from '@byhand/client';
-import { add, sendRaw, type CheckContext, type InputTarget } from './context.js';
+import { add, isLoopback, sendRaw, type CheckContext, type InputTarget } from './context.js';
 import { NO_SUCH_TOOL } from './lists.js';
 import type { Finding } from './finding.js';
 import type { RawReply } from './raw.js';
@@ -49,7 +49,6 @@ export async function checkHeaders(ctx: CheckContext): Promise<void> {
   await foreignOrigin(ctx, subjects[0]);
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const FOREIGN_ORIGIN = 'http://rebinding.byhand-check.invalid';
 
 /**
@@ -59,8 +58,7 @@ const FOREIGN_ORIGIN = 'http://rebinding.byhand-check.invalid';
  * judged.
  */
 async function foreignOrigin(ctx: CheckContext, subject: Subject): Promise<void> {
-  const host = ctx.url !== undefined ? new URL(ctx.url).hostname : undefined;
-  if (host === undefined || !LOOPBACK.has(host)) return;
+  if (ctx.url === undefined || !isLoopback(ctx.url)) return;
   const request = subject.build();
   const reply = await sendRaw(ctx, `${subject.method} (a foreign Origin)`, request.message, { ...request.headers, origin: FOREIGN_ORIGIN });
   const sent = `${subject.method} with Origin: ${FOREIGN_ORIGIN}, to a server on a loopback address`;
