@@ -7,7 +7,7 @@
 // changed.
 
 import { headerParams, paramHeaders, type Tool } from '@byhand/client';
-import { add, isLoopback, sendRaw, type CheckContext, type InputTarget } from './context.js';
+import { add, argumentsOf, isLoopback, sendRaw, type CheckContext, type InputTarget } from './context.js';
 import { NO_SUCH_TOOL } from './lists.js';
 import type { Finding } from './finding.js';
 import type { RawReply } from './raw.js';
@@ -182,7 +182,7 @@ async function paramChecks(ctx: CheckContext): Promise<void> {
     await rule(ctx, `headers.mcp-param:${tool.name}`, `a wrong ${names.join(', ')} on ${tool.name}`, [subject], () => wrong, `${names.join(', ')} not matching the arguments`);
     const sent = names.filter((name) => right[name] !== undefined);
     if (sent.length === 0) {
-      add(ctx, { area: 'headers', id: `headers.mcp-param.missing:${tool.name}`, status: 'skip', title: `a missing ${names.join(', ')} on ${tool.name} not checked`, why: `the ${argumentsLabel(callable.yours)} leave those parameters out, so no header is due; --call ${tool.name}=JSON with them to check` });
+      add(ctx, { area: 'headers', id: `headers.mcp-param.missing:${tool.name}`, status: 'skip', title: `a missing ${names.join(', ')} on ${tool.name} not checked`, why: `${argumentsOf(callable)} leave those parameters out, so no header is due; --call ${tool.name}=JSON with them to check` });
       continue;
     }
     await rule(ctx, `headers.mcp-param.missing:${tool.name}`, `a missing ${sent.join(', ')} on ${tool.name}`, [subject], () => Object.fromEntries(sent.map((name) => [name, undefined])), `no ${sent.join(', ')} header while the arguments carry the value`);
@@ -190,8 +190,6 @@ async function paramChecks(ctx: CheckContext): Promise<void> {
   if (invalid.length > 0) add(ctx, { area: 'headers', id: 'headers.x-mcp-header', status: 'error', title: 'tools with an invalid x-mcp-header annotation', got: invalid.join('; '), why: 'a client must not call a tool whose x-mcp-header annotations are invalid, so these tools are unusable', fix: 'put x-mcp-header only on string, integer or boolean properties reached through properties, with unique header-token names' });
   else if (checked === 0 && !ctx.findings.some((f) => f.id.startsWith('headers.mcp-param'))) add(ctx, { area: 'headers', id: 'headers.mcp-param', status: 'skip', title: 'no tool mirrors a parameter into a header (x-mcp-header)', why: 'nothing to check' });
 }
-
-const argumentsLabel = (yours: boolean) => (yours ? 'your arguments' : 'canned arguments');
 
 function paramSubject(tool: Tool, args: Record<string, unknown>): Subject {
   const target: InputTarget = { method: 'tools/call', name: tool.name, params: { name: tool.name, arguments: args }, tool };

@@ -30,8 +30,13 @@ export async function checkMrtr(ctx: CheckContext): Promise<void> {
   for (const { target, first } of ctx.asking) {
     const inMeta = await placement(ctx, target, first);
     await happyPath(ctx, target, first, inMeta);
-    await integrity(ctx, target, first);
-    await replay(ctx, target, first);
+    if (typeof first.requestState !== 'string' || first.requestState === '') {
+      add(ctx, { area: 'mrtr', id: `mrtr.request-state:${target.name}`, status: 'skip', title: `${labelOf(target)}: no requestState in its first round to forge`, why: 'nothing to check' });
+      continue;
+    }
+    const honest = await honestAnswer(ctx, target, first, first.requestState);
+    await integrity(ctx, target, first, first.requestState, honest);
+    await replay(ctx, target, first, first.requestState, honest);
   }
 }
 
@@ -180,21 +185,15 @@ function verdictOf(reply: RawReply, first: Record<string, unknown>, honest: stri
 }
 
 /** The honest answer to the first round, when two of them agree (a tool that answers with the time never does). */
-async function honestAnswer(ctx: CheckContext, target: InputTarget, first: Record<string, unknown>): Promise<string | undefined> {
-  const a = comparable(await retry(ctx, target, first, first.requestState as string, 'its requestState as sent'));
-  const b = comparable(await retry(ctx, target, first, first.requestState as string, 'its requestState as sent, again'));
+async function honestAnswer(ctx: CheckContext, target: InputTarget, first: Record<string, unknown>, state: string): Promise<string | undefined> {
+  const a = comparable(await retry(ctx, target, first, state, 'its requestState as sent'));
+  const b = comparable(await retry(ctx, target, first, state, 'its requestState as sent, again'));
   return a !== undefined && a === b ? a : undefined;
 }
 
-async function integrity(ctx: CheckContext, target: InputTarget, first: Record<string, unknown>): Promise<void> {
+async function integrity(ctx: CheckContext, target: InputTarget, first: Record<string, unknown>, original: string, honest: string | undefined): Promise<void> {
   const label = labelOf(target);
   const id = `mrtr.request-state:${target.name}`;
-  if (typeof first.requestState !== 'string' || first.requestState === '') {
-    add(ctx, { area: 'mrtr', id, status: 'skip', title: `${label}: no requestState in its first round to forge`, why: 'nothing to check' });
-    return;
-  }
-  const original = first.requestState;
-  const honest = await honestAnswer(ctx, target, first);
   const tried: { forgery: Forgery; reply: RawReply; verdict: Verdict }[] = [];
   for (const forgery of forgeries(original)) {
     const reply = await retry(ctx, target, first, forgery.state, `requestState forged: ${forgery.how}`);
@@ -227,10 +226,9 @@ async function integrity(ctx: CheckContext, target: InputTarget, first: Record<s
 }
 
 /** A state minted for other arguments, sent back with the first call's. */
-async function replay(ctx: CheckContext, target: InputTarget, first: Record<string, unknown>): Promise<void> {
+async function replay(ctx: CheckContext, target: InputTarget, first: Record<string, unknown>, original: string, honest: string | undefined): Promise<void> {
   const id = `mrtr.replay:${target.name}`;
   const label = labelOf(target);
-  if (typeof first.requestState !== 'string') return;
   const args = isObject(target.params.arguments) ? target.params.arguments : {};
   const key = Object.keys(args).find((k) => typeof args[k] === 'string');
   if (key === undefined || target.method === 'resources/read') {
@@ -241,11 +239,10 @@ async function replay(ctx: CheckContext, target: InputTarget, first: Record<stri
   const { message, headers } = targetRequest({ ...target, params: other });
   const minted = await sendRaw(ctx, `${target.method} ${target.name} (other arguments)`, message, headers);
   const state = minted.message?.result?.requestState;
-  if (typeof state !== 'string' || state === first.requestState) {
+  if (typeof state !== 'string' || state === original) {
     add(ctx, { area: 'mrtr', id, status: 'skip', title: `${label}: the call with other arguments minted no other requestState`, why: 'nothing to replay', got: gotText(minted) });
     return;
   }
-  const honest = await honestAnswer(ctx, target, first);
   const reply = await retry(ctx, target, first, state, 'a requestState minted for other arguments');
   const verdict = verdictOf(reply, first, honest, REPLAYED);
   const sent = `${target.method} ${target.name} with its own arguments and correct answers, and the requestState minted for ${key}=${JSON.stringify(REPLAYED)}`;
