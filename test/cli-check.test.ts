@@ -221,6 +221,8 @@ describe('byhand check: output', () => {
       const accepted = await checkFixture('none', '--strict', ...warned.flatMap((id) => ['--accept', id]));
       assert.equal(accepted.code, 0, 'every warning accepted');
       assert.ok(accepted.findings.filter((f) => f.status === 'warn').every((f) => f.accepted === true));
+      const byPrefix = await checkFixture('none', '--strict', ...warned.flatMap((id) => ['--accept', `${id.split('.')[0]}.*`]));
+      assert.equal(byPrefix.code, 0, 'ID* accepts every id it starts');
       writeFileSync(join(dir, 'baseline.txt'), `# known warnings\n${warned.join('\n')}\n`);
       const served2 = await serveCheckFixture('none');
       try {
