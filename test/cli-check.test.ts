@@ -3,14 +3,14 @@
 // found with the right diagnosis, and nothing else is at error level. One run goes through the real binary.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from './support/node-test.js';
 import { fixtureScript } from './support/fixture-bundle.js';
-import { argumentsFor } from '../packages/byhand/src/check/canned.js';
+import { argumentsFor, cannedRoots } from '../packages/byhand/src/check/canned.js';
 import { checkCommand } from '../packages/byhand/src/check/command.js';
 import type { Finding } from '../packages/byhand/src/check/finding.js';
 import type { CheckContext } from '../packages/byhand/src/check/context.js';
@@ -56,7 +56,7 @@ async function checkFixture(mistake: Mistake, ...flags: string[]): Promise<Check
 }
 
 describe('byhand check: no false alarm', () => {
-  for (const toolbox of ['kitchen', 'probe', 'cookie-jar']) {
+  for (const toolbox of ['kitchen', 'probe', 'cookie-jar', 'everything']) {
     test(`the ${toolbox} toolbox has no error`, { timeout: 20_000 }, async () => {
       const { code, findings } = await check(toolbox, '--embedded', '--json');
       assert.deepEqual(errors(findings), []);
@@ -95,11 +95,17 @@ describe('byhand check: no false alarm', () => {
     assert.equal(code, 0);
   });
 
+  test('the everything toolbox with --all-tools: no warning either (a tool that runs only as a task is followed through the client; a tool error with canned arguments is not the server\'s fault)', { timeout: 30_000 }, async () => {
+    const { code, findings } = await check('everything', '--embedded', '--json', '--all-tools', '--timeout', '10000');
+    assert.deepEqual(findings.filter((f) => f.status === 'error' || f.status === 'warn').map((f) => `${f.id}: ${f.title}`), []);
+    assert.equal(code, 0);
+  });
+
   test('the control fixture (no mistake) passes every check it can make, and calls no tool that is not read-only', { timeout: 20_000 }, async () => {
     const { code, findings } = await checkFixture('none');
     assert.deepEqual(errors(findings), []);
     assert.equal(code, 0);
-    for (const id of ['headers.mcp-method', 'headers.mcp-name', 'headers.protocol-version', 'capabilities.gate:think', 'mrtr.complete:think', 'mrtr.placement:think', 'mrtr.request-state:think', 'schemas.result:lookup', 'era.unsupported-version', 'mrtr.complete:check://secret', 'capabilities.gate:check://secret', 'mrtr.placement:check://secret']) {
+    for (const id of ['headers.mcp-method.mismatch', 'headers.mcp-method.missing', 'headers.mcp-name.mismatch', 'headers.mcp-name.missing', 'headers.protocol-version.mismatch', 'headers.protocol-version.missing', 'schemas.result-type', 'schemas.cache-hints', 'capabilities.gate:think', 'mrtr.complete:think', 'mrtr.placement:think', 'mrtr.request-state:think', 'schemas.result:lookup', 'era.unsupported-version', 'mrtr.complete:check://secret', 'capabilities.gate:check://secret', 'mrtr.placement:check://secret']) {
       assert.equal(findings.find((f) => f.id === id)?.status, 'pass', id);
     }
     assert.match(findings.find((f) => f.id === 'tools.not-called')?.title ?? '', /delete_everything/);
@@ -111,7 +117,7 @@ describe('byhand check: no false alarm', () => {
 
 describe('byhand check: each mistake is found, and nothing else is at error level', () => {
   const cases: { mistake: Mistake; ids: string[]; says: RegExp }[] = [
-    { mistake: 'header-check-off', ids: ['headers.mcp-method', 'headers.mcp-name', 'headers.protocol-version'], says: /accepted \(the header check is off\)/ },
+    { mistake: 'header-check-off', ids: ['headers.mcp-method.mismatch', 'headers.mcp-method.missing', 'headers.mcp-name.mismatch', 'headers.mcp-name.missing', 'headers.protocol-version.mismatch', 'headers.protocol-version.missing'], says: /accepted on tools\/list, tools\/call, resources\/read, prompts\/get \(the header check is off\)/ },
     { mistake: 'no-capability-gate', ids: ['capabilities.gate:think', 'capabilities.gate:ask_name', 'capabilities.gate:check://secret'], says: /capability gate is missing/ },
     { mistake: 'reader-trap', ids: ['mrtr.reask:think'], says: /acceptedContent\(\)/ },
     { mistake: 'answers-in-meta', ids: ['mrtr.placement:think', 'mrtr.placement:ask_name', 'mrtr.placement:check://secret'], says: /placement trap/ },
@@ -132,12 +138,24 @@ describe('byhand check: each mistake is found, and nothing else is at error leve
 });
 
 describe('byhand check: canned arguments', () => {
-  test('a default, an example, else the simplest valid value; only the required properties', () => {
+  test('a default, an example, else the simplest valid value; only the required properties; dates are the run\'s today', () => {
+    const now = new Date('2031-05-06T07:08:09.000Z');
     assert.deepEqual(argumentsFor({
       type: 'object',
-      properties: { a: { type: 'string', default: 'x' }, b: { type: 'integer', minimum: 3 }, c: { type: 'string', examples: ['ex'] }, d: { type: 'string', enum: ['e1', 'e2'] }, e: { type: 'boolean' }, f: { type: 'string', maxLength: 4 }, g: { type: 'array', minItems: 1, items: { type: 'number' } }, skipped: { type: 'string' } },
-      required: ['a', 'b', 'c', 'd', 'e', 'f', 'g'],
-    }), { a: 'x', b: 3, c: 'ex', d: 'e1', e: true, f: 'byha', g: [1] });
+      properties: { a: { type: 'string', default: 'x' }, b: { type: 'integer', minimum: 3 }, c: { type: 'string', examples: ['ex'] }, d: { type: 'string', enum: ['e1', 'e2'] }, e: { type: 'boolean' }, f: { type: 'string', maxLength: 4 }, g: { type: 'array', minItems: 1, items: { type: 'number' } }, h: { type: 'string', format: 'date' }, i: { type: 'string', format: 'date-time' }, j: { type: 'integer', exclusiveMaximum: 0 }, skipped: { type: 'string' } },
+      required: ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'],
+    }, now), { a: 'x', b: 3, c: 'ex', d: 'e1', e: true, f: 'byha', g: [1], h: '2031-05-06', i: '2031-05-06T07:08:09.000Z', j: -1 });
+  });
+});
+
+describe('byhand check: roots', () => {
+  test('a server on another machine is offered no root; a local one an empty folder of check\'s own, removed after the run', () => {
+    assert.deepEqual(cannedRoots([], process.cwd(), false).roots, []);
+    const local = cannedRoots([], process.cwd(), true);
+    const folder = fileURLToPath(local.roots[0].uri);
+    assert.deepEqual(readdirSync(folder), []);
+    local.dispose();
+    assert.equal(existsSync(folder), false);
   });
 });
 
@@ -180,7 +198,7 @@ describe('byhand check: what is not a server', () => {
 });
 
 describe('byhand check: output', () => {
-  test('--strict fails on warnings, --junit writes the findings (a relative FILE in the command\'s folder)', { timeout: 20_000 }, async () => {
+  test('--strict fails on warnings; --accept and --baseline accept known ones; --junit names each case by its check id (a relative FILE in the command\'s folder)', { timeout: 30_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'byhand-check-'));
     const served = await serveCheckFixture('reader-trap');
     try {
@@ -190,27 +208,57 @@ describe('byhand check: output', () => {
       assert.ok(findings.some((f) => f.status === 'warn'));
       const xml = readFileSync(file, 'utf8');
       assert.match(xml, /<testsuites name="byhand check">/);
-      assert.match(xml, /<testcase classname="byhand\.check\.mrtr" name="mrtr\.reask:think: [^"]+"><failure message="[^"]*re-ask trap"/);
-      // --strict: the per-request warning fails too.
-      assert.match(xml, /name="era\.per-request-legacy: [^"]+"><failure [^>]*type="warn"/);
+      // The name is the id alone (the same every run), the title the message, and a time.
+      assert.match(xml, /<testcase classname="byhand\.check\.mrtr" name="mrtr\.reask:think" time="\d+\.\d{3}"><failure message="[^"]*re-ask trap"/);
+      assert.match(xml, /<testsuite name="Era" tests="\d+" failures="\d+" skipped="\d+" time="\d+\.\d{3}">/);
+      assert.doesNotMatch(xml, /name="[^"]*(pass|fail|\d+ ms)[^"]*"/i);
+      // --strict: the per-request warning fails too, unless accepted.
+      assert.match(xml, /name="era\.per-request-legacy" time="[\d.]+"><failure [^>]*type="warn"/);
       const plain = await checkFixture('none', '--strict');
       assert.equal(plain.code, 1, 'the control fixture has a warning, so --strict fails it');
+      const warned = [...new Set(plain.findings.filter((f) => f.status === 'warn').map((f) => f.id))];
+      assert.ok(warned.length > 0);
+      const accepted = await checkFixture('none', '--strict', ...warned.flatMap((id) => ['--accept', id]));
+      assert.equal(accepted.code, 0, 'every warning accepted');
+      assert.ok(accepted.findings.filter((f) => f.status === 'warn').every((f) => f.accepted === true));
+      const byPrefix = await checkFixture('none', '--strict', ...warned.flatMap((id) => ['--accept', `${id.split('.')[0]}.*`]));
+      assert.equal(byPrefix.code, 0, 'ID* accepts every id it starts');
+      writeFileSync(join(dir, 'baseline.txt'), `# known warnings\n${warned.join('\n')}\n`);
+      const served2 = await serveCheckFixture('none');
+      try {
+        const fromFile = await checkIn(dir, served2.url, '--json', '--timeout', '10000', '--strict', '--baseline', 'baseline.txt');
+        assert.equal(fromFile.code, 0);
+        const errorAccepted = await checkIn(dir, served.url, '--timeout', '10000', '--accept', 'mrtr.reask:think', '--accept', 'no.such-check');
+        assert.equal(errorAccepted.code, 1, 'an error is never accepted');
+        assert.match(errorAccepted.stdout, /^note: --accept mrtr\.reask:think names an error, which stays an error$/m);
+        assert.match(errorAccepted.stdout, /^note: --accept no\.such-check matched no warning in this run/m);
+      } finally {
+        await served2.close();
+      }
     } finally {
       await served.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
-  test('the text report: ✓ / ! / ✗ by area, with what was sent, what came back, why and the fix', { timeout: 20_000 }, async () => {
+  test('the text report: the problems first, each with its id, what was sent, what came back, why and the fix; then the tools called and one summary line; the passes behind --verbose', { timeout: 30_000 }, async () => {
     const served = await serveCheckFixture('reader-trap');
     try {
-      const { code, stdout } = await check(served.url);
+      const { code, stdout } = await check(served.url, '--timeout', '10000');
       assert.equal(code, 1);
-      assert.match(stdout, /^Multi round-trip \(MRTR\)$/m);
-      assert.match(stdout, /^ {2}✗ tool think asks again for 'answer' after a correct answer: the re-ask trap$/m);
-      assert.match(stdout, /^ {6}fix: {2}read a sampling answer with inputResponse\(/m);
-      assert.match(stdout, /^ {2}! a 2025 client of this server can never be asked to think/m);
-      assert.match(stdout, /^1 error\(s\), \d+ warning\(s\), \d+ passed, \d+ skipped$/m);
+      const lines = stdout.split('\n');
+      assert.equal(lines[2], "✗ tool think asks again for 'answer' after a correct answer: the re-ask trap [mrtr.reask:think]", stdout);
+      assert.match(stdout, /^ {4}fix: {2}read a sampling answer with inputResponse\(/m);
+      assert.match(stdout, /^! a 2025 client of this server can never be asked to think.* \[era\.per-request-legacy\]$/m);
+      assert.ok(stdout.indexOf('✗ ') < stdout.indexOf('! '), 'errors before warnings');
+      assert.doesNotMatch(stdout, /^ *✓/m, 'no pass without --verbose');
+      assert.match(stdout, /^Called \d+ tool\(s\): lookup, think, ask_name \(read-only\)$/m);
+      assert.match(stdout, /^Not called \(not readOnlyHint\): delete_everything$/m);
+      assert.match(stdout, /^1 error\(s\), \d+ warning\(s\), \d+ passed, \d+ skipped; --verbose shows the passes and skips$/m);
+      assert.equal(stdout.trimEnd().split('\n').at(-1)?.startsWith('1 error(s)'), true, 'the summary is the last line');
+      const verbose = await check(served.url, '--timeout', '10000', '--verbose');
+      assert.match(verbose.stdout, /^Multi round-trip \(MRTR\)$/m);
+      assert.match(verbose.stdout, /^ {2}✓ tool think: answers inside _meta are not taken \[mrtr\.placement:think\]$/m);
     } finally {
       await served.close();
     }

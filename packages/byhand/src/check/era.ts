@@ -2,7 +2,7 @@
 // version it does not speak, the legacy `initialize` (byhand's client with the legacy era pinned), and what
 // per-request legacy serving costs a 2025 client.
 
-import { MODERN_VERSIONS, type Client } from '@byhand/client';
+import { META, MODERN_VERSIONS, type Client } from '@byhand/client';
 import { add, sendRaw, type CheckContext } from './context.js';
 import { errorText } from './lists.js';
 import { isObject } from './raw.js';
@@ -15,6 +15,7 @@ export async function checkEra(ctx: CheckContext): Promise<void> {
     ctx.serves.modern = true;
     await discover(ctx);
     await unsupportedVersion(ctx);
+    await envelopeRequired(ctx);
     await legacyInitialize(ctx);
     return;
   }
@@ -24,6 +25,9 @@ export async function checkEra(ctx: CheckContext): Promise<void> {
     why: 'a 2026 client falls back to initialize, one round trip more, and gets none of the modern era (no input_required rounds)',
     fix: 'serve the modern era too: the SDK 2.4.0 createMcpHandler (HTTP) and serveStdio (stdio) serve both eras',
   });
+  // The connection fell back on its own, so the modern answer was one a 2026 client falls back from (command.ts
+  // reports the other case).
+  if (!ctx.findings.some((f) => f.id === 'era.fallback')) add(ctx, { area: 'era', id: 'era.fallback', status: 'pass', title: 'a 2026 client falls back to initialize', sent: `a modern request, protocolVersion ${MODERN_VERSIONS[0]}`, got: ctx.client.verdict.evidence });
   ctx.serves.legacy = true;
   legacyServed(ctx, ctx.client);
 }
@@ -71,6 +75,40 @@ async function unsupportedVersion(ctx: CheckContext): Promise<void> {
       why: 'a client retries with a version from data.supported; without it (or without -32022) it cannot tell "try another version" from "not a modern server" and may fall back to initialize or give up',
       fix: 'answer error -32022 (UnsupportedProtocolVersion) with data: {supported: [the versions you speak], requested}; the SDK does this when the version check is left on',
     });
+}
+
+/**
+ * The envelope's protocolVersion and clientCapabilities are required: a request without them is malformed, refused
+ * with -32602 and, on HTTP, 400 (spec basic/index.mdx). Over stdio a request without the envelope is how a dual-era
+ * server tells a 2025 client, so only HTTP is judged.
+ */
+async function envelopeRequired(ctx: CheckContext): Promise<void> {
+  if (ctx.client.transportKind === 'stdio') return;
+  const probes: { what: string; meta: (meta: Record<string, unknown>) => Record<string, unknown> | undefined }[] = [
+    { what: 'no params._meta', meta: () => undefined },
+    { what: `_meta without ${META.protocolVersion}`, meta: ({ [META.protocolVersion]: _, ...rest }) => rest },
+    { what: `_meta without ${META.clientCapabilities}`, meta: ({ [META.clientCapabilities]: _, ...rest }) => rest },
+  ];
+  const outcomes = [];
+  for (const probe of probes) {
+    const { message, headers } = modernRequest('tools/list');
+    const meta = probe.meta(message.params._meta as Record<string, unknown>);
+    const params = { ...message.params };
+    if (meta === undefined) delete params._meta;
+    else params._meta = meta;
+    const reply = await sendRaw(ctx, `tools/list (${probe.what})`, { ...message, params }, headers);
+    const error = reply.message?.error;
+    outcomes.push({ probe, reply, verdict: reply.message?.result !== undefined ? 'served' : error?.code === -32602 && (reply.status === undefined || reply.status === 400) ? 'refused' : 'other' });
+  }
+  const served = outcomes.find((o) => o.verdict === 'served');
+  const other = outcomes.find((o) => o.verdict === 'other');
+  const shown = served ?? other ?? outcomes[0];
+  const sent = `tools/list with ${shown.probe.what} (the headers as usual)`;
+  add(ctx, served
+    ? { area: 'era', id: 'era.envelope', status: 'error', title: `a request with ${served.probe.what} is served`, sent, got: gotText(served.reply), why: 'protocolVersion and clientCapabilities are required in every request\'s _meta; a server that fills them in decides for the client what it may be asked (capabilities are declared per request, never assumed)', fix: 'refuse a request whose _meta lacks io.modelcontextprotocol/protocolVersion or io.modelcontextprotocol/clientCapabilities with HTTP 400 and -32602 (the SDK does)' }
+    : other
+      ? { area: 'era', id: 'era.envelope', status: 'warn', title: `a request with ${other.probe.what} is refused, but not with -32602 and HTTP 400`, sent, got: gotText(other.reply), why: 'the spec refuses a request missing a required _meta key with -32602 (Invalid params) and HTTP 400', fix: 'answer HTTP 400 with error -32602 naming the missing key' }
+      : { area: 'era', id: 'era.envelope', status: 'pass', title: 'a request without the envelope, or without its protocolVersion or clientCapabilities, gets -32602', sent, got: gotText(shown.reply) });
 }
 
 async function legacyInitialize(ctx: CheckContext): Promise<void> {

@@ -19,6 +19,10 @@ export interface Finding {
   why?: string;
   /** What to change, in the server author's terms. */
   fix?: string;
+  /** How long the work behind it took, in milliseconds (JUnit's time). */
+  ms?: number;
+  /** A warning the user accepted (--accept, --baseline): it does not fail --strict. */
+  accepted?: boolean;
 }
 
 export const AREAS: readonly Area[] = ['era', 'headers', 'capabilities', 'mrtr', 'schemas', 'lists', 'stdio', 'timing'];
@@ -34,9 +38,14 @@ export const AREA_TITLES: Record<Area, string> = {
   timing: 'Timing',
 };
 
-/** The exit code: 1 when a finding is at error level (or, strict, a warning), else 0. */
+/** Does this finding fail the run: an error, or under --strict a warning not accepted. */
+export function failing(f: Finding, strict: boolean): boolean {
+  return f.status === 'error' || (strict && f.status === 'warn' && f.accepted !== true);
+}
+
+/** The exit code: 1 when a finding is at error level (or, strict, a warning not accepted), else 0. */
 export function checkExitCode(findings: readonly Finding[], strict: boolean): 0 | 1 {
-  return findings.some((f) => f.status === 'error' || (strict && f.status === 'warn')) ? 1 : 0;
+  return findings.some((f) => failing(f, strict)) ? 1 : 0;
 }
 
 export function counts(findings: readonly Finding[]): Record<Status, number> {

@@ -1,7 +1,7 @@
 // Lists and errors, through byhand's client in whichever era it reached: every list's pages end (a cursor never
 // comes back), what each list offers, and an unknown tool and an unknown method answered with the spec's errors.
 
-import { McpError, type Prompt, type Resource, type Tool } from '@byhand/client';
+import { McpError, RpcError, type Prompt, type Resource, type ResourceTemplate, type Tool } from '@byhand/client';
 import { add, sendRaw, type CheckContext } from './context.js';
 import { modernRequest } from './request.js';
 
@@ -68,6 +68,7 @@ export async function checkLists(ctx: CheckContext): Promise<void> {
     if (key === 'tools') ctx.tools = items as Tool[];
     if (key === 'resources') ctx.resources = items as Resource[];
     if (key === 'prompts') ctx.prompts = items as Prompt[];
+    if (key === 'resourceTemplates') ctx.templates = items as ResourceTemplate[];
   }
   if ('tools' in capabilities) {
     await offered(ctx);
@@ -108,7 +109,7 @@ async function unknownTool(ctx: CheckContext): Promise<void> {
   try {
     const result = await timed(ctx, 'tools/call (unknown tool)', () => ctx.client.request('tools/call', { name: NO_SUCH_TOOL, arguments: {} }));
     add(ctx, result.isError === true
-      ? { area: 'lists', id: 'lists.unknown-tool', status: 'warn', title: 'an unknown tool is answered as a tool error (isError), not -32602', sent, got: 'a result with isError: true', why: 'the spec answers an unknown tool with the protocol error -32602, so a client can tell "no such tool" from "the tool failed"', fix: 'throw an McpError(-32602) (InvalidParams) for a tool that does not exist; the SDK McpServer does' }
+      ? { area: 'lists', id: 'lists.unknown-tool', status: 'warn', title: 'an unknown tool is answered as a tool error (isError), not -32602', sent, got: 'a result with isError: true', why: 'the spec answers an unknown tool with the protocol error -32602 (server/tools, "Error Handling"), so a client can tell "no such tool" from "the tool failed"; the SDK 1.x McpServer answers this way on its own (its tools/call handler turns every error into isError), so a server on it shows this until it moves to SDK 2.x', fix: 'on SDK 2.x (McpServer from @modelcontextprotocol/server) an unknown tool is -32602 already; on SDK 1.x, nothing short of moving to 2.x or a tools/call handler of your own; a hand-written server answers error -32602 for a tool name it does not have' }
       : { area: 'lists', id: 'lists.unknown-tool', status: 'error', title: 'an unknown tool is answered with a result', sent, got: JSON.stringify(result).slice(0, 160), why: 'a client believes a tool ran that does not exist', fix: 'answer error -32602 for a tool name you do not have' });
   } catch (error) {
     const code = error instanceof McpError ? error.code : undefined;
@@ -125,7 +126,10 @@ async function unknownMethod(ctx: CheckContext): Promise<void> {
     add(ctx, { area: 'lists', id: 'lists.unknown-method', status: 'error', title: 'an unknown method is answered with a result', sent, got: JSON.stringify(result).slice(0, 160), why: 'a client cannot tell a method the server lacks from one that worked', fix: 'answer error -32601 (Method not found) for a method you do not have' });
   } catch (error) {
     const code = error instanceof McpError ? error.code : undefined;
-    add(ctx, code === -32601
+    const status = error instanceof RpcError ? error.status : undefined;
+    add(ctx, code === -32601 && status !== undefined && status !== 404 && ctx.client.era === 'modern'
+      ? { area: 'lists', id: 'lists.unknown-method', status: 'warn', title: `an unknown method gets -32601, but with HTTP ${status}, not 404`, sent, got: errorText(error), why: 'on HTTP the spec answers an unknown method with 404 and -32601 (basic/transports/streamable-http.mdx), which a client and anything in between read as "not here"', fix: 'answer HTTP 404 with error -32601 for a method you do not have' }
+      : code === -32601
       ? { area: 'lists', id: 'lists.unknown-method', status: 'pass', title: 'an unknown method gets -32601', sent, got: errorText(error) }
       : { area: 'lists', id: 'lists.unknown-method', status: 'warn', title: 'an unknown method gets an error other than -32601', sent, got: errorText(error), why: 'JSON-RPC names -32601 (Method not found), which a client reads as "this server lacks the feature"', fix: 'answer error -32601 for a method you do not have' });
   }

@@ -1,7 +1,7 @@
 // A modern request built as byhand's client builds it (its envelope and its mirrored headers), so a check can then
 // change exactly one thing about it and nothing else.
 
-import { envelope, headerParams, MODERN_VERSIONS, paramHeaders, standardHeaders, type ClientCapabilities, type JsonObject, type Tool } from '@byhand/client';
+import { envelope, headerParams, MODERN_VERSIONS, paramHeaders, standardHeaders, type ClientCapabilities, type JsonObject } from '@byhand/client';
 import type { InputTarget } from './context.js';
 import { rawId } from './raw.js';
 
@@ -30,11 +30,6 @@ export function gotText(reply: { status?: number; message?: { result?: Record<st
     return `${status}a result${typeof type === 'string' ? ` (resultType ${type})` : ''}`;
   }
   return `${status}no JSON-RPC response${reply.text ? `: ${JSON.stringify(reply.text.slice(0, 120))}` : ''}`;
-}
-
-/** tools/call for a listed tool, with its Mcp-Param-* headers as byhand's client sends them. */
-export function toolCall(tool: Tool, args: JsonObject, extra: JsonObject = {}, options: { capabilities?: ClientCapabilities } = {}): BuiltRequest {
-  return targetRequest({ method: 'tools/call', name: tool.name, params: { name: tool.name, arguments: args }, tool }, extra, options);
 }
 
 /** The request of a call, read or get, with `extra` params (answers, a state) and its headers. */

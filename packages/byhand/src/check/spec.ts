@@ -12,14 +12,21 @@ export const SPEC: CommandSpec = {
     ...SOURCE_FLAGS,
     // Not --era: finding the era is one of the checks.
     ...Object.fromEntries(Object.entries(CONNECT_FLAGS).filter(([name]) => name !== 'era')),
-    call: { type: 'string', arg: 'TOOL[=JSON]', multiple: true, help: 'also call this tool (not readOnlyHint), with these JSON arguments or canned ones' },
+    call: { type: 'string', arg: 'TOOL[=JSON]', multiple: true, help: 'also call this tool (not readOnlyHint), with these JSON arguments (your arguments) or canned ones' },
     'all-tools': { type: 'boolean', help: 'call every tool, not only those annotated readOnlyHint: true' },
-    strict: { type: 'boolean', help: 'warnings fail too (exit 1)' },
+    root: { type: 'string', arg: 'DIR', multiple: true, help: 'a root to offer a server that asks for roots', default: 'an empty folder of check\'s own, removed afterwards' },
+    strict: { type: 'boolean', help: 'warnings fail too (exit 1), but those accepted with --accept or --baseline' },
+    accept: { type: 'string', arg: 'ID', multiple: true, help: 'a warning to accept under --strict, by its check id (era.discover); ID* accepts every id it starts' },
+    baseline: { type: 'string', arg: 'FILE', help: 'check ids to accept under --strict, one a line (# comments)' },
+    verbose: { type: 'boolean', help: 'show the passes and skips too, by area' },
     junit: { type: 'string', arg: 'FILE', help: 'also write the findings as JUnit XML to FILE' },
   },
-  notes: `Safe by default: only tools annotated readOnlyHint: true are called. Every input request is answered
-with canned values that say they are canned: sampling with a fixed marked text (never a model), elicitation
-with values made from the requested schema, roots with the working folder. No credential is sent that the
-server was not given (--header, its config entry).
-Exit 0 when no finding is at error level, else 1 (--strict: warnings too); 2 usage, as for every command.`,
+  notes: `Safe by default: only tools annotated readOnlyHint: true are called, and the report names each tool
+called. Every input request is answered with canned values that say they are canned: sampling with a fixed
+marked text (never a model), elicitation with values made from the requested schema and today's date, roots
+with an empty folder of check's own (or --root). No credential is sent that the server was not given
+(--header, its config entry).
+The report lists the problems first (each with its check id), then a one-line summary; --verbose adds the passes.
+Exit 0 when no finding is at error level, else 1 (--strict: warnings too, but the accepted ones); 2 usage, as for
+every command.`,
 };

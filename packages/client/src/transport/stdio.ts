@@ -301,7 +301,13 @@ export class StdioTransport implements Transport {
   }
 
   private stderrSummary(): string {
-    const tail = truncate(redactText(this.stderrTail.split('\n').filter(Boolean).slice(-3).join(' | ')), 300);
+    const lines = this.stderrTail.split('\n').filter(Boolean);
+    const last = lines.slice(-3);
+    // Node prints the error above its stack and the code object, so the last lines alone miss it: the last line that
+    // names an error comes first.
+    const named = lines.findLast((line) => /^\s*(\w*Error|Error)\b.*:/.test(line));
+    const quoted = named !== undefined && !last.includes(named) ? [named, '…', ...last] : last;
+    const tail = truncate(redactText(quoted.join(' | ')), 300);
     return tail ? `; its stderr said: ${tail}` : '';
   }
 }
