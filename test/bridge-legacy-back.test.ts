@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { describe, test } from './support/node-test.js';
 import { listen, type Listening } from './support/bridge-listen.js';
-import { answerAsModernHost, answerRootsAsModernHost } from './support/bridge-hosts.js';
+import { answerAsModernHost, type Asked } from './support/bridge-hosts.js';
 import { fixtureCommand } from './support/fixture-bundle.js';
 import { envelope, MODERN, modernPost } from './support/modern-post.js';
 import { until } from './support/cli.js';
@@ -26,12 +26,11 @@ async function withBridge(run: (bridge: Listening) => Promise<void>, flags: stri
   }
 }
 
-async function modernHost(url: string, label: string, capabilities: Record<string, object>): Promise<{ client: ModernClient; prompts: string[]; forms: string[]; roots: { asked: number } }> {
+async function modernHost(url: string, label: string, capabilities: Record<string, object>): Promise<{ client: ModernClient } & Asked> {
   const client = new ModernClient({ name: `host-${label}`, version: '1.0.0' }, { capabilities, versionNegotiation: { mode: { pin: MODERN } } });
-  const answers = answerAsModernHost(client, capabilities, label);
-  const roots = 'roots' in capabilities ? answerRootsAsModernHost(client, label) : { asked: 0 };
+  const asked = answerAsModernHost(client, capabilities, label);
   await client.connect(new ModernTransport(new URL(url)));
-  return { client, prompts: answers.prompts, forms: answers.forms, roots };
+  return Object.assign(asked, { client });
 }
 
 const call = (id: number, name: string, args: Record<string, unknown>, capabilities: Record<string, unknown>, meta: Record<string, unknown> = {}) => ({
@@ -115,7 +114,7 @@ describe('byhand bridge --listen in front of a 2025 stdio server that pushes its
         await until(() => /asked for roots\/list while no call ran/.test(bridge.cli.stderr()), 'the server to ask for the roots', 10_000);
         const shown = await host.client.callTool({ name: 'show_roots', arguments: {} });
         assert.equal(textOf(shown), 'file:///x/project', 'the server did not get the roots it asked for after initialize');
-        assert.equal(host.roots.asked, 1);
+        assert.equal(host.roots, 1);
       } finally {
         await host.client.close().catch(() => undefined);
       }

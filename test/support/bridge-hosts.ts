@@ -17,7 +17,7 @@ export interface Asked {
   roots: number;
 }
 
-/** The SDK 2.4.0 client answers sampling and forms, as its capabilities declare. */
+/** The SDK 2.4.0 client answers sampling, forms and roots, as its capabilities declare. */
 export function answerAsModernHost(client: ModernClient, capabilities: Record<string, object>, label: string): Asked {
   const asked: Asked = { prompts: [], forms: [], withdrawn: [], roots: 0 };
   if ('sampling' in capabilities) {
@@ -26,6 +26,9 @@ export function answerAsModernHost(client: ModernClient, capabilities: Record<st
       asked.prompts.push(text);
       return { role: 'assistant' as const, content: { type: 'text' as const, text: `the ${label} model says: ${text.length} characters` }, model: `${label}-model`, stopReason: 'endTurn' };
     });
+  }
+  if ('roots' in capabilities) {
+    client.setRequestHandler('roots/list', async () => ((asked.roots += 1), { roots: [{ uri: `file:///${label}/project`, name: 'project' }] }));
   }
   if ('elicitation' in capabilities) {
     client.setRequestHandler('elicitation/create', async (request) => {
@@ -90,14 +93,4 @@ export function tapProgress(client: Tappable): { lastCall(): number[] } {
       return seen.slice(0, end).flatMap((entry) => ('token' in entry && entry.token === id ? [entry.progress] : []));
     },
   };
-}
-
-/** The SDK 2.4.0 client answers roots/list with one root that names its host, when its capabilities declare roots. */
-export function answerRootsAsModernHost(client: ModernClient, label: string): { asked: number } {
-  const seen = { asked: 0 };
-  client.setRequestHandler('roots/list', async () => {
-    seen.asked++;
-    return { roots: [{ uri: `file:///${label}/project`, name: 'project' }] };
-  });
-  return seen;
 }

@@ -14,6 +14,8 @@ interface Command {
   stoppable?: true;
   /** Its stdout is a protocol, not a report: left as the server wrote it (shared/secret-values.ts masks the rest). */
   protocolOut?: true;
+  /** It reads no config, so its output can hold no value a config took from a variable: nothing to mask, nothing loaded for it. */
+  readsNoConfig?: true;
   /** Its flags, for the completion script; loaded only for that. */
   spec?: () => Promise<CommandSpec>;
   run(args: string[], io: CommandIO): Promise<number>;
@@ -91,7 +93,7 @@ const COMMANDS: Record<string, Command> = {
     spec: async () => (await import('./doctor/spec.js')).SPEC,
     run: async (a, io) => (await import('./doctor/command.js')).doctorCommand(a, io),
   },
-  completion: { synopsis: 'completion bash|zsh|fish', about: 'a shell completion script (eval "$(byhand completion bash)")', run: (a, io) => completion(a, io) },
+  completion: { synopsis: 'completion bash|zsh|fish', about: 'a shell completion script (eval "$(byhand completion bash)")', readsNoConfig: true, run: (a, io) => completion(a, io) },
   serve: {
     synopsis: 'serve [--port N] [--host H] [--db FILE|URL] [--allow-host NAME]', about: 'serve the toolboxes on loopback',
     spec: async () => (await import('./serve/spec.js')).SPEC,
@@ -148,6 +150,7 @@ function version(): string {
 
 /** The command's streams with the values its configs took from variables left out (shared/secret-values.ts). */
 async function masked(command: Command, io: CommandIO): Promise<CommandIO> {
+  if (command.readsNoConfig === true) return io;
   const { secretsMasked } = await import('./shared/secret-values.js');
   return secretsMasked(io, { stdout: command.protocolOut !== true });
 }
