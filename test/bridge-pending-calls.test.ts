@@ -221,6 +221,20 @@ describe('byhand bridge: calls waiting for a 2026 host', () => {
     assert.match(said.at(-1)!, /found no call/);
   });
 
+  test('a question the server asks during a call that is then answered waits for the next call, not for nobody', { timeout: 5_000 }, async () => {
+    const pending = new PendingCalls({ codec, schedule: manualTimer().schedule });
+    const host = pending.host({ roots: {} }, 'a');
+    let asked: Promise<unknown> | undefined;
+    // The server asks on its own while the call runs, and answers the call without waiting for it.
+    const done = await pending.start(start(async (signal) => ((asked = host.roots!(ctx('roots', signal))), { content: [] }), { declared: { roots: {} }, scope: 'a' }));
+    assert.deepEqual(done, { content: [] });
+    assert.equal(pending.asked('a'), true, 'the question was dropped with the call');
+    const next = await pending.start(start(async () => ({ content: [{ type: 'text', text: 'second' }] }), { declared: { roots: {} }, scope: 'a' }));
+    assert.deepEqual(Object.values(next.inputRequests as JsonObject), [{ method: 'roots/list', params: {} }]);
+    await pending.resume(String(next.requestState), { roots: { roots: [{ uri: 'file:///y' }] } }, { roots: {} }, 'tools/call\0ask');
+    assert.deepEqual(await asked, { roots: [{ uri: 'file:///y' }] });
+  });
+
   test("the call's progress and log messages go to the round now running, under its token and at its level", { timeout: 5_000 }, async () => {
     const pending = new PendingCalls({ codec, schedule: manualTimer().schedule });
     const heard: JsonRpcNotification[] = [];

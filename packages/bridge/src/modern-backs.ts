@@ -135,7 +135,7 @@ export class ModernBacks {
           // What it started goes with it (closing a client reaps the process group).
           void slot.back.then((back) => back.close()).catch(() => undefined);
         },
-      }),
+      }).then(settled),
     };
     group.slots.push(slot);
     // A back that failed to open is tried again by the next request.
@@ -198,6 +198,16 @@ export class ModernBacks {
     if (at >= 0) group.slots.splice(at, 1);
     if (!slot.busy) this.hand(group);
   }
+}
+
+/**
+ * A legacy back, once the server has said what it says on being initialized: a server asks for what it needs then
+ * (server-filesystem asks for the roots in its `oninitialized`), and it answers a ping after what it sent before, so
+ * by the ping's answer those requests wait for the first call, whose host is asked them before that call is sent.
+ */
+async function settled(back: Back): Promise<Back> {
+  if (back.client.era === 'legacy') await back.client.request('ping', {}, { timeoutMs: 5_000 }).catch(() => undefined);
+  return back;
 }
 
 /** What a host offers, as a key: its callbacks, sampling with tools, the elicitation modes. */

@@ -143,7 +143,7 @@ export class ModernFace {
     };
     const lease = async (signal: AbortSignal): Promise<Leased> => {
       const { back: held, release } = await this.backs.lease(declared, { asked: (scope) => this.pending.asked(scope), signal });
-      return { scope: held.scope, release, run: (s, progress) => work(held, s, progress) };
+      return { scope: held.scope, release, run: (s, progress) => work(held, s, progress), flush: () => ping(held.client) };
     };
     return this.pending.start({ declared, binding, caller, ...(logLevel !== undefined ? { logLevel } : {}), lease }, round);
   }
@@ -184,6 +184,11 @@ export class ModernFace {
     if (reply.message.error) throw new AnswerError(reply.message.error);
     return reply.message.result ?? {};
   }
+}
+
+/** A ping, answered once the server has read what came before it; a server that does not answer it is not waited for. */
+async function ping(client: Client): Promise<void> {
+  await client.request('ping', {}, { timeoutMs: 5_000 }).catch(() => undefined);
 }
 
 const isProgressToken = (token: unknown): token is string | number => typeof token === 'string' || typeof token === 'number';

@@ -51,6 +51,8 @@ export interface Leased {
   scope: string;
   release(): void;
   run(signal: AbortSignal, progress: Progress): Promise<JsonObject>;
+  /** Resolves once the server has read what the back sent it so far (a ping answered after it). */
+  flush?(): Promise<void>;
 }
 
 export interface CallStart {
@@ -308,8 +310,8 @@ export class PendingCalls {
     };
     // What the work says from its first step goes to this round.
     call.current = round;
-    // The client writes the host's answers on the turn they come: the call is sent on a later one, after them.
-    call.result = answered.length > 0 ? Promise.all(answered).then(nextTurn).then(run) : run();
+    // The client writes the host's answers on the turn they come; the call is sent once the server has read them.
+    call.result = answered.length > 0 ? Promise.all(answered).then(nextTurn).then(() => leased.flush?.()).then(run) : run();
     return this.answer(call, round);
   }
 
@@ -362,28 +364,31 @@ export class PendingCalls {
   private ask(scope: string, key: string, request: JsonObject): Promise<InputResponse> {
     const lane = this.laneOf(scope);
     if (lane.holder !== undefined) return lane.holder.ask(key, request);
-    const method = String(request.method);
+    return new Promise((resolve, reject) => this.hold(lane, key, { request, resolve, reject }));
+  }
+
+  /** Keeps what a back's server asked while no call holds the back, for the next call; refused past the bounds. */
+  private hold(lane: BackLane<PendingCall>, key: string, waiting: Waiting): void {
+    const method = String(waiting.request.method);
     if (lane.held.length >= this.maxHeld) {
       this.warn(`the server asked for ${method} while no call ran, and ${this.maxHeld} such requests already wait for the next call: refused`);
-      return Promise.reject(new McpError('limit', `${this.maxHeld} requests already wait for a call`, 'a server asks for input during a call'));
+      return waiting.reject(new McpError('limit', `${this.maxHeld} requests already wait for a call`, 'a server asks for input during a call'));
     }
     this.warn(`the server asked for ${method} while no call ran: the next call's host is asked first (within ${this.waitMs / 1000} s)`);
-    return new Promise((resolve, reject) => {
-      const held = {
-        key,
-        request,
-        resolve: resolve as (answer: unknown) => void,
-        reject,
-        expiry: this.schedule(() => {
-          const at = lane.held.indexOf(held);
-          if (at < 0) return;
-          lane.held.splice(at, 1);
-          this.warn(`the server's ${method}, asked while no call ran, found no call within ${this.waitMs / 1000} s: refused`);
-          reject(new McpError('timeout', `no call came within ${this.waitMs} ms to take ${method}`, 'a server asks for input during a call'));
-        }, this.waitMs),
-      };
-      lane.held.push(held);
-    });
+    const held = {
+      key,
+      request: waiting.request,
+      resolve: waiting.resolve as (answer: unknown) => void,
+      reject: waiting.reject,
+      expiry: this.schedule(() => {
+        const at = lane.held.indexOf(held);
+        if (at < 0) return;
+        lane.held.splice(at, 1);
+        this.warn(`the server's ${method}, asked while no call ran, found no call within ${this.waitMs / 1000} s: refused`);
+        waiting.reject(new McpError('timeout', `no call came within ${this.waitMs} ms to take ${method}`, 'a server asks for input during a call'));
+      }, this.waitMs),
+    };
+    lane.held.push(held);
   }
 
   private undeclared(scope: string, request: JsonObject): void {
@@ -430,8 +435,14 @@ export class PendingCalls {
     if (left > 0) this.perCaller.set(call.start.caller, left);
     else this.perCaller.delete(call.start.caller);
     if (call.leased !== undefined) {
-      const lane = this.lanes.get(call.leased.scope);
-      if (lane?.holder === call) lane.holder = undefined;
+      const lane = this.laneOf(call.leased.scope);
+      if (lane.holder === call) lane.holder = undefined;
+      // A call answered while the server still waits on a question of its: the question outlived the call (a
+      // server that asks on its own, during a call), so it waits for the next call like one asked between calls.
+      if (error === undefined) {
+        for (const [key, waiting] of call.waiting) this.hold(lane, key, waiting);
+        call.waiting.clear();
+      }
       call.leased.release();
     }
     if (error !== undefined) call.fail(error);
