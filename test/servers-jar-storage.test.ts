@@ -14,6 +14,7 @@ import { JarFullError, type JarStorage, type StorageOptions } from '../packages/
 import { startServe } from './support/instances.js';
 import { startPostgres, type TestPostgres } from './support/postgres.js';
 import { modernRpc } from './servers-support.js';
+import { requireTestTool } from './support/test-tools.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-jar-storage-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -45,6 +46,8 @@ const backends: Record<string, (options: StorageOptions) => Promise<{ open: () =
     return { open: () => shared };
   },
   sqlite: async (options) => {
+    // On a Node without node:sqlite the driver is better-sqlite3, a test tool: a failed build says why here.
+    if (!(await import('node:module')).isBuiltin('node:sqlite')) requireTestTool('tools/sqlite');
     const file = join(scratch, `jar-${++databases}.db`);
     return { open: () => sqliteStore(file, options) };
   },

@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { outOfScope, type Scope } from './scope.js';
+import { requireTestTool } from '../support/test-tools.js';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -19,6 +20,7 @@ export const suiteLegacy = join(tools, 'conformance-legacy', 'dist', 'index.js')
 
 /** Fails with the command that installs them when a test tool is missing (each test file is run on its own too). */
 export function assertInstalled(files: string[]): void {
+  requireTestTool('tools/conformance');
   for (const file of files) {
     if (!existsSync(file)) throw new Error(`missing ${file}: run \`node tools/ensure-test-tools.mjs\` (\`npm test\` does) first`);
   }
