@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { outOfScope, type Scope } from './scope.js';
 import { requireTestTool } from '../support/test-tools.js';
@@ -152,14 +152,13 @@ export function collect(dir: string, suite: string, scored: (scenario: string) =
 }
 
 /** A markdown table of the results, one row a scenario (docs/conformance.md links to it). */
-export function writeReport(
-  file: string,
+export function reportText(
   title: string,
   intro: string[],
   results: ScenarioResult[],
   ok: (r: ScenarioResult) => boolean = passed,
   scope: Scope = {},
-): void {
+): string {
   const row = (r: ScenarioResult) => {
     const c = r.counts;
     const tally = ['SUCCESS', 'FAILURE', 'WARNING', 'SKIPPED'].map((k) => c[k] ?? 0).join(' / ');
@@ -170,7 +169,7 @@ export function writeReport(
     const why = (reason ?? note).replace(/\|/g, '\\|');
     return `| ${r.suite} | ${r.scenario} | ${status} | ${verdict} | ${tally} | ${why} |`;
   };
-  const text = [
+  return [
     `# ${title}`,
     '',
     ...intro,
@@ -182,8 +181,6 @@ export function writeReport(
     ...results.map(row),
     '',
   ].join('\n');
-  mkdirSync(join(repoRoot, 'test', 'results'), { recursive: true });
-  writeFileSync(file, text);
 }
 
 /**
