@@ -467,5 +467,5 @@ test('${input:id} at a terminal: asked with its description, a password never ec
 });
 
 async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (const started = Date.now(); !condition() && Date.now() - started < 20_000; ) await new Promise((resolve) => setTimeout(resolve, 10));
 }
