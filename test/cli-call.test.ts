@@ -2,7 +2,7 @@
 // against real loopback servers (the bundled toolboxes, the Node server) and a real stdio child.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -20,6 +20,7 @@ import { collector, runOwn } from './support/collector.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'byhand-cli-call-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Run {
   code: number;

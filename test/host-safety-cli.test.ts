@@ -4,7 +4,7 @@
 // The terminal cases (approvals, two forms, secrets, Ctrl-C) are in host-safety-pty.test.ts.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -67,8 +67,9 @@ describe('re-asks against an SDK server', () => {
     assert.match(run.stderr, /The server asks again for the same form \(2nd time in a row\)/);
   });
 
-  test('the same answer to the same re-ask is a fixed point: stopped before sending it again, naming both causes', { timeout: 20_000 }, async () => {
+  test('the same answer to the same re-ask is a fixed point: stopped before sending it again, naming both causes', { timeout: 20_000 }, async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'byhand-safety-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
     const answers = join(dir, 'answers.json');
     writeFileSync(answers, JSON.stringify({ username: 'admin' }));
     const seen = server.requests.length;
