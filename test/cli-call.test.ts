@@ -253,6 +253,14 @@ describe('byhand call against the bundled Everything toolbox', () => {
     assert.match(stdout, /^Roots: file:\/\/\/.*byhand-cli-call-[^,]*, file:\/\/\//);
   });
 
+  test('a 2025 server gets the host\'s refusal in the command\'s words (--answers FILE), and may show it in its result', async () => {
+    // A 2025 server asks on its session, and the refusal goes back to it as the answer's error.
+    const { code, stdout } = await run('call', ['everything', 'test_elicitation', 'message=Your name?', '--era', 'legacy']);
+    assert.equal(code, 5);
+    assert.match(stdout, /stdin is not a terminal and has no answer for it; run where you can type, or pass --answers FILE, a JSON object such as/);
+    assert.doesNotMatch(stdout, /`answersFile`/);
+  });
+
   test('non-text content is summarised', async () => {
     const { code, stdout } = await run('call', ['everything', 'test_multiple_content_types']);
     assert.equal(code, 0);

@@ -97,6 +97,15 @@ describe('no terminal', () => {
     assert.match(run.stderr, /see the README, "The answers file"/);
   });
 
+  test('a model call with no terminal and no --yes is refused, and every line about it names the flag, not the library option', { timeout: 20_000 }, async () => {
+    const run = await call(['deaf_thinker']);
+    assert.equal(run.code, 1);
+    assert.equal(run.modelCalls, 0);
+    assert.match(run.stderr, /^ {2}the host refused \[\w+\]: .*stdin is not a terminal; pass --yes to allow model calls without asking$/m);
+    assert.match(run.stderr, /^✗ .*pass --yes to allow model calls without asking$/m);
+    assert.doesNotMatch(run.stderr, /`(yes|answersFile)`/);
+  });
+
   test('piped answers go to the form each was typed for, one form at a time; the PIN is never echoed', { timeout: 20_000 }, async () => {
     const run = await call(['two_forms', '--trace'], 'zed\n4321\n');
     assert.equal(run.code, 0, run.stderr);

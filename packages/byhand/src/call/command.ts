@@ -10,6 +10,7 @@ import { callArgsOf, type CallArgs, type Verb } from './args.js';
 import { callSpec } from './spec.js';
 import { coerceToolArguments, promptArguments } from './coerce.js';
 import { createNotificationShow, type ProgressListener } from './show-notifications.js';
+import { inCliWords } from './cli-host.js';
 import { createNarrator } from './show-rounds.js';
 import { splitAdvice, splitNote } from './split-check.js';
 import { printedResult, resultText, saveBinaries, type FinalResult } from './show-result.js';
@@ -59,7 +60,7 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
     failure.what = parsed.name !== undefined ? `${verb} ${parsed.name} on ${label}` : `list what ${label} offers`;
     const narrator = createNarrator(say, flags.answers);
     // Built first: a bad --answers, --root or provider setting stops the command before anything starts.
-    const host = createHost({
+    const host = inCliWords(createHost({
       env: io.env,
       yes: flags.yes,
       roots: flags.roots,
@@ -72,7 +73,7 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
         stop.abort(error);
       },
       ...(flags.answers !== undefined ? { answersFile: resolve(io.cwd, flags.answers) } : {}),
-    });
+    }));
     mask = host.mask;
     const notifications = createNotificationShow(io.stderr);
     if (parsed.guessed) guessed = parsed;

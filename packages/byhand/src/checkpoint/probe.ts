@@ -6,6 +6,7 @@ import { connect, HttpStatusError, isChallenge, McpError, redactText, type Clien
 import { createLookingHost } from '@byhand/host';
 import type { ServerEntry } from '../shared/config.js';
 import { EXIT, exitCodeFor, type ExitCode } from '../shared/exit-codes.js';
+import { cliText } from '../shared/fail.js';
 import { followAbort } from '../shared/follow-abort.js';
 import { redactWords } from '../shared/redact-words.js';
 
@@ -135,7 +136,7 @@ async function probeOnce(entry: ServerEntry, options: ProbeOptions): Promise<{ r
       : error instanceof McpError ? error : new McpError('protocol', (error as Error).message, 'unexpected failure');
     const needsLogin = failure.code === 'auth' && (failure.data as { reason?: string } | undefined)?.reason === 'login-required';
     const challenged = error instanceof HttpStatusError && isChallenge({ status: error.status, header: (name) => error.headers.get(name) });
-    return { report: { ...base, ok: false, error: { code: failure.code, message: failure.message, hint: failure.hint }, ...(needsLogin ? { needsLogin } : {}), exitCode: exitCodeFor(failure), elapsedMs: elapsed() }, challenged };
+    return { report: { ...base, ok: false, error: { code: failure.code, message: cliText(failure.message), hint: cliText(failure.hint) }, ...(needsLogin ? { needsLogin } : {}), exitCode: exitCodeFor(failure), elapsedMs: elapsed() }, challenged };
   } finally {
     clearTimeout(timer);
     unfollow?.();
