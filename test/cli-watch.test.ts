@@ -16,7 +16,7 @@ import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelconte
 import { connect } from '../packages/client/src/index.js';
 import { startServer } from '../packages/servers/src/edge/serve.js';
 import { serve } from './fixtures/sdk-server.js';
-import { json, legacySession, listen } from './fixtures/loopback.js';
+import { json, legacySession, listen, modern } from './fixtures/loopback.js';
 import { bin, startByhand, until, type RunningCli } from './support/cli.js';
 import { fixtureScript } from './support/fixture-bundle.js';
 
@@ -91,6 +91,53 @@ test('legacy: watch URI sends resources/subscribe and prints the update', { time
     assert.match(watch.stderr(), /listening \(resources\/subscribe for test:\/\/clock/);
     assert.equal(watch.stdout(), 'updated test://clock\n');
     assert.ok(served.requests.some((r) => r.body.includes('"resources/subscribe"')));
+  } finally {
+    watch.child.kill();
+  }
+});
+
+for (const era of ['modern', 'legacy'] as const) {
+  test(`${era}: the Everything toolbox's watched resource changes on its own, so watch URI shows its updates with nothing else running`, { timeout: 60_000 }, async () => {
+    const watch = start(['watch', 'everything', 'test://watched-resource', '--count', '2', '--era', era]);
+    try {
+      assert.equal(await watch.exit, 0, watch.stderr());
+      assert.equal(watch.stdout(), 'updated test://watched-resource\nupdated test://watched-resource\n');
+    } finally {
+      watch.child.kill();
+    }
+  });
+}
+
+test('modern: a server that agrees to none of the subscriptions asked for is refused plainly, exit 2, not listened to for nothing', { timeout: 60_000 }, async () => {
+  const watch = start(['watch', 'kitchen', 'kitchen://pantry', '--count', '1']);
+  try {
+    assert.equal(await watch.exit, 2, watch.stderr());
+    assert.match(watch.stderr(), /^✗ the server agreed to none of what watch asked for \(updates to kitchen:\/\/pantry\): it offers no subscriptions for them/m);
+    assert.doesNotMatch(watch.stderr(), /agreed to \{\}|listening/);
+    assert.equal(watch.stdout(), '');
+  } finally {
+    watch.child.kill();
+  }
+});
+
+test('modern: a server that ends the subscription before --count is met: exit 1, saying how many came', { timeout: 60_000 }, async (t) => {
+  // Acknowledges the list changes, sends one, then ends the stream with the listen result.
+  const server = cleanupAfter(t)(await listen(modern((request, res) => {
+    const { id, method } = request.json!;
+    if (method !== 'subscriptions/listen') return json(res, { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
+    const meta = { 'io.modelcontextprotocol/subscriptionId': id };
+    const event = (message: object) => `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', ...message })}\n\n`;
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write(event({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true }, _meta: meta } }));
+    res.write(event({ method: 'notifications/tools/list_changed', params: { _meta: meta } }));
+    res.end(event({ id, result: { resultType: 'complete', _meta: meta } }));
+  })));
+  const watch = start(['watch', server.url, '--count', '3']);
+  try {
+    assert.equal(await watch.exit, 1, watch.stderr());
+    assert.equal(watch.stdout(), 'tools list changed\n');
+    assert.match(watch.stderr(), /the server did not agree to prompts list changes; resources list changes: not watched/);
+    assert.match(watch.stderr(), /✗ watch http:\/\/127\.0\.0\.1:\d+\/mcp: the server ended the subscription after 1 of the 3 updates asked for \(--count\)/);
   } finally {
     watch.child.kill();
   }
