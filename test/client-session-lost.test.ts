@@ -55,6 +55,17 @@ describe('a lost session, through the library', () => {
     assert.deepEqual(seen.slice(refused + 2).map((p) => [p.method, p.session]), [['notifications/initialized', client.sessionId], ['tools/call', client.sessionId]]);
   });
 
+  test('the host is told the session was renewed, once, with what was made again', { timeout: 30_000 }, async (t) => {
+    const cleanup = cleanupAfter(t);
+    const told: string[] = [];
+    const served = cleanup(await serve(forgetsAtCall(legacySessions(), 1)));
+    const client = cleanup(await connect(served.url, { era: 'legacy', host: { sessionRenewed: (reason) => void told.push(reason) } }));
+    assert.deepEqual(told, [], 'nothing to tell before the session is lost');
+    await client.callTool('echo', { text: 'again' });
+    await client.callTool('echo', { text: 'and again' });
+    assert.deepEqual(told, ['the server no longer knew the 2025 session (a 404 to tools/call, which is sent again): a new session was started; what else the old one held on the server is gone']);
+  });
+
   test('when the new session is refused too, the error says the server no longer knows it, with its message', { timeout: 30_000 }, async (t) => {
     const cleanup = cleanupAfter(t);
     const sessions = legacySessions();
@@ -241,7 +252,7 @@ describe('the standalone GET stream, closed by the server', () => {
 });
 
 describe('a lost session, through the CLI', () => {
-  test('byhand call goes on in a new session when the server forgot the old one', { timeout: 30_000 }, async (t) => {
+  test('byhand call goes on in a new session when the server forgot the old one, and says so on stderr', { timeout: 30_000 }, async (t) => {
     const cleanup = cleanupAfter(t);
     const sessions = legacySessions();
     const served = cleanup(await serve(forgetsAtCall(sessions, 1)));
@@ -249,6 +260,7 @@ describe('a lost session, through the CLI', () => {
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /echo: hello/);
     assert.equal(sessions.opened, 2);
+    assert.match(run.stderr, /^byhand: the server no longer knew the 2025 session \(a 404 to tools\/call, which is sent again\): a new session was started; what else the old one held on the server is gone$/m);
   });
 
   test('byhand call says the server no longer knows the session, with its message, and exits 1', { timeout: 30_000 }, async (t) => {

@@ -10,6 +10,7 @@ import { runVerdicts } from './run-verdicts.js';
 import type { ConnectFlags, SourceFlags } from './server-flags.js';
 import { traceLine } from './show-wire.js';
 import { givenCredential } from './given-credential.js';
+import { notice } from './output.js';
 import { storedLogin } from './stored-login.js';
 
 export interface OpenServer {
@@ -52,11 +53,12 @@ export function connectResolved(
 ): Promise<Client> {
   const signals = [options.signal, io.interrupt].filter((s) => s !== undefined);
   return connect(server.target, {
-    // Every command declares what `call` declares (call brings the host that fulfils it): a server may offer
-    // some tools only to a client that can sample, ask or list roots, and `list` shows what `call` reaches.
-    host: createLookingHost(),
     verdicts: runVerdicts(io),
     ...options,
+    // Every command declares what `call` declares (call brings the host that fulfils it): a server may offer
+    // some tools only to a client that can sample, ask or list roots, and `list` shows what `call` reaches.
+    // A 2025 session the server lost and the client renewed is said, not passed over in silence.
+    host: { ...(options.host ?? createLookingHost()), sessionRenewed: (reason) => notice(io, reason) },
     ...(signals.length > 0 ? { signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) } : {}),
     era: flags.era,
     timeoutMs: flags.timeoutMs,
