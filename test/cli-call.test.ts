@@ -94,11 +94,11 @@ describe('byhand call against the bundled Kitchen', () => {
     assert.equal(stdout, 'No dinner suggested: you chose to decline the question about who is eating.\n');
   });
 
-  test('an answers file that misses a required field fails the call with the host error, exit 1', async () => {
+  test('an answers file that misses a required field fails the call with the host error, exit 2: the file is the user\'s to fix', async () => {
     const { code, stdout, stderr } = await run('call', ['kitchen', 'suggest_dinner', '--answers', file('empty.json', {})]);
-    assert.equal(code, 1);
+    assert.equal(code, 2);
     assert.equal(stdout, '');
-    assert.match(stderr, /^✗ call suggest_dinner on kitchen: the host did not fulfil elicitation for 'diners' .*does not answer the required field "people".*\n {2}hint: /m);
+    assert.match(stderr, /^✗ the host did not fulfil elicitation for 'diners' .*does not answer the required field "people".*\n {2}hint: /m);
   });
 
   test('form answers typed on stdin, in the legacy era: the requests come from the server mid-call', async () => {
@@ -370,6 +370,20 @@ describe('byhand call: the command line and failures', () => {
     assert.equal(code, 5);
     assert.match(stdout, new RegExp(LEGACY_REFUSAL));
     assert.match(stderr, /✗ probe_sampling_naive reported an error \(isError: true\)/);
+  });
+
+  test('an answers file with a value its form refuses is the command line to fix: exit 2, naming the file, form and field', async () => {
+    const { code, stderr } = await run('call', ['kitchen', 'suggest_dinner', '--answers', file('too-many.json', { people: 99 })]);
+    assert.equal(code, 2, stderr);
+    assert.match(stderr, /too-many\.json: "people" for the form "diners" must be at most 12 \(got 99\)/);
+  });
+
+  test('a resource the server does not have is exit 2, as an unknown tool is, with what it has', async () => {
+    const { code, stderr } = await run('read', ['kitchen', 'kitchen://pantri']);
+    assert.equal(code, 2, stderr);
+    assert.match(stderr, /^✗ kitchen has no resource "kitchen:\/\/pantri" \(did you mean kitchen:\/\/pantry\?\); it has kitchen:\/\/pantry, kitchen:\/\/week \(byhand read kitchen lists them\)$/m);
+    const tool = await run('call', ['kitchen', 'summarise_weak']);
+    assert.equal(tool.code, 2, 'the same code for an unknown tool');
   });
 });
 

@@ -88,15 +88,18 @@ describe('exit codes, one table for every command', () => {
     assert.match(toolError.stderr, /broken reported an error \(isError: true\)/);
     assert.equal((await byhand(['call', server.url, 'broken', '--json'])).code, 5);
 
-    const rpc = await byhand(['read', server.url, 'note://missing']);
+    // A JSON-RPC error of the server's own: this one offers no completions.
+    const rpc = await byhand(['complete', server.url, 'prompt', 'greet', 'who', 'A']);
     assert.equal(rpc.code, 1, rpc.stderr);
-    const rpcJson = await byhand(['read', server.url, 'note://missing', '--json']);
+    const rpcJson = await byhand(['complete', server.url, 'prompt', 'greet', 'who', 'A', '--json']);
     assert.equal(rpcJson.code, 1);
     assert.equal(JSON.parse(rpcJson.stdout).exitCode, 1);
 
     const usage = await byhand(['list', server.url, '--nope']);
     assert.equal(usage.code, 2);
     assert.equal((await byhand(['call', server.url, 'ech', 'text=hi'])).code, 2, 'an unknown tool is the caller\'s to fix');
+    assert.equal((await byhand(['read', server.url, 'note://missing'])).code, 2, 'and so is an unknown resource');
+    assert.equal(JSON.parse((await byhand(['read', server.url, 'note://missing', '--json'])).stdout).exitCode, 2);
 
     const unreachable = await byhand(['list', nowhere]);
     assert.equal(unreachable.code, 4, unreachable.stderr);

@@ -4,7 +4,7 @@
 // itself reported an error.
 
 import { resolve } from 'node:path';
-import { McpError, type Client, type JsonObject, type JsonRpcNotification, type LoggingLevel, type Task } from '@byhand/client';
+import { HostError, McpError, RpcError, type Client, type JsonObject, type JsonRpcNotification, type LoggingLevel, type Task } from '@byhand/client';
 import { AnswersFileError, createHost, ProviderConfigError, RootError, type InterruptedError } from '@byhand/host';
 import { callArgsOf, type CallArgs, type Verb } from './args.js';
 import { callSpec } from './spec.js';
@@ -108,8 +108,9 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
     return EXIT.ok;
   }, {
     onFailure,
-    // createHost's refusals are about the command line or the environment, not the server.
-    isUsage: (e) => e instanceof AnswersFileError || e instanceof RootError || e instanceof ProviderConfigError,
+    // createHost's refusals are about the command line or the environment, not the server; an answers file found wrong
+    // during the call (a value its form refuses) comes as the cause of the client's HostError.
+    isUsage: (e) => [e, e instanceof HostError ? e.cause : undefined].some((x) => x instanceof AnswersFileError || x instanceof RootError || x instanceof ProviderConfigError),
   });
 }
 
@@ -172,7 +173,15 @@ async function send(client: Client, args: CallArgs, server: string, onProgress: 
       return { verb, result: await client.callTool(name!, coerceToolArguments(tool, pairs), { ...options, onTask }) };
     }
     case 'read':
-      return { verb, result: await client.readResource(name!, options) };
+      try {
+        return { verb, result: await client.readResource(name!, options) };
+      } catch (error) {
+        // A URI the server does not have is the command line's to fix, as an unknown tool is: said with what it has.
+        if (!resourceNotFound(error, name!)) throw error;
+        const resources = await client.listResources().catch(() => undefined);
+        if (resources === undefined) throw new UsageError(`${redactWords(server)} has no resource ${JSON.stringify(name)} (it said: ${error.message})`);
+        throw unknownName(args, 'resource', server, resources.map((r) => r.uri));
+      }
     case 'prompt': {
       const prompts = await client.listPrompts();
       const prompt = prompts.find((p) => p.name === name);
@@ -180,6 +189,16 @@ async function send(client: Client, args: CallArgs, server: string, onProgress: 
       return { verb, result: await client.getPrompt(name!, promptArguments(prompt, pairs), options) };
     }
   }
+}
+
+/**
+ * The server's answer that the resource does not exist: -32602 naming the URI (2026-07-28, which retired -32002 for
+ * it), or the older -32002 (spec 2025-11-25 server/resources, "Resource not found"), which clients still accept.
+ */
+function resourceNotFound(error: unknown, uri: string): error is RpcError {
+  if (!(error instanceof RpcError)) return false;
+  if (error.code === -32002) return true;
+  return error.code === -32602 && ((error.data as { uri?: unknown } | undefined)?.uri === uri || /not found/i.test(error.message));
 }
 
 function unknownName(args: CallArgs, kind: string, label: string, names: string[]): UsageError {
@@ -190,5 +209,5 @@ function unknownName(args: CallArgs, kind: string, label: string, names: string[
   // A name split off a command line by guess is said to be one, with the command that is exact.
   const advice = splitAdvice(args, names);
   if (advice) return new UsageError(`${server} has no ${kind} ${JSON.stringify(name)}${didYouMean(name!, names)}: ${redactWords(advice)}${offered}`);
-  return new UsageError(`${server} has no ${kind} ${JSON.stringify(name!)}${didYouMean(name!, names)}${offered} (byhand ${verb} ${server} lists them with their arguments)`);
+  return new UsageError(`${server} has no ${kind} ${JSON.stringify(name!)}${didYouMean(name!, names)}${offered} (byhand ${verb} ${server} lists them${kind === 'resource' ? '' : ' with their arguments'})`);
 }
