@@ -15,8 +15,9 @@ import { coerceToolArguments } from '../packages/byhand/src/call/coerce.js';
 import { demoCommand, LEGACY_REFUSAL } from '../packages/byhand/src/call/demo.js';
 import type { Tool } from '../packages/client/src/index.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
-import { byhandBinary } from './support/cli.js';
+import { byhandBinary, byhandIn } from './support/cli.js';
 import { collector, runOwn } from './support/collector.js';
+import { cleanupAfter } from './support/cleanup.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'byhand-cli-call-'));
@@ -384,6 +385,37 @@ describe('byhand call: the command line and failures', () => {
     assert.match(stderr, /^✗ kitchen has no resource "kitchen:\/\/pantri" \(did you mean kitchen:\/\/pantry\?\); it has kitchen:\/\/pantry, kitchen:\/\/week \(byhand read kitchen lists them\)$/m);
     const tool = await run('call', ['kitchen', 'summarise_weak']);
     assert.equal(tool.code, 2, 'the same code for an unknown tool');
+  });
+});
+
+describe('what a server says besides the protocol, and the hints that name the real cause', () => {
+  const stdio = (mode: string) => ['--', process.execPath, fixtureScript('test/fixtures/sdk-stdio-server.ts'), mode];
+
+  test('a stdio server that writes a banner on stdout is served, and said to break the protocol', async () => {
+    const { code, stderr } = await run('call', ['--tool', 'echo', 'text=hi', ...stdio('banner')]);
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /^byhand: the server wrote 1 line\(s\) on stdout that are not JSON-RPC, first "Weather server running on stdio": on stdio, stdout is for MCP messages only/m);
+    const listed = await byhandIn({ cwd: dir }, 'list', ...stdio('banner'));
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stderr, /the server wrote 1 line\(s\) on stdout that are not JSON-RPC/, 'byhand list says it too');
+    const clean = await run('call', ['--tool', 'echo', 'text=hi', ...stdio('legacy')]);
+    assert.doesNotMatch(clean.stderr, /not JSON-RPC/, 'a clean server is not accused');
+  });
+
+  test('a stdio server that dies at start on an uncaught error: the quote of its stderr has the error line, not only the frames', async () => {
+    const { code, stderr } = await run('call', ['--tool', 'echo', ...stdio('throw')]);
+    assert.notEqual(code, 0);
+    assert.match(stderr, /its stderr said: Error: cannot open the database file \/data\/app\.db \| … \| Node\.js v\d+/);
+  });
+
+  test('https:// to a server that speaks plain http, and a path with no MCP endpoint, are each said as such', async (t) => {
+    const served = cleanupAfter(t)(await startServer({ port: 0, toolboxes: ['kitchen'] }));
+    const tls = await run('call', [served.urls.kitchen.replace('http:', 'https:'), 'summarise_week']);
+    assert.equal(tls.code, 4, tls.stderr);
+    assert.match(tls.stderr, /hint: the server answered, but not in TLS: it speaks plain http there; use http:\/\//);
+    const missing = await run('call', [`${served.url}/api/kitchn`, 'summarise_week']);
+    assert.match(missing.stderr, /hint: HTTP 404 to the opening request: there is no MCP endpoint at this path; check the URL/);
+    assert.doesNotMatch(missing.stderr, /other era/);
   });
 });
 

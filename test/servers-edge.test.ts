@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { connect as tcpConnect } from 'node:net';
 import { after, before, describe, test } from './support/node-test.js';
 import { cleanupAfter } from './support/cleanup.js';
+import { byhandIn } from './support/cli.js';
 import { serveCommand } from '../packages/byhand/src/serve/command.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 import { TOOLBOXES } from '../packages/servers/src/toolboxes/registry.js';
@@ -282,5 +283,12 @@ describe('byhand serve flags', () => {
     assert.match(text, /unknown option --verbose/);
     assert.match(text, /--db needs a value \(FILE\|URL\)/);
     assert.match(text, /--allow-host takes a host name without scheme or port/);
+  });
+
+  test('a port already in use: exit 1, and a hint that says so and what to do', async () => {
+    const port = new URL(server.url).port;
+    const run = await byhandIn({ cwd: process.cwd() }, 'serve', '--port', port);
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stderr, new RegExp(`^✗ byhand serve on 127\\.0\\.0\\.1:${port}: listen EADDRINUSE.*\\n  hint: another program \\(another byhand, perhaps\\) already listens on that port: stop it, or choose another port \\(0 takes a free one\\)$`, 'm'));
   });
 });

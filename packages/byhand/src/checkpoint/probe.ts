@@ -6,7 +6,8 @@ import { connect, HttpStatusError, isChallenge, McpError, redactText, type Clien
 import { createLookingHost } from '@byhand/host';
 import type { ServerEntry } from '../shared/config.js';
 import { EXIT, exitCodeFor, type ExitCode } from '../shared/exit-codes.js';
-import { cliText } from '../shared/fail.js';
+import { openingFailure } from '../shared/cause-hints.js';
+import { cliHint, cliText } from '../shared/fail.js';
 import { followAbort } from '../shared/follow-abort.js';
 import { redactWords } from '../shared/redact-words.js';
 
@@ -133,10 +134,10 @@ async function probeOnce(entry: ServerEntry, options: ProbeOptions): Promise<{ r
     const failure = timedOut
       ? new McpError('timeout', `no answer within ${options.timeoutMs} ms`, timeoutHint(entry))
       : options.signal?.aborted ? interrupted(options.signal)
-      : error instanceof McpError ? error : new McpError('protocol', (error as Error).message, 'unexpected failure');
+      : error instanceof McpError ? (client === undefined ? (openingFailure(error) as McpError) : error) : new McpError('protocol', (error as Error).message, 'unexpected failure');
     const needsLogin = failure.code === 'auth' && (failure.data as { reason?: string } | undefined)?.reason === 'login-required';
     const challenged = error instanceof HttpStatusError && isChallenge({ status: error.status, header: (name) => error.headers.get(name) });
-    return { report: { ...base, ok: false, error: { code: failure.code, message: cliText(failure.message), hint: cliText(failure.hint) }, ...(needsLogin ? { needsLogin } : {}), exitCode: exitCodeFor(failure), elapsedMs: elapsed() }, challenged };
+    return { report: { ...base, ok: false, error: { code: failure.code, message: cliText(failure.message), hint: cliHint(failure) }, ...(needsLogin ? { needsLogin } : {}), exitCode: exitCodeFor(failure), elapsedMs: elapsed() }, challenged };
   } finally {
     clearTimeout(timer);
     unfollow?.();
