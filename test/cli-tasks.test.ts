@@ -80,10 +80,10 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
   // the injected-clock test below pins the waits themselves.
   test('--timeout bounds the whole wait, whatever ttlMs and pollIntervalMs the server names', async () => {
     const started = Date.now();
-    const { code, stderr } = await byhand('call', 'forever', '--timeout', '2500', '--', process.execPath, server);
+    const { code, stderr } = await byhand('call', 'forever', '--timeout', '8000', '--', process.execPath, server);
     assert.equal(code, 4, stderr);
-    assert.match(stderr, /✗ .*tools\/call forever \(task t-1\) got no answer within 2500 ms/);
-    assert.ok(Date.now() - started < 20_000, 'the wait ended at the deadline, not at a poll interval of ages');
+    assert.match(stderr, /✗ .*tools\/call forever \(task t-1\) got no answer within 8000 ms/);
+    assert.ok(Date.now() - started < 40_000, 'the wait ended at the deadline, not at a poll interval of ages');
   });
 
   test('with an injected clock: the waits add up to the timeout, each within the clamp, and the task is cancelled', async (t) => {
