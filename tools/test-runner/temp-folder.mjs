@@ -5,6 +5,9 @@ import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** What a runtime keeps in the temporary folder on purpose, not a test: Node 22's module compile cache (npm turns it on). */
+const RUNTIME_CACHES = new Set(['node-compile-cache']);
+
 /**
  * @param {NodeJS.ProcessEnv} env set to the folder
  * @returns {{ path: string, close(): string | undefined }} close gives the failure to report, if anything was left
@@ -17,7 +20,7 @@ export function runTempFolder(env) {
   return {
     path,
     close() {
-      const left = readdirSync(path).sort();
+      const left = readdirSync(path).filter((name) => !RUNTIME_CACHES.has(name)).sort();
       rmSync(path, { recursive: true, force: true });
       if (left.length === 0) return undefined;
       return `the tests left ${left.length} temporary file(s) or folder(s) behind: ${left.join(', ')}; remove each in the after or t.after of the test that made it`;
