@@ -25,7 +25,10 @@ import { installGlobal, installInto, measure, packAll } from '../tools/packaging
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('..', import.meta.url));
 const EXAMPLE_URL = 'https://example.com/mcp';
-const PACKAGES = ['@byhand/client', '@byhand/host', '@byhand/servers', 'byhand'];
+/** Every workspace, by its folder and its package name: all of them are packed and installed together. */
+const WORKSPACES = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { workspaces: string[] }).workspaces
+  .map((folder) => ({ folder, name: (JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8')) as { name: string }).name }));
+const PACKAGES = WORKSPACES.map((w) => w.name);
 
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-install-'));
 let registry: LockfileRegistry | undefined;
@@ -65,17 +68,17 @@ function readmeSnippets(): { configs: string[]; claudeCode: string } {
   return { configs, claudeCode };
 }
 
-test('the tarballs hold the build and the metadata a publish needs, and depend on each other at one version', { timeout: 120_000 }, () => {
+test('every tarball holds its build and the metadata a publish needs, and they depend on each other at one version', { timeout: 120_000 }, () => {
   assert.deepEqual(Object.keys(packs).sort(), [...PACKAGES].sort());
   for (const [name, pack] of Object.entries(packs)) {
     assert.ok(pack.files.some((f) => f.startsWith('dist/')), `${name} ships its build`);
     assert.ok(pack.files.every((f) => /^(dist\/.*\.(js|d\.ts)|bin\/byhand\.js|README\.md|package\.json)$/.test(f)), `${name} ships only its build: ${pack.files.join(', ')}`);
   }
-  const manifests = PACKAGES.map((name) => JSON.parse(readFileSync(join(root, 'packages', name.replace('@byhand/', ''), 'package.json'), 'utf8')));
+  const manifests = WORKSPACES.map(({ folder }) => JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8')));
   const version = manifests[0].version as string;
   for (const manifest of manifests) {
     const at = manifest.name as string;
-    assert.equal(manifest.version, version, `${at}: one version for the four`);
+    assert.equal(manifest.version, version, `${at}: one version for all of them`);
     assert.equal(typeof manifest.description, 'string', `${at}: description`);
     assert.equal(manifest.license, 'MIT', `${at}: license`);
     assert.match(manifest.engines?.node ?? '', /^>=\d+/, `${at}: engines.node`);
@@ -87,7 +90,7 @@ test('the tarballs hold the build and the metadata a publish needs, and depend o
   }
 });
 
-test('npm install -g of the four tarballs into an empty prefix: the README\'s host configs start the installed byhand bridge from a folder elsewhere', { timeout: 300_000 }, async () => {
+test('npm install -g of every tarball into an empty prefix: the README\'s host configs start the installed byhand bridge from a folder elsewhere', { timeout: 300_000 }, async () => {
   const prefix = folder('prefix');
   await installGlobal(tarballs(), prefix, registry!.url);
   assert.deepEqual(registry!.refused, [], 'nothing but the lockfile\'s third-party packages was asked of the registry');
@@ -126,7 +129,7 @@ test('npm install -g of the four tarballs into an empty prefix: the README\'s ho
   }
 });
 
-test('npm install of the four tarballs into a project\'s folder: byhand/client imports and byhand checkpoint runs', { timeout: 300_000 }, async () => {
+test('npm install of every tarball into a project\'s folder: byhand/client imports and byhand checkpoint runs', { timeout: 300_000 }, async () => {
   const { dir } = await installInto(tarballs(), { dir: folder('project'), registry: registry!.url });
   const imported = await run(process.execPath, ['--input-type=module', '-e', "const m = await import('byhand/client'); const a = await import('byhand/client/auth'); const s = await import('byhand/servers'); const h = await import('byhand/host'); console.log(typeof m.connect, typeof a.createOAuth, typeof s.createKitchen, typeof h)"], { cwd: dir });
   assert.match(imported.stdout, /^function \w+ function object/);
