@@ -6,7 +6,8 @@ import { connect, HttpStatusError, isChallenge, ListLimitError, McpError, redact
 import { createLookingHost } from '@byhand/host';
 import type { ServerEntry } from '../shared/config.js';
 import { EXIT, exitCodeFor, type ExitCode } from '../shared/exit-codes.js';
-import { ASK_FOR_LESS } from '../shared/fail.js';
+import { openingFailure } from '../shared/cause-hints.js';
+import { ASK_FOR_LESS, cliHint, cliText } from '../shared/fail.js';
 import { followAbort } from '../shared/follow-abort.js';
 import { redactWords } from '../shared/redact-words.js';
 
@@ -133,11 +134,11 @@ async function probeOnce(entry: ServerEntry, options: ProbeOptions): Promise<{ r
     const failure = timedOut
       ? new McpError('timeout', `no answer within ${options.timeoutMs} ms`, timeoutHint(entry))
       : options.signal?.aborted ? interrupted(options.signal)
-      : error instanceof McpError ? error : new McpError('protocol', (error as Error).message, 'unexpected failure');
+      : error instanceof McpError ? (client === undefined ? (openingFailure(error) as McpError) : error) : new McpError('protocol', (error as Error).message, 'unexpected failure');
     const needsLogin = failure.code === 'auth' && (failure.data as { reason?: string } | undefined)?.reason === 'login-required';
     const challenged = error instanceof HttpStatusError && isChallenge({ status: error.status, header: (name) => error.headers.get(name) });
-    const hint = failure instanceof ListLimitError ? ASK_FOR_LESS : failure.hint;
-    return { report: { ...base, ok: false, error: { code: failure.code, message: failure.message, hint }, ...(needsLogin ? { needsLogin } : {}), exitCode: exitCodeFor(failure), elapsedMs: elapsed() }, challenged };
+    const hint = failure instanceof ListLimitError ? ASK_FOR_LESS : cliHint(failure);
+    return { report: { ...base, ok: false, error: { code: failure.code, message: cliText(failure.message), hint }, ...(needsLogin ? { needsLogin } : {}), exitCode: exitCodeFor(failure), elapsedMs: elapsed() }, challenged };
   } finally {
     clearTimeout(timer);
     unfollow?.();

@@ -9,7 +9,9 @@ import { resolveServer, type ResolvedServer, type ServerWord } from './resolve-s
 import { runVerdicts } from './run-verdicts.js';
 import type { ConnectFlags, SourceFlags } from './server-flags.js';
 import { traceLine } from './show-wire.js';
+import { openingFailure } from './cause-hints.js';
 import { givenCredential } from './given-credential.js';
+import { notice } from './output.js';
 import { storedLogin } from './stored-login.js';
 
 export interface OpenServer {
@@ -37,10 +39,21 @@ export async function openServer(
     server,
     client,
     close: async () => {
+      strayOutputNotice(client, io);
       await client.close().catch(() => undefined);
       await server.close();
     },
   };
+}
+
+/**
+ * A stdio server that wrote lines on stdout that are not JSON-RPC (a start-up banner, a console.log) is said, not
+ * passed over: byhand read past them, but stdout is the protocol, and other clients close the connection on them.
+ */
+function strayOutputNotice(client: Client, io: CommandIO): void {
+  const strays = client.strayOutput;
+  if (strays.length === 0) return;
+  notice(io, `the server wrote ${strays.length} line(s) on stdout that are not JSON-RPC, first ${JSON.stringify(strays[0])}: on stdio, stdout is for MCP messages only, and some clients close the connection on such a line; the server should log to stderr (byhand check reports it with the fix)`);
 }
 
 /** Connects to a server already resolved (`byhand check` resolves first: its raw checks need the target too). */
@@ -51,17 +64,21 @@ export function connectResolved(
   options: Omit<ConnectOptions, 'era' | 'timeoutMs' | 'onTrace' | 'auth'> = {},
 ): Promise<Client> {
   const signals = [options.signal, io.interrupt].filter((s) => s !== undefined);
-  return connect(server.target, {
-    // Every command declares what `call` declares (call brings the host that fulfils it): a server may offer
-    // some tools only to a client that can sample, ask or list roots, and `list` shows what `call` reaches.
-    host: createLookingHost(),
+  const opened = connect(server.target, {
     verdicts: runVerdicts(io),
     ...options,
+    // Every command declares what `call` declares (call brings the host that fulfils it): a server may offer
+    // some tools only to a client that can sample, ask or list roots, and `list` shows what `call` reaches.
+    // A 2025 session the server lost and the client renewed is said, not passed over in silence.
+    host: { ...(options.host ?? createLookingHost()), sessionRenewed: (reason) => notice(io, reason) },
     ...(signals.length > 0 ? { signal: signals.length === 1 ? signals[0] : AbortSignal.any(signals) } : {}),
     era: flags.era,
     timeoutMs: flags.timeoutMs,
     ...(server.credential !== undefined ? { auth: givenCredential(server.credential, server.login) } : server.login !== undefined ? { auth: storedLogin(io.env, server.login) } : {}),
     ...(flags.trace ? { onTrace: (entry) => void io.stderr.write(`${traceLine(entry)}\n`) } : {}),
+  });
+  return opened.catch((error: unknown) => {
+    throw openingFailure(error);
   });
 }
 
