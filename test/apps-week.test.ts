@@ -71,7 +71,7 @@ describe('The Week, through byhand bridge to a 2025 host that declares the exten
     const { tools } = await host.listTools();
     const show = tools.find((tool) => tool.name === 'show_week')!;
     assert.deepEqual(show._meta, { ui: { resourceUri: WEEK_VIEW_URI, visibility: ['model', 'app'] }, 'ui/resourceUri': WEEK_VIEW_URI });
-    assert.deepEqual(tools.find((tool) => tool.name === 'day_details')?._meta, { ui: { resourceUri: WEEK_VIEW_URI, visibility: ['app'] } });
+    assert.deepEqual(tools.find((tool) => tool.name === 'day_details')?._meta, { ui: { visibility: ['app'] } });
     const read = await host.readResource({ uri: WEEK_VIEW_URI });
     assert.equal(read.contents[0].mimeType, UI_MIME_TYPE);
     assert.match(String((read.contents[0] as { text?: string }).text), /ui\/initialize/);

@@ -57,7 +57,7 @@ function registerWeek(server: McpServer, data: KitchenData): void {
       inputSchema: DaySchema,
       outputSchema: DAY_OUTPUT,
       annotations: { readOnlyHint: true },
-      _meta: { ui: { resourceUri: WEEK_VIEW_URI, visibility: ['app'] } },
+      _meta: { ui: { visibility: ['app'] } },
     },
     async ({ day }) => {
       const meal = data.week.find((m) => m.day.toLowerCase() === day.trim().toLowerCase());
