@@ -92,13 +92,13 @@ class Inspector {
       lists: () => guarded(() => s().lists()),
       call: ({ name, pairs }) => guarded(async () => {
         const session = s();
-        const tool = (await session.lists()).tools.find((t) => t.name === name);
+        const tool = (await session.listedTools()).find((t) => t.name === name);
         if (tool === undefined) throw new ApiError(400, `no tool ${JSON.stringify(name)} on this server`);
         return session.callTool(tool.name, coerceToolArguments(tool, strings(pairs)), 'page');
       }),
       read: ({ uri }) => guarded(() => s().read(String(uri))),
       prompt: ({ name, pairs }) => guarded(async () => {
-        const prompt = (await s().lists()).prompts.find((p) => p.name === name);
+        const prompt = (await s().listedPrompts()).find((p) => p.name === name);
         if (prompt === undefined) throw new ApiError(400, `no prompt ${JSON.stringify(name)} on this server`);
         return s().prompt(prompt.name, promptArguments(prompt, strings(pairs)));
       }),

@@ -48,6 +48,7 @@ export class Session {
   historyDropped = 0;
   private tools: Tool[] = [];
   private resources: Resource[] = [];
+  private prompts: Prompt[] | undefined;
   private call = 0;
   private current: string | undefined;
 
@@ -92,6 +93,17 @@ export class Session {
     } as JsonObject;
   }
 
+  /** The tools as last listed, listing them first if they never were: a call needs its tool's schema. */
+  async listedTools(): Promise<Tool[]> {
+    if (this.prompts === undefined) await this.lists();
+    return this.tools;
+  }
+
+  async listedPrompts(): Promise<Prompt[]> {
+    if (this.prompts === undefined) await this.lists();
+    return this.prompts ?? [];
+  }
+
   async lists(): Promise<{ tools: ListedTool[]; excluded: { name: string; reason: string }[]; resources: Resource[]; templates: ResourceTemplate[]; prompts: Prompt[] }> {
     const caps = this.client.serverCapabilities;
     const [tools, resources, templates, prompts] = await Promise.all([
@@ -102,6 +114,7 @@ export class Session {
     ]);
     this.tools = tools;
     this.resources = resources;
+    this.prompts = prompts;
     const listed = tools.map((tool) => {
       const ui = toolUi(tool);
       return { ...tool, ...(ui ? { ui: { resourceUri: ui.resourceUri } } : {}), appOnly: isAppOnly(tool), appMayCall: appMayCall(tool) };

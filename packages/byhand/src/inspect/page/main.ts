@@ -54,7 +54,8 @@ function onEvent(event: Json): void {
   switch (event.type) {
     case 'hello':
       wire.droppedEarlier(Number(event.dropped ?? 0));
-      for (const earlier of event.events as Json[]) onEvent(earlier);
+      // What came before this page: shown, but a connection made then is the one the page already asked about.
+      for (const earlier of event.events as Json[]) if (earlier.type !== 'connected') onEvent(earlier);
       return;
     case 'wire':
       return wire.message(event);

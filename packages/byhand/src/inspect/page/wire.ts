@@ -11,6 +11,8 @@ export class WireView {
   readonly element = h('div', { 'data-testid': 'wire' });
   private readonly droppedLine = h('p', { class: 'muted' });
   private readonly groups = new Map<string, HTMLElement>();
+  /** Each call's last requestState: the retry after an answer carries it back. */
+  private readonly states = new Map<unknown, unknown>();
   private loose: HTMLElement | undefined;
   private entries: HTMLElement[] = [];
   private dropped = 0;
@@ -39,9 +41,10 @@ export class WireView {
   round(event: Json): void {
     const round = event.round as Json;
     const keys = Object.keys((round.phase === 'asked' ? round.inputRequests : round.inputResponses) as Json);
+    if (round.phase === 'asked') this.states.set(event.call, round.requestState);
     const text = round.phase === 'asked'
       ? `round ${String(round.round)}: the server asked for ${keys.join(', ') || 'nothing'} (input_required)${round.requestState !== undefined ? `, requestState ${JSON.stringify(round.requestState)}` : ''}`
-      : `round ${String(round.round)}: answered ${keys.join(', ')}; the retry carries them as params.inputResponses${round.requestState !== undefined ? ' with params.requestState' : ''}`;
+      : `round ${String(round.round)}: answered ${keys.join(', ')}; the retry carries them as params.inputResponses${this.states.get(event.call) !== undefined ? ' with params.requestState' : ''}`;
     this.place(event.call, h('div', { class: 'round', 'data-testid': 'round' }, text));
   }
 
@@ -68,7 +71,8 @@ export class WireView {
   private place(call: unknown, element: HTMLElement): void {
     let group = typeof call === 'string' ? this.groups.get(call) : undefined;
     if (group === undefined) {
-      this.loose ??= this.element.appendChild(h('div', { class: 'wire-call' }, h('strong', {}, 'outside a call'), h('span', { class: 'muted' }, ' (the era probe, lists)')));
+      // Folded: the era probe and the lists are the same every time, and in the way of the calls.
+      this.loose ??= this.element.appendChild(h('details', { class: 'wire-call' }, h('summary', {}, h('strong', {}, 'outside a call'), h('span', { class: 'muted' }, ' (the era probe, lists)'))));
       group = this.loose;
     }
     group.append(element);
