@@ -11,7 +11,7 @@ import { test } from './support/node-test.js';
 import { fileURLToPath } from 'node:url';
 
 const script = fileURLToPath(new URL('../tools/ensure-test-tools.mjs', import.meta.url));
-const FOLDERS = ['tools/conformance', 'tools/runtimes', 'tools/peers', 'tools/sqlite'];
+const FOLDERS = ['tools/conformance', 'tools/runtimes', 'tools/peers', 'tools/sqlite', 'tools/browser'];
 
 function scratch(): string {
   const root = mkdtempSync(join(tmpdir(), 'byhand-ensure-'));
@@ -57,7 +57,7 @@ test('installs each tool folder once, one line a step, and again only when its l
   try {
     const first = await ensure(root);
     assert.equal(first.code, 0, first.stderr);
-    assert.match(first.stdout, /^test tools 1\/4: tools\/conformance: installing .* \.\.\. done in \d+ s\ntest tools 2\/4: tools\/runtimes: installing .* \.\.\. done in \d+ s\ntest tools 3\/4: tools\/peers: installing .* \.\.\. done in \d+ s\ntest tools 4\/4: tools\/sqlite: installing .* \.\.\. done in \d+ s, linked as node_modules\/better-sqlite3\n$/);
+    assert.match(first.stdout, /^test tools 1\/5: tools\/conformance: installing .* \.\.\. done in \d+ s\ntest tools 2\/5: tools\/runtimes: installing .* \.\.\. done in \d+ s\ntest tools 3\/5: tools\/peers: installing .* \.\.\. done in \d+ s\ntest tools 4\/5: tools\/sqlite: installing .* \.\.\. done in \d+ s, linked as node_modules\/better-sqlite3\ntest tools 5\/5: tools\/browser: installing .* \.\.\. done in \d+ s\n$/);
     // The root node_modules resolves better-sqlite3 to the test tool's copy, as the servers package will.
     assert.equal(readFileSync(join(root, 'node_modules', 'better-sqlite3', 'index.js'), 'utf8'), 'module.exports = "the stand-in";\n');
 
@@ -70,13 +70,13 @@ test('installs each tool folder once, one line a step, and again only when its l
     // A root `npm ci` removes the root node_modules, and the link with it: the next run links it again.
     rmSync(join(root, 'node_modules'), { recursive: true });
     const relinked = await ensure(root);
-    assert.match(relinked.stdout, /^test tools 4\/4: tools\/sqlite: installed, lockfile unchanged, linked as node_modules\/better-sqlite3$/m);
+    assert.match(relinked.stdout, /^test tools 4\/5: tools\/sqlite: installed, lockfile unchanged, linked as node_modules\/better-sqlite3$/m);
     assert.ok(existsSync(join(root, 'node_modules', 'better-sqlite3', 'index.js')));
 
     writeTool(root, 'tools/runtimes', 'changed');
     const third = await ensure(root);
     assert.equal(third.code, 0, third.stderr);
-    assert.match(third.stdout, /^test tools 1\/4: tools\/conformance: installed, lockfile unchanged\ntest tools 2\/4: tools\/runtimes: installing .* done in \d+ s\ntest tools 3\/4: tools\/peers: installed, lockfile unchanged\ntest tools 4\/4: tools\/sqlite: installed, lockfile unchanged\n$/);
+    assert.match(third.stdout, /^test tools 1\/5: tools\/conformance: installed, lockfile unchanged\ntest tools 2\/5: tools\/runtimes: installing .* done in \d+ s\ntest tools 3\/5: tools\/peers: installed, lockfile unchanged\ntest tools 4\/5: tools\/sqlite: installed, lockfile unchanged\ntest tools 5\/5: tools\/browser: installed, lockfile unchanged\n$/);
     assert.ok(existsSync(marker(root, 'tools/conformance')));
     assert.ok(!existsSync(marker(root, 'tools/runtimes')), 'a changed package.json installs again');
   } finally {
@@ -91,7 +91,7 @@ test('a failed install stops with npm\'s reason, a ✗ line and a hint, and leav
     writeFileSync(join(root, 'tools/conformance/package.json'), JSON.stringify({ name: 'tools-conformance', version: '1.0.0', dependencies: { 'left-pad': '1.3.0' } }));
     const run = await ensure(root);
     assert.equal(run.code, 1);
-    assert.equal(run.stdout, 'test tools 1/4: tools/conformance: installing the official MCP conformance suites and their Node 22 (npm ci, once) ... failed\n');
+    assert.equal(run.stdout, 'test tools 1/5: tools/conformance: installing the official MCP conformance suites and their Node 22 (npm ci, once) ... failed\n');
     assert.match(run.stderr, /^npm error /m, 'npm\'s own reason is shown');
     assert.match(run.stderr, /✗ installing tools\/conformance: npm ci exited 1\nhint: .*node tools\/ensure-test-tools\.mjs/);
     const again = await ensure(root);
