@@ -8,12 +8,18 @@ import { describe, test } from './support/node-test.js';
 import { appMayCall, appsExtension, connect, isAppOnly, toolUi, UI_EXTENSION, UI_MIME_TYPE, visibilityOf, type Era } from '../packages/client/src/index.js';
 import { legacySessions, serve } from './fixtures/sdk-server.js';
 
-/** An SDK server with one tool that says which extensions the client declared to it, as the SDK read them. */
+/**
+ * An SDK server with one tool that says which extensions the client declared to it, as the SDK read them: the request's
+ * envelope in the 2026 era, the session's initialize in 2025 (getClientCapabilities, which the SDK keeps for that era).
+ */
 function extensionsServer(): McpServer {
   const server = new McpServer({ name: 'apps-fixture', version: '2.4.0' }, { capabilities: { tools: {}, extensions: { [UI_EXTENSION]: {} } } });
-  server.registerTool('declared', { description: 'the extensions the client declared' }, async () => ({
-    content: [{ type: 'text', text: JSON.stringify(server.server.getClientCapabilities()?.extensions ?? null) }],
-  }));
+  server.registerTool('declared', { description: 'the extensions the client declared' }, async (ctx) => {
+    const envelope = ctx.mcpReq.envelope as Record<string, { extensions?: unknown } | undefined> | undefined;
+    // eslint-disable-next-line @typescript-eslint/no-deprecated -- the 2025 era's only reader of initialize's capabilities
+    const extensions = envelope?.['io.modelcontextprotocol/clientCapabilities']?.extensions ?? server.server.getClientCapabilities()?.extensions;
+    return { content: [{ type: 'text', text: JSON.stringify(extensions ?? null) }] };
+  });
   return server;
 }
 

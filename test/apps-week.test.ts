@@ -24,7 +24,7 @@ describe('The Week, through byhand\'s client', () => {
 
   for (const era of ['modern', 'legacy'] as Era[]) {
     test(`${era}: a UI tool, an app-only and a model-only tool, the view as the extension says, and a text fallback`, async (t) => {
-      const client = await connect(server.urls.week!, { era, extensions: appsExtension() });
+      const client = await connect(server.urls.week, { era, extensions: appsExtension() });
       t.after(() => client.close());
       assert.ok(UI_EXTENSION in (client.serverCapabilities.extensions as object), 'the server declares the extension');
 
@@ -59,10 +59,10 @@ describe('The Week, through byhand bridge to a 2025 host that declares the exten
   after(() => server.close());
 
   test('the SDK 1.x client sees the extension, the UI tools with their _meta, and reads the view', { timeout: 30_000 }, async (t) => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'bridge', server.urls.week!], env: { ...process.env, NO_COLOR: '1' }, stderr: 'pipe', cwd: root });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'bridge', server.urls.week], env: { ...process.env, NO_COLOR: '1' }, stderr: 'pipe', cwd: root });
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const host = new LegacyClient({ name: 'desktop-host', version: '1.0.0' }, { capabilities: { extensions: appsExtension() } as Record<string, object> });
+    const host = new LegacyClient({ name: 'desktop-host', version: '1.0.0' }, { capabilities: { extensions: appsExtension() } });
     t.after(() => host.close());
     await host.connect(transport).catch((error: unknown) => assert.fail(`the bridge did not start: ${String(error)}\n${stderr}`));
 

@@ -26,7 +26,7 @@ export interface ProbeReport {
   /** 'retried' after a -32022, 'fell back' to the legacy handshake. */
   negotiation?: 'retried' | 'fell back';
   /** `apps`: the tools with a UI (MCP Apps, `_meta.ui.resourceUri`). */
-  counts?: { tools: number; resources: number; prompts: number; templates: number; apps: number };
+  counts?: { tools: number; resources: number; prompts: number; templates: number; apps?: number };
   capabilities?: Record<string, unknown>;
   instructions?: string;
   error?: { code: number | string; message: string; hint: string };

@@ -86,11 +86,11 @@ export class Session {
       ...(verdict.retriedWith ? { retriedWith: verdict.retriedWith } : {}),
       transport: client.transportName,
       ...(client.sessionId ? { sessionId: client.sessionId } : {}),
-      serverInfo: (client.serverInfo ?? null) as unknown,
+      serverInfo: (client.serverInfo ?? null),
       capabilities: client.serverCapabilities,
       ...(client.instructions ? { instructions: client.instructions } : {}),
       declared: client.capabilities,
-    } as JsonObject;
+    };
   }
 
   /** The tools as last listed, listing them first if they never were: a call needs its tool's schema. */
@@ -158,10 +158,10 @@ export class Session {
     const html = typeof content?.text === 'string' ? content.text : typeof content?.blob === 'string' ? Buffer.from(content.blob, 'base64').toString('utf8') : undefined;
     if (content === undefined || html === undefined) throw new RefusedError(`${ui.resourceUri} has no text or blob to render`);
     // The listing's _meta.ui may say what the content's does not; the content's wins (the draft's rule, a superset of the stable one).
-    const listed = this.resources.find((r) => r.uri === ui.resourceUri) as (Resource & { _meta?: JsonObject }) | undefined;
+    const listed: (Resource & { _meta?: JsonObject }) | undefined = this.resources.find((r) => r.uri === ui.resourceUri);
     const meta = { ...asObject(asObject(listed?._meta).ui), ...asObject(asObject(content._meta).ui) };
     const policy = viewPolicy(meta);
-    return { resourceUri: ui.resourceUri, mimeType: (content.mimeType ?? null) as unknown, html, prefersBorder: meta.prefersBorder === true, tool: tool as unknown, ...policy } as JsonObject;
+    return { resourceUri: ui.resourceUri, mimeType: (content.mimeType ?? null), html, prefersBorder: meta.prefersBorder === true, tool: tool, ...policy };
   }
 
   async close(): Promise<void> {

@@ -5,7 +5,7 @@
 // panel offers no app-only tool, and a view's tools/call of a tool without "app" is refused here and again by the
 // backend. ui/message and ui/update-model-context go to the log; every request the view makes is logged.
 
-import { api, h, SANDBOX_ORIGIN, type Json } from './dom.js';
+import { api, h, SANDBOX_ORIGIN, str, type Json } from './dom.js';
 
 export type AppLog = (what: string, detail?: unknown) => void;
 
@@ -38,14 +38,14 @@ export class AppHost {
     const view = options.view;
     this.frame = h('iframe', {
       class: 'app-frame',
-      title: `MCP App ${String(view.resourceUri)}`,
+      title: `MCP App ${str(view.resourceUri)}`,
       src: `${SANDBOX_ORIGIN}/sandbox`,
       // The proxy needs both to run and to frame the view; the view's own frame has no allow-same-origin (sandbox.ts).
       sandbox: 'allow-scripts allow-same-origin allow-forms',
-      ...(view.allow ? { allow: String(view.allow) } : {}),
+      ...(view.allow ? { allow: str(view.allow) } : {}),
     });
     this.element = h('div', { 'data-testid': 'app', 'data-app-status': 'loading' },
-      h('p', { class: 'muted' }, `${String(view.resourceUri)} under `, h('code', {}, String(view.csp))),
+      h('p', { class: 'muted' }, `${str(view.resourceUri)} under `, h('code', {}, str(view.csp))),
       ...((view.refused as string[] | undefined) ?? []).map((why) => h('p', { class: 'bad' }, `refused from _meta.ui: ${why}`)),
       this.frame,
       h('button', { class: 'act quiet', onclick: () => void this.teardown('closed at the page') }, 'Close the app'));
@@ -149,7 +149,7 @@ export class AppHost {
     if (!this.initialized) throw Object.assign(new Error(`${method} before ui/notifications/initialized`), { code: -32002 });
     switch (method) {
       case 'tools/call': {
-        const name = String(params.name);
+        const name = str(params.name);
         const tool = this.options.tools().find((t) => t.name === name);
         if (tool === undefined || tool.appMayCall !== true) {
           throw new Error(`refused by the host: ${name} is ${tool === undefined ? 'not a tool of this server' : 'not visible to apps (its visibility lacks "app")'}`);
@@ -163,7 +163,7 @@ export class AppHost {
         if (method === 'ui/update-model-context') this.modelContext = params;
         return {};
       case 'ui/open-link': {
-        const url = String(params.url);
+        const url = str(params.url);
         if (!/^https?:\/\//i.test(url)) throw new Error('refused by the host: only http(s) links open');
         window.open(url, '_blank', 'noopener,noreferrer');
         return {};

@@ -9,7 +9,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<s
   for (const [name, value] of Object.entries(attrs)) {
     if (value === undefined || value === false) continue;
     if (name.startsWith('on') && typeof value === 'function') element.addEventListener(name.slice(2), value as EventListener);
-    else element.setAttribute(name, value === true ? '' : String(value as string));
+    else element.setAttribute(name, value === true ? '' : str(value));
   }
   for (const child of children) if (child !== undefined && child !== null && child !== false) element.append(typeof child === 'number' ? String(child) : child);
   return element;
@@ -78,4 +78,12 @@ export async function listen(onEvent: (event: Json) => void): Promise<void> {
 export function failure(error: unknown): HTMLElement {
   const { message, hint } = error as { message?: string; hint?: string };
   return h('p', { class: 'bad', role: 'alert' }, message ?? String(error), hint ? h('span', { class: 'muted' }, ` (${hint})`) : undefined);
+}
+
+/** Any value as text: a string as it is, nothing as nothing, anything else as its JSON. */
+export function str(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return JSON.stringify(value) ?? '';
 }

@@ -2,7 +2,7 @@
 // backend exactly as `byhand call` types them (call/coerce.ts), so the page and the command cannot disagree; an
 // elicitation form gives back typed values, as the server's requestedSchema asks.
 
-import { h, type Json } from './dom.js';
+import { h, str, type Json } from './dom.js';
 
 interface Field {
   name: string;
@@ -23,21 +23,21 @@ function controlFor(name: string, schema: Json, required: boolean): Field['contr
   const id = `field-${name}`;
   if (options) {
     const select = h('select', { id, name }, ...['', ...options].map((o) => h('option', { value: o }, o === '' ? (required ? '(choose)' : '(not given)') : o)));
-    if (schema.default !== undefined) select.value = String(schema.default as string);
+    if (schema.default !== undefined) select.value = str(schema.default);
     return select;
   }
   if (type === 'object' || (type === 'array' && typeof (schema.items as Json | undefined)?.type === 'object')) {
     return h('textarea', { id, name, placeholder: type === 'object' ? '{"key": "value"}' : '[...]' });
   }
   const input = h('input', { id, name, type: type === 'integer' || type === 'number' ? 'number' : 'text', ...(type === 'integer' ? { step: '1' } : {}), placeholder: type === 'array' ? 'a, b, c' : '' });
-  if (typeof schema.minimum === 'number') input.min = String(schema.minimum);
-  if (typeof schema.maximum === 'number') input.max = String(schema.maximum);
+  if (typeof schema.minimum === 'number') input.min = str(schema.minimum);
+  if (typeof schema.maximum === 'number') input.max = str(schema.maximum);
   if (schema.default !== undefined) input.placeholder = `default ${JSON.stringify(schema.default)}`;
   return input;
 }
 
 function labelled(field: Field): HTMLElement {
-  const type = Array.isArray(field.schema.enum) ? 'one of' : String(field.schema.type ?? 'any');
+  const type = Array.isArray(field.schema.enum) ? 'one of' : str(field.schema.type ?? 'any');
   const about = typeof field.schema.description === 'string' ? field.schema.description : typeof field.schema.title === 'string' ? field.schema.title : '';
   return h('div', {}, h('label', { for: field.control.id }, field.name, h('span', { class: 'muted' }, ` ${type}${field.required ? ', required' : ''}${about ? ` - ${about}` : ''}`)), field.control);
 }
@@ -65,7 +65,7 @@ export function elicitForm(schema: Json | undefined, answer: (action: 'accept' |
         if (field.required) return void (problem.textContent = `${field.name} is required`);
         continue;
       }
-      const type = String(field.schema.type ?? 'string');
+      const type = str(field.schema.type ?? 'string');
       const value = type === 'boolean' ? raw === 'true' : type === 'integer' || type === 'number' ? Number(raw) : type === 'array' ? raw.split(',').map((s) => s.trim()) : raw;
       if (typeof value === 'number' && (!Number.isFinite(value) || (type === 'integer' && !Number.isInteger(value)))) return void (problem.textContent = `${field.name} is not ${type === 'integer' ? 'a whole number' : 'a number'}`);
       content[field.name] = value;

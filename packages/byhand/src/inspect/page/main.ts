@@ -4,7 +4,7 @@
 // Check, Roots; questions from the server appear above whichever is open.
 
 import { AppHost } from './app-host.js';
-import { api, failure, h, listen, pretty, type Json } from './dom.js';
+import { api, failure, h, listen, pretty, str, type Json } from './dom.js';
 import { elicitForm, toolForm } from './forms.js';
 import { resultView } from './results.js';
 import { WireView } from './wire.js';
@@ -31,7 +31,7 @@ function log(kind: string, detail?: unknown): void {
 
 function show(name: Panel): void {
   for (const [panel, element] of panels) element.hidden = panel !== name;
-  for (const [panel, tab] of tabs) tab.setAttribute('aria-selected', String(panel === name));
+  for (const [panel, tab] of tabs) tab.setAttribute('aria-selected', str(panel === name));
 }
 
 function start(): void {
@@ -68,13 +68,13 @@ function onEvent(event: Json): void {
     case 'notification': {
       wire.notification(event);
       const notification = event.notification as Json;
-      return log(String(notification.method), notification.params);
+      return log(str(notification.method), notification.params);
     }
     case 'question':
       return ask(event);
     case 'question-answered':
     case 'question-withdrawn':
-      questions.querySelector(`[data-question="${String(event.id)}"]`)?.remove();
+      questions.querySelector(`[data-question="${str(event.id)}"]`)?.remove();
       if (event.type === 'question-withdrawn') log('question withdrawn', 'the call was given up');
       return;
     case 'roots-listed':
@@ -88,25 +88,25 @@ function onEvent(event: Json): void {
 
 /** A question from the server, answered here: sampling by hand or by the provider, a form, a URL to consent to. */
 function ask(event: Json): void {
-  if (questions.querySelector(`[data-question="${String(event.id)}"]`)) return;
+  if (questions.querySelector(`[data-question="${str(event.id)}"]`)) return;
   const params = (event.params ?? {}) as Json;
   const answer = (value: Json) => void api('answer', { id: event.id, answer: value }).catch((error: unknown) => box.append(failure(error)));
-  const where = `${String(event.method)} ${String(event.name)}, round ${String(event.round)}, key ${String(event.key)} (${String(event.era)} era${Number(event.again) > 0 ? ', asked again' : ''})`;
-  const box = h('div', { class: 'item question', 'data-question': String(event.id), 'data-kind': String(event.kind) }, h('strong', {}, `The server asks: ${String(event.kind)}`), h('p', { class: 'muted' }, where));
+  const where = `${str(event.method)} ${str(event.name)}, round ${str(event.round)}, key ${str(event.key)} (${str(event.era)} era${Number(event.again) > 0 ? ', asked again' : ''})`;
+  const box = h('div', { class: 'item question', 'data-question': str(event.id), 'data-kind': str(event.kind) }, h('strong', {}, `The server asks: ${str(event.kind)}`), h('p', { class: 'muted' }, where));
   if (event.kind === 'sampling') {
     const text = h('textarea', { 'aria-label': 'your answer as the model', 'data-testid': 'sampling-text' });
     const model = h('input', { 'aria-label': 'model name', value: 'a person at byhand inspect' });
     box.append(h('pre', {}, pretty(params)),
       h('label', {}, 'Answer by hand'), text, h('label', {}, 'as the model'), model, h('br'),
       h('button', { class: 'act', onclick: () => answer({ by: 'hand', text: text.value, model: model.value }) }, 'Send this answer'),
-      ...(event.provider ? [h('button', { class: 'act quiet', onclick: () => answer({ by: 'provider' }) }, `Send to ${String(event.provider)} (its caps hold)`)] : []),
+      ...(event.provider ? [h('button', { class: 'act quiet', onclick: () => answer({ by: 'provider' }) }, `Send to ${str(event.provider)} (its caps hold)`)] : []),
       h('button', { class: 'act quiet', onclick: () => answer({ decline: true }) }, 'Decline'));
   } else if (event.kind === 'url') {
-    box.append(h('p', {}, String(params.message)), h('p', {}, h('code', {}, String(params.url))),
-      h('button', { class: 'act', onclick: () => (window.open(String(params.url), '_blank', 'noopener,noreferrer'), answer({ action: 'accept' })) }, 'Open it and accept'),
+    box.append(h('p', {}, str(params.message)), h('p', {}, h('code', {}, str(params.url))),
+      h('button', { class: 'act', onclick: () => (window.open(str(params.url), '_blank', 'noopener,noreferrer'), answer({ action: 'accept' })) }, 'Open it and accept'),
       h('button', { class: 'act quiet', onclick: () => answer({ action: 'decline' }) }, 'Decline'));
   } else {
-    box.append(h('p', {}, String(params.message)), elicitForm(params.requestedSchema as Json, (action, content) => answer({ action, ...(content ? { content } : {}) })));
+    box.append(h('p', {}, str(params.message)), elicitForm(params.requestedSchema as Json, (action, content) => answer({ action, ...(content ? { content } : {}) })));
   }
   questions.append(box);
 }
@@ -115,7 +115,7 @@ async function refresh(): Promise<void> {
   const state = await api<{ connection: Json | null; servers: string[] }>('state');
   connectionPanel(state.connection, state.servers);
   if (state.connection === null) return;
-  document.getElementById('server-line')!.textContent = `${String(state.connection.server)} · ${String(state.connection.era)} era, ${String(state.connection.protocolVersion)}`;
+  document.getElementById('server-line')!.textContent = `${str(state.connection.server)} · ${str(state.connection.era)} era, ${str(state.connection.protocolVersion)}`;
   lists = await api<Lists>('lists');
   toolsPanel();
   resourcesPanel();
@@ -142,18 +142,18 @@ function connectionPanel(connection: Json | null, servers: string[]): void {
   };
   panel.replaceChildren(h('h2', {}, 'Connection'), pick, url, h('button', { class: 'act', onclick: () => void connect() }, 'Connect'), status);
   if (connection === null) return void panel.append(h('p', { class: 'muted' }, 'Not connected: pick a server from your configs or the bundled toolboxes.'));
-  const how = connection.how === 'probe' ? 'found by trying' : connection.how === 'cache' ? 'remembered from an earlier probe' : String(connection.how);
+  const how = connection.how === 'probe' ? 'found by trying' : connection.how === 'cache' ? 'remembered from an earlier probe' : str(connection.how);
   panel.append(h('table', { 'data-testid': 'connection' },
     ...([
       ['server', connection.server],
-      ['era', `${String(connection.era)} (${String(connection.protocolVersion)})`],
-      ['how', `${how}: ${String(connection.evidence)}`],
+      ['era', `${str(connection.era)} (${str(connection.protocolVersion)})`],
+      ['how', `${how}: ${str(connection.evidence)}`],
       ['transport', connection.transport],
       ['session', connection.sessionId ?? 'none'],
       ['server info', pretty(connection.serverInfo)],
       ['server capabilities', pretty(connection.capabilities)],
       ['byhand declared', pretty(connection.declared)],
-    ] as [string, unknown][]).map(([name, value]) => h('tr', {}, h('th', {}, name), h('td', {}, h('pre', {}, String(value)))))));
+    ] as [string, unknown][]).map(([name, value]) => h('tr', {}, h('th', {}, name), h('td', {}, h('pre', {}, str(value)))))));
 }
 
 function toolsPanel(): void {
@@ -161,7 +161,7 @@ function toolsPanel(): void {
   const forModel = lists.tools.filter((t) => t.appOnly !== true);
   const appOnly = lists.tools.filter((t) => t.appOnly === true);
   panel.replaceChildren(h('h2', {}, `Tools (${forModel.length})`), ...forModel.map(toolItem));
-  if (appOnly.length > 0) panel.append(h('h3', {}, 'App only: hidden from the model, callable by their view'), ...appOnly.map((t) => h('div', { class: 'item muted', 'data-tool': String(t.name) }, String(t.name))));
+  if (appOnly.length > 0) panel.append(h('h3', {}, 'App only: hidden from the model, callable by their view'), ...appOnly.map((t) => h('div', { class: 'item muted', 'data-tool': str(t.name) }, str(t.name))));
   for (const left of lists.excluded) panel.append(h('p', { class: 'bad' }, `${left.name} left out: ${left.reason}`));
 }
 
@@ -179,9 +179,9 @@ function toolItem(tool: Json): HTMLElement {
       output.replaceChildren(failure(error));
     }
   };
-  return h('details', { class: 'item', 'data-tool': String(tool.name) },
-    h('summary', {}, h('strong', {}, String(tool.name)), tool.title ? ` ${String(tool.title)}` : '', ...annotations.map((a) => h('span', { class: 'tag' }, a)), tool.ui ? h('span', { class: 'tag' }, 'MCP App') : undefined, tool.appMayCall === false ? h('span', { class: 'tag' }, 'model only') : undefined),
-    tool.description ? h('p', { class: 'muted' }, String(tool.description)) : undefined,
+  return h('details', { class: 'item', 'data-tool': str(tool.name) },
+    h('summary', {}, h('strong', {}, str(tool.name)), tool.title ? ` ${str(tool.title)}` : '', ...annotations.map((a) => h('span', { class: 'tag' }, a)), tool.ui ? h('span', { class: 'tag' }, 'MCP App') : undefined, tool.appMayCall === false ? h('span', { class: 'tag' }, 'model only') : undefined),
+    tool.description ? h('p', { class: 'muted' }, str(tool.description)) : undefined,
     toolForm(tool.inputSchema as Json, 'Call', (pairs) => void run(pairs)),
     output);
 }
@@ -204,7 +204,7 @@ async function openApp(tool: Json, pairs: string[], result: Promise<Json> | unde
 function appsPanel(): void {
   const withUi = lists.tools.filter((t) => t.ui !== undefined);
   panels.get('Apps')!.replaceChildren(h('h2', {}, `MCP Apps (${withUi.length})`),
-    ...withUi.map((tool) => h('div', { class: 'item' }, h('strong', {}, String(tool.name)), ' ', h('code', {}, String((tool.ui as Json).resourceUri)),
+    ...withUi.map((tool) => h('div', { class: 'item' }, h('strong', {}, str(tool.name)), ' ', h('code', {}, str((tool.ui as Json).resourceUri)),
       toolForm(tool.inputSchema as Json, 'Call and open', (pairs) => void openApp(tool, pairs, api<{ result: Json }>('call', { name: tool.name, pairs }).then((r) => r.result))))),
     h('div', { 'data-testid': 'app-area' }));
 }
@@ -219,7 +219,7 @@ function resourcesPanel(): void {
     }
   };
   panels.get('Resources')!.replaceChildren(h('h2', {}, `Resources (${lists.resources.length})`),
-    ...lists.resources.map((r) => h('div', { class: 'item' }, h('code', {}, String(r.uri)), ` ${String(r.title ?? r.name)} `, h('span', { class: 'muted' }, String(r.mimeType ?? '')), h('button', { class: 'act quiet', onclick: () => void read(String(r.uri)) }, 'Read'))),
+    ...lists.resources.map((r) => h('div', { class: 'item' }, h('code', {}, str(r.uri)), ` ${str(r.title ?? r.name)} `, h('span', { class: 'muted' }, str(r.mimeType ?? '')), h('button', { class: 'act quiet', onclick: () => void read(str(r.uri)) }, 'Read'))),
     h('h3', {}, `Templates (${lists.templates.length})`),
     ...lists.templates.map((t) => templateItem(t, read)),
     output);
@@ -227,7 +227,7 @@ function resourcesPanel(): void {
 
 /** A template's variables, each with the values the server completes for it (completion/complete). */
 function templateItem(template: Json, read: (uri: string) => Promise<void>): HTMLElement {
-  const uriTemplate = String(template.uriTemplate);
+  const uriTemplate = str(template.uriTemplate);
   const names = [...uriTemplate.matchAll(/\{[+#./;?&]?([^}]+)\}/g)].flatMap((m) => m[1].split(',')).map((n) => n.replace(/\*$/, ''));
   const inputs = names.map((name) => completing(name, (value) => api<{ completion: { values: string[] } }>('complete', { ref: { type: 'ref/resource', uri: uriTemplate }, argument: { name, value } })));
   const fill = () => uriTemplate.replace(/\{[+#./;?&]?([^}]+)\}/g, (_, list: string) => list.split(',').map((n) => encodeURIComponent(inputs[names.indexOf(n.replace(/\*$/, ''))]?.input.value ?? '')).join(','));
@@ -245,7 +245,7 @@ function completing(name: string, complete: (value: string) => Promise<{ complet
 function promptsPanel(): void {
   panels.get('Prompts')!.replaceChildren(h('h2', {}, `Prompts (${lists.prompts.length})`), ...lists.prompts.map((prompt) => {
     const output = h('div');
-    const args = ((prompt.arguments ?? []) as Json[]).map((a) => completing(String(a.name), (value) => api('complete', { ref: { type: 'ref/prompt', name: prompt.name }, argument: { name: a.name, value } })));
+    const args = ((prompt.arguments ?? []) as Json[]).map((a) => completing(str(a.name), (value) => api('complete', { ref: { type: 'ref/prompt', name: prompt.name }, argument: { name: a.name, value } })));
     const get = async () => {
       try {
         output.replaceChildren(resultView(await api('prompt', { name: prompt.name, pairs: args.filter((a) => a.input.value !== '').map((a) => `${a.input.getAttribute('aria-label')}=${a.input.value}`) })));
@@ -253,7 +253,7 @@ function promptsPanel(): void {
         output.replaceChildren(failure(error));
       }
     };
-    return h('div', { class: 'item' }, h('strong', {}, String(prompt.name)), prompt.description ? h('p', { class: 'muted' }, String(prompt.description)) : undefined, ...args.map((a) => a.element), h('button', { class: 'act quiet', onclick: () => void get() }, 'Get'), output);
+    return h('div', { class: 'item' }, h('strong', {}, str(prompt.name)), prompt.description ? h('p', { class: 'muted' }, str(prompt.description)) : undefined, ...args.map((a) => a.element), h('button', { class: 'act quiet', onclick: () => void get() }, 'Get'), output);
   }));
 }
 
@@ -264,7 +264,7 @@ async function historyPanel(): Promise<void> {
   const exported = (index: number, as: string) => void api<{ line: string }>('export', { index, as }).then((r) => (output.textContent = r.line), (error: unknown) => (output.textContent = (error as Error).message));
   panel.replaceChildren(h('h2', {}, `History (${entries.length}${dropped > 0 ? `, ${dropped} older dropped` : ''})`),
     h('button', { class: 'act quiet', onclick: () => void historyPanel() }, 'Refresh'),
-    ...entries.map((entry, index) => h('div', { class: 'item' }, `${String(entry.kind)} ${String(entry.name)} `, h('span', { class: entry.ok ? 'good' : 'bad' }, entry.ok ? 'ok' : 'failed'), h('span', { class: 'muted' }, ` ${String(entry.ms)} ms, from the ${String(entry.from)}`),
+    ...entries.map((entry, index) => h('div', { class: 'item' }, `${str(entry.kind)} ${str(entry.name)} `, h('span', { class: entry.ok ? 'good' : 'bad' }, entry.ok ? 'ok' : 'failed'), h('span', { class: 'muted' }, ` ${str(entry.ms)} ms, from the ${str(entry.from)}`),
       h('button', { class: 'act quiet', onclick: () => exported(index, 'call') }, 'as byhand call'), h('button', { class: 'act quiet', onclick: () => exported(index, 'curl') }, 'as curl'))),
     output);
 }
@@ -276,10 +276,10 @@ function checkPanel(): void {
     try {
       const { findings, counts } = await api<{ findings: Json[]; counts: Json }>('check', {});
       const order = ['error', 'warn', 'skip', 'pass'];
-      findings.sort((a, b) => order.indexOf(String(a.status)) - order.indexOf(String(b.status)));
-      output.replaceChildren(h('p', {}, Object.entries(counts).map(([status, n]) => `${String(n)} ${status}`).join(' · ')),
-        ...findings.map((f) => h('div', { class: `item ${f.status === 'error' ? 'bad' : ''}`, 'data-finding': String(f.id) }, h('strong', {}, `${String(f.status)} ${String(f.id)}`), ` ${String(f.title)}`,
-          f.why ? h('p', {}, String(f.why)) : undefined, f.fix ? h('p', { class: 'muted' }, `fix: ${String(f.fix)}`) : undefined)));
+      findings.sort((a, b) => order.indexOf(str(a.status)) - order.indexOf(str(b.status)));
+      output.replaceChildren(h('p', {}, Object.entries(counts).map(([status, n]) => `${str(n)} ${status}`).join(' · ')),
+        ...findings.map((f) => h('div', { class: `item ${f.status === 'error' ? 'bad' : ''}`, 'data-finding': str(f.id) }, h('strong', {}, `${str(f.status)} ${str(f.id)}`), ` ${str(f.title)}`,
+          f.why ? h('p', {}, str(f.why)) : undefined, f.fix ? h('p', { class: 'muted' }, `fix: ${str(f.fix)}`) : undefined)));
     } catch (error) {
       output.replaceChildren(failure(error));
     }
@@ -289,7 +289,7 @@ function checkPanel(): void {
 
 async function rootsPanel(): Promise<void> {
   const { roots } = await api<{ roots: Json[] }>('roots');
-  const text = h('textarea', { 'aria-label': 'roots, one uri a line, then a name' }, roots.map((r) => `${String(r.uri)} ${String(r.name ?? '')}`.trim()).join('\n'));
+  const text = h('textarea', { 'aria-label': 'roots, one uri a line, then a name' }, roots.map((r) => `${str(r.uri)} ${str(r.name ?? '')}`.trim()).join('\n'));
   const save = () => void api('roots', { roots: text.value.split('\n').map((line) => line.trim()).filter(Boolean).map((line) => ({ uri: line.split(' ')[0], name: line.split(' ').slice(1).join(' ') || undefined })) }).then(() => log('roots', 'saved'), (error: unknown) => log('roots', (error as Error).message));
   panels.get('Roots')!.replaceChildren(h('h2', {}, 'Roots the server is given'), text, h('br'), h('button', { class: 'act', onclick: save }, 'Save'));
 }

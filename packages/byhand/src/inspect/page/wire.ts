@@ -3,7 +3,7 @@
 // what was answered, and the retry, with where inputResponses and requestState sit in it (top-level params, as the
 // spec puts them; anywhere else is marked). Bounded: past the last entries kept, the oldest go, counted.
 
-import { h, pretty, type Json } from './dom.js';
+import { h, pretty, str, type Json } from './dom.js';
 
 export const WIRE_BOUND = 1000;
 
@@ -28,14 +28,14 @@ export class WireView {
   }
 
   callStarted(event: Json): void {
-    const group = h('div', { class: 'wire-call', 'data-call': String(event.call) }, h('strong', {}, `${String(event.kind)} ${String(event.name)}`), h('span', { class: 'muted' }, ` (${String(event.from)}, ${String(event.call)})`));
-    this.groups.set(String(event.call), group);
+    const group = h('div', { class: 'wire-call', 'data-call': str(event.call) }, h('strong', {}, `${str(event.kind)} ${str(event.name)}`), h('span', { class: 'muted' }, ` (${str(event.from)}, ${str(event.call)})`));
+    this.groups.set(str(event.call), group);
     this.loose = undefined;
     this.element.append(group);
   }
 
   callEnded(event: Json): void {
-    this.groups.get(String(event.call))?.append(h('div', { class: event.ok ? 'good' : 'bad' }, event.ok ? 'complete' : `failed: ${String((event.error as Json | undefined)?.message)}`));
+    this.groups.get(str(event.call))?.append(h('div', { class: event.ok ? 'good' : 'bad' }, event.ok ? 'complete' : `failed: ${str((event.error as Json | undefined)?.message)}`));
   }
 
   round(event: Json): void {
@@ -43,8 +43,8 @@ export class WireView {
     const keys = Object.keys((round.phase === 'asked' ? round.inputRequests : round.inputResponses) as Json);
     if (round.phase === 'asked') this.states.set(event.call, round.requestState);
     const text = round.phase === 'asked'
-      ? `round ${String(round.round)}: the server asked for ${keys.join(', ') || 'nothing'} (input_required)${round.requestState !== undefined ? `, requestState ${JSON.stringify(round.requestState)}` : ''}`
-      : `round ${String(round.round)}: answered ${keys.join(', ')}; the retry carries them as params.inputResponses${this.states.get(event.call) !== undefined ? ' with params.requestState' : ''}`;
+      ? `round ${str(round.round)}: the server asked for ${keys.join(', ') || 'nothing'} (input_required)${round.requestState !== undefined ? `, requestState ${JSON.stringify(round.requestState)}` : ''}`
+      : `round ${str(round.round)}: answered ${keys.join(', ')}; the retry carries them as params.inputResponses${this.states.get(event.call) !== undefined ? ' with params.requestState' : ''}`;
     this.place(event.call, h('div', { class: 'round', 'data-testid': 'round' }, text));
   }
 
@@ -53,19 +53,19 @@ export class WireView {
     const http = (entry.http ?? {}) as Json;
     const message = (entry.message ?? {}) as Json;
     const arrow = entry.direction === 'send' ? '→' : '←';
-    const via = typeof http.method === 'string' ? `${http.method} ${String(http.url ?? '')}` : http.status !== undefined ? `HTTP ${String(http.status)}` : String(entry.transport);
-    const what = typeof message.method === 'string' ? message.method : 'error' in message ? `error ${String((message.error as Json).code)}` : 'result' in message ? 'result' : entry.raw !== undefined ? '(not JSON)' : '';
+    const via = typeof http.method === 'string' ? `${http.method} ${str(http.url ?? '')}` : http.status !== undefined ? `HTTP ${str(http.status)}` : str(entry.transport);
+    const what = typeof message.method === 'string' ? message.method : 'error' in message ? `error ${str((message.error as Json).code)}` : 'result' in message ? 'result' : entry.raw !== undefined ? '(not JSON)' : '';
     const summary = h('summary', {}, `${arrow} ${via} ${what}`, ...placementTags(message));
     const headers = http.headers as Record<string, string> | undefined;
     const details = h('details', { class: 'wire-entry' }, summary,
       headers ? h('table', {}, ...Object.entries(headers).map(([name, value]) => h('tr', {}, h('th', {}, name), h('td', {}, value)))) : undefined,
-      h('pre', {}, entry.message !== undefined ? pretty(entry.message) : String(entry.raw ?? '')));
+      h('pre', {}, entry.message !== undefined ? pretty(entry.message) : str(entry.raw ?? '')));
     this.place(event.call, details);
   }
 
   notification(event: Json): void {
     const notification = event.notification as Json;
-    this.place(event.call, h('div', { class: 'wire-entry muted' }, `← ${String(notification.method)} ${pretty(notification.params ?? {})}`));
+    this.place(event.call, h('div', { class: 'wire-entry muted' }, `← ${str(notification.method)} ${pretty(notification.params ?? {})}`));
   }
 
   private place(call: unknown, element: HTMLElement): void {
