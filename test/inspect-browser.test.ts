@@ -202,7 +202,9 @@ describe('byhand inspect in Chromium', () => {
     const stdio = await inspect(t, '--', process.execPath, fixtureScript('test/fixtures/sdk-stdio-server.ts'), 'serve');
     await stdio.page.goto(stdio.url);
     await stdio.page.locator('[data-testid="connection"]').waitFor();
-    assert.match((await stdio.page.locator('[data-testid="connection"]').textContent()) ?? '', /transportstdio/);
+    const connection = (await stdio.page.locator('[data-testid="connection"]').textContent()) ?? '';
+    assert.match(connection, /transportstdio/);
+    assert.match(connection, /server stderrfixture stdio server \(serve\) started/, 'a stdio server\'s stderr');
     assert.match(await callTool(stdio.page, 'echo', { text: 'over stdio' }), /echo: over stdio/);
 
     const legacy = await served(t, fixtureHandler('legacy-session'));

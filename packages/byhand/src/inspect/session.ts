@@ -90,6 +90,8 @@ export class Session {
       capabilities: client.serverCapabilities,
       ...(client.instructions ? { instructions: client.instructions } : {}),
       declared: client.capabilities,
+      // A stdio server's last words on stderr: where it says why it fails.
+      ...(client.transportKind === 'stdio' ? { stderr: this.redacted(client.stderr) } : {}),
     };
   }
 
@@ -135,7 +137,9 @@ export class Session {
     if (from === 'page' && tool !== undefined && isAppOnly(tool)) {
       throw new RefusedError(`${name} is for its app's view only (visibility ["app"]): a host offers it to no model, so the page does not call it`);
     }
-    const result = await this.run('call', name, args, from, () => this.client.callTool(name, args));
+    // A tool that runs as a task is followed to its end; each status it passes through goes to the log.
+    const onTask = (task: unknown) => this.log.push('task', { call: this.current, task: this.redacted(task) });
+    const result = await this.run('call', name, args, from, () => this.client.callTool(name, args, { onTask }));
     const validation = tool?.outputSchema !== undefined ? validateOutput(tool.outputSchema, result) : undefined;
     return { result, ...(validation ? { validation } : {}) };
   }

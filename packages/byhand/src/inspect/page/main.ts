@@ -153,6 +153,7 @@ function connectionPanel(connection: Json | null, servers: string[]): void {
       ['server info', pretty(connection.serverInfo)],
       ['server capabilities', pretty(connection.capabilities)],
       ['byhand declared', pretty(connection.declared)],
+      ...(connection.stderr !== undefined ? [['server stderr', connection.stderr || '(nothing yet)']] : []),
     ] as [string, unknown][]).map(([name, value]) => h('tr', {}, h('th', {}, name), h('td', {}, h('pre', {}, str(value)))))));
 }
 
