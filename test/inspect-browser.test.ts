@@ -109,6 +109,11 @@ describe('byhand inspect in Chromium', () => {
     assert.match(connection, /modern \(2026-07-28\)/);
     assert.match(connection, /found by trying: server\/discover answered/);
     assert.equal(await page.evaluate(() => location.search), '?token=' + new URL(url).searchParams.get('token'));
+
+    await tab(page, 'Check');
+    await page.locator('[data-panel="Check"] button.act').click();
+    await page.locator('[data-testid="check"] [data-finding="era.discover"]').waitFor({ timeout: 60_000 });
+    assert.match((await page.locator('[data-testid="check"]').textContent()) ?? '', /\d+ pass/);
   });
 
   test('a generated form, an MRTR round on the wire answered by hand, and the retry complete (the SDK server, modern)', { timeout: 60_000 }, async (t) => {
@@ -117,6 +122,10 @@ describe('byhand inspect in Chromium', () => {
     await page.goto(url);
     await page.locator('[data-testid="connection"]').waitFor();
     assert.match(await callTool(page, 'echo', { text: 'hello from a form' }), /echo: hello from a form/);
+    await tab(page, 'History');
+    await page.locator('[data-panel="History"] > button').click();
+    await page.locator('[data-panel="History"] .item button').first().click();
+    await waitForText(page.locator('[data-testid="export"]'), /^byhand call http:\/\/127\.0\.0\.1:\d+\/mcp echo '\{"text":"hello from a form"\}'$/);
 
     await tab(page, 'Tools');
     const item = page.locator('details[data-tool="think"]');
