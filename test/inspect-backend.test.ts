@@ -84,6 +84,28 @@ test('a question is withdrawn when its call is given up: the server gets no answ
   assert.deepEqual(await sampled, { role: 'assistant', content: { type: 'text', text: 'a thought' }, model: 'a person at byhand inspect', stopReason: 'endTurn' });
 });
 
+test("sampling sent to the host package's provider when the person chooses it; declined, nothing is sent", async () => {
+  const log = new EventLog();
+  const sent: unknown[] = [];
+  const provider = { name: 'offline', sample: async (params: unknown) => (sent.push(params), { role: 'assistant' as const, content: { type: 'text' as const, text: 'from the provider' }, model: 'stand-in' }) };
+  const questions = new Questions(log, provider, []);
+  const ctx = { key: 'think', method: 'tools/call', name: 'think', round: 1, era: 'modern' as const, signal: new AbortController().signal };
+  const params = { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'soup?' } }], maxTokens: 10 };
+  const asked = questions.host().sample!(params, ctx);
+  const question = log.snapshot().events.find((e) => e.type === 'question')!;
+  assert.equal(question.provider, 'offline', 'the page is told which provider it may send to');
+  assert.deepEqual(question.params, params, 'the request shown in full');
+  questions.answer(String(question.id), { by: 'provider' });
+  assert.equal(((await asked).content as { text: string }).text, 'from the provider');
+  assert.deepEqual(sent, [params]);
+
+  const declined = questions.host().sample!(params, ctx);
+  const next = log.snapshot().events.filter((e) => e.type === 'question').at(-1)!;
+  questions.answer(String(next.id), { decline: true });
+  await assert.rejects(declined, (error: unknown) => error instanceof HostError && /declined/.test(error.message));
+  assert.equal(sent.length, 1);
+});
+
 describe('a history entry exported', () => {
   const entry: HistoryEntry = { at: 0, kind: 'call', name: 'add', args: { a: 2, b: "it's" }, ok: true, ms: 3, from: 'page' };
   const modern = { era: 'modern', protocolVersion: '2026-07-28', capabilities: {}, paramHeadersFor: () => undefined } as unknown as Client;

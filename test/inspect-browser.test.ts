@@ -6,7 +6,8 @@
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,7 +86,9 @@ async function callTool(page: Page, tool: string, fields: Record<string, string>
 
 describe('byhand inspect in Chromium', () => {
   test('the page and the API need the token; a foreign Origin or Host is refused, the page included', { timeout: 60_000 }, async (t) => {
-    const { url, origin, token, page } = await inspect(t, 'probe');
+    const port = await freePort();
+    const { url, origin, token, page } = await inspect(t, 'probe', '--port', String(port));
+    assert.equal(new URL(url).port, String(port), '--port is the page\'s port');
     const hostHeader = new URL(url).host;
     assert.equal((await raw(`${origin}/`, { host: hostHeader })).status, 401, 'the page without its token');
     assert.equal((await raw(`${origin}/?token=${'0'.repeat(64)}`, { host: hostHeader })).status, 401, 'a wrong token');
@@ -118,7 +121,7 @@ describe('byhand inspect in Chromium', () => {
 
   test('a generated form, an MRTR round on the wire answered by hand, and the retry complete (the SDK server, modern)', { timeout: 60_000 }, async (t) => {
     const server = await served(t, fixtureHandler('modern-only'));
-    const { url, page } = await inspect(t, server.url);
+    const { url, page } = await inspect(t, server.url, '--header', 'Authorization: Bearer s3cr3t-inspect-token');
     await page.goto(url);
     await page.locator('[data-testid="connection"]').waitFor();
     assert.match(await callTool(page, 'echo', { text: 'hello from a form' }), /echo: hello from a form/);
@@ -140,7 +143,22 @@ describe('byhand inspect in Chromium', () => {
     await item.locator('[data-testid="result"]').waitFor({ timeout: 20_000 });
     assert.match((await item.locator('[data-testid="result"]').textContent()) ?? '', /model said: a warm thought \(state topic=soup\)/);
 
+    // A form the server asks for (elicitation), from its requestedSchema; a default the person left is sent too.
+    await tab(page, 'Tools');
+    const ask = page.locator('details[data-tool="ask_name"]');
+    await ask.locator('summary').click();
+    await ask.locator('button[type="submit"]').click();
+    const form = page.locator('[data-question][data-kind="elicitation"]');
+    await form.waitFor({ timeout: 20_000 });
+    await form.locator('[name="name"]').fill('Ada');
+    await form.locator('button').first().click();
+    await ask.locator('[data-testid="result"]').waitFor({ timeout: 20_000 });
+    assert.match((await ask.locator('[data-testid="result"]').textContent()) ?? '', /hello Ada \(curious\)/);
+
     await tab(page, 'Wire');
+    const wireText = (await page.locator('[data-testid="wire"]').textContent()) ?? '';
+    assert.ok(!wireText.includes('s3cr3t-inspect-token'), 'the credential never reaches the page');
+    assert.match(wireText, /Authorization\(redacted\)/);
     const call = page.locator('.wire-call[data-call]').locator('text=think').first();
     await call.waitFor();
     const rounds = await page.locator('[data-testid="round"]').allTextContents();
@@ -226,6 +244,17 @@ describe('byhand inspect in Chromium', () => {
     assert.ok((await old.page.locator('[data-testid="wire"]').textContent())?.includes('initialize'));
   });
 });
+
+/** A port the system had free a moment ago, for --port. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
+}
 
 async function waitForText(locator: { textContent(): Promise<string | null> }, pattern: RegExp): Promise<void> {
   const deadline = Date.now() + 20_000;

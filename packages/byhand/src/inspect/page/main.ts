@@ -80,7 +80,7 @@ function onEvent(event: Json): void {
     case 'roots-listed':
       return log('roots/list answered', event.roots);
     case 'task':
-      return log('task', event.task);
+      return taskLine(event.task as Json);
     case 'connected':
       return void refresh();
   }
@@ -109,6 +109,15 @@ function ask(event: Json): void {
     box.append(h('p', {}, str(params.message)), elicitForm(params.requestedSchema as Json, (action, content) => answer({ action, ...(content ? { content } : {}) })));
   }
   questions.append(box);
+}
+
+/** A task's status as it changes; one still running can be cancelled (tasks/cancel). */
+function taskLine(task: Json): void {
+  log('task', task);
+  if (task.status !== 'working' && task.status !== 'input_required') return;
+  const cancel = h('button', { class: 'act quiet', 'data-task': str(task.taskId) }, `Cancel task ${str(task.taskId)}`);
+  cancel.addEventListener('click', () => void api('task/cancel', { taskId: task.taskId }).then(() => log('task', `cancel sent for ${str(task.taskId)}`), (error: unknown) => log('task', (error as Error).message)));
+  logList.firstElementChild?.append(cancel);
 }
 
 async function refresh(): Promise<void> {
