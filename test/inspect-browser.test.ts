@@ -225,6 +225,32 @@ describe('byhand inspect in Chromium', () => {
     assert.doesNotMatch(log, /connect-src[^;]*\*/);
   });
 
+  test('no SERVER given: one is picked in the page; the page can name a server, never start a command line', { timeout: 60_000 }, async (t) => {
+    const { url, origin, token, page } = await inspect(t);
+    await page.goto(url);
+    await page.locator('[data-panel="Connection"] select').selectOption('week');
+    await page.locator('[data-panel="Connection"] button.act').click();
+    await page.locator('[data-testid="connection"]').waitFor({ timeout: 20_000 });
+    assert.match((await page.locator('[data-testid="connection"]').textContent()) ?? '', /week, bundled/);
+    const refused = await fetch(`${origin}/api/connect`, { method: 'POST', headers: { 'x-byhand-token': token, 'content-type': 'application/json' }, body: JSON.stringify({ server: 'node -e 1' }) });
+    assert.equal(refused.status, 400);
+    assert.match(((await refused.json()) as { error: { hint: string } }).error.hint, /byhand inspect -- COMMAND/);
+  });
+
+  test("The Week's own view, in the legacy era: its table from the tool's result, a day's details from the app-only tool, a message to the conversation", { timeout: 60_000 }, async (t) => {
+    const { url, page } = await inspect(t, 'week', '--era', 'legacy');
+    await page.goto(url);
+    await page.locator('[data-testid="connection"]').waitFor();
+    await tab(page, 'Apps');
+    await page.locator('[data-panel="Apps"] button[type="submit"]').click();
+    const view = page.frameLocator('iframe.app-frame').frameLocator('iframe');
+    await view.locator('tr[data-day="Wednesday"]').click({ timeout: 20_000 });
+    await waitForText(view.locator('#details'), /^Wednesday: pasta with tomato and garlic, to buy: basil\.$/);
+    await view.locator('#ask').click();
+    await tab(page, 'Log');
+    await waitForText(page.locator('[data-testid="log"]'), /app: ui\/message[\s\S]*What could I cook instead of pasta with tomato and garlic on Wednesday\?/);
+  });
+
   test('a stdio server and a legacy server', { timeout: 90_000 }, async (t) => {
     const stdio = await inspect(t, '--', process.execPath, fixtureScript('test/fixtures/sdk-stdio-server.ts'), 'serve');
     await stdio.page.goto(stdio.url);

@@ -13,7 +13,7 @@ export const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export interface Locator {
-  click(): Promise<void>;
+  click(options?: { timeout?: number }): Promise<void>;
   fill(value: string): Promise<void>;
   selectOption(value: string): Promise<unknown>;
   textContent(): Promise<string | null>;
