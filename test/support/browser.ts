@@ -3,7 +3,7 @@
 // needs and a new, empty profile folder removed when it closes. The types are the few this suite uses, so the type
 // check passes before the test tools are installed.
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,6 +47,7 @@ export interface Browser {
 }
 
 export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`no ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium; .ci/run does it when missing)`);
   const requireTool = createRequire(fileURLToPath(new URL('../../tools/browser/package.json', import.meta.url)));
   const { chromium } = requireTool('playwright-core') as { chromium: { launchPersistentContext(dir: string, options: object): Promise<{ newPage(): Promise<Page>; close(): Promise<void> }> } };
   const profile = mkdtempSync(join(tmpdir(), 'byhand-chromium-'));
