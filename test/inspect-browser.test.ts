@@ -226,15 +226,20 @@ describe('byhand inspect in Chromium', () => {
   });
 
   test('no SERVER given: one is picked in the page; the page can name a server, never start a command line', { timeout: 60_000 }, async (t) => {
-    const { url, origin, token, page } = await inspect(t);
+    // --transport stdio would run a bare word as a command: a word from the page is refused all the same.
+    const { url, origin, token, page } = await inspect(t, '--transport', 'stdio');
     await page.goto(url);
     await page.locator('[data-panel="Connection"] select').selectOption('week');
     await page.locator('[data-panel="Connection"] button.act').click();
     await page.locator('[data-testid="connection"]').waitFor({ timeout: 20_000 });
     assert.match((await page.locator('[data-testid="connection"]').textContent()) ?? '', /week, bundled/);
-    const refused = await fetch(`${origin}/api/connect`, { method: 'POST', headers: { 'x-byhand-token': token, 'content-type': 'application/json' }, body: JSON.stringify({ server: 'node -e 1' }) });
-    assert.equal(refused.status, 400);
-    assert.match(((await refused.json()) as { error: { hint: string } }).error.hint, /byhand inspect -- COMMAND/);
+    for (const server of ['node -e 1', 'node']) {
+      const refused = await fetch(`${origin}/api/connect`, { method: 'POST', headers: { 'x-byhand-token': token, 'content-type': 'application/json' }, body: JSON.stringify({ server }) });
+      assert.equal(refused.status, 400);
+      const { error } = (await refused.json()) as { error: { message: string; hint: string } };
+      assert.match(error.message, /is neither a server in the list nor an http\(s\) URL/);
+      assert.match(error.hint, /byhand inspect -- COMMAND/);
+    }
   });
 
   test("The Week's own view, in the legacy era: its table from the tool's result, a day's details from the app-only tool, a message to the conversation", { timeout: 60_000 }, async (t) => {

@@ -85,8 +85,11 @@ class Inspector {
       state: async () => ({ connection: this.session?.connection() ?? null, servers: await this.servers() }),
       connect: async ({ server }) => {
         const word = typeof server === 'string' ? server.trim() : '';
-        // A command line is started only when the user gave it to byhand inspect: the page names a server, never one.
-        if (word === '' || /\s/.test(word)) throw new ApiError(400, 'give a server name from the list, or an http(s) URL', 'a stdio command line is given on the command line: byhand inspect -- COMMAND');
+        // A command line is started only when the user gave it to byhand inspect: the page names a listed server or a
+        // URL, never a word that --transport stdio would run.
+        if (!/^https?:\/\/\S+$/i.test(word) && !(await this.servers()).includes(word)) {
+          throw new ApiError(400, `${JSON.stringify(word)} is neither a server in the list nor an http(s) URL`, 'a stdio command line is given on the command line: byhand inspect -- COMMAND');
+        }
         return guarded(async () => (await this.connect({ word })).connection());
       },
       lists: () => guarded(() => s().lists()),

@@ -50,7 +50,14 @@ function start(): void {
   void refresh();
 }
 
+/** The last event shown: a stream opened again replays the kept log, and what the page has is not shown twice. */
+let seen = 0;
+
 function onEvent(event: Json): void {
+  if (typeof event.seq === 'number') {
+    if (event.seq <= seen) return;
+    seen = event.seq;
+  }
   switch (event.type) {
     case 'hello':
       wire.droppedEarlier(Number(event.dropped ?? 0));
