@@ -116,7 +116,7 @@ describe('a config that mixes eras, transports and failures', () => {
         ['Unset Token', false, null, null],
       ],
     );
-    assert.deepEqual(rows[0].counts, { tools: 7, resources: 2, prompts: 1, templates: 0 });
+    assert.deepEqual(rows[0].counts, { tools: 7, resources: 2, prompts: 1, templates: 0, apps: 0 });
     assert.equal(rows[4].error.code, 'network');
     assert.ok(rows.every((r) => typeof r.elapsedMs === 'number'));
   });

@@ -315,7 +315,7 @@ describe('byhand call against a stdio server from --config', () => {
     assert.match(broken.stderr, /^✗ .*mcp\.json: mcpServers\.broken\.command: \$\{BYHAND_TEST_UNSET_COMMAND\} refers to BYHAND_TEST_UNSET_COMMAND, which is not set$/m);
     const unknown = await run('call', ['fixtrue', 'echo', '--config', config()]);
     assert.equal(unknown.code, 2);
-    assert.match(unknown.stderr, /^✗ unknown server "fixtrue" \(did you mean fixture\?\): give an http\(s\) URL, a command line after --, a bundled toolbox \(kitchen, cookie-jar, probe, everything\), a name in .*mcp\.json \(fixture, broken\)$/m);
+    assert.match(unknown.stderr, /^✗ unknown server "fixtrue" \(did you mean fixture\?\): give an http\(s\) URL, a command line after --, a bundled toolbox \(kitchen, cookie-jar, probe, everything, week\), a name in .*mcp\.json \(fixture, broken\)$/m);
   });
 });
 

@@ -417,7 +417,7 @@ describe('doctor and shell completion', () => {
 
   test('completion bash completes commands and a command\'s flags', { timeout: 60_000 }, async () => {
     const { stdout } = await byhand(['completion', 'bash']);
-    assert.match(stdout, /compgen -W "checkpoint list check call read prompt complete task watch bridge demo login trust doctor completion serve --help --version"/);
+    assert.match(stdout, /compgen -W "checkpoint list check call read prompt complete task watch bridge inspect demo login trust doctor completion serve --help --version"/);
     assert.match(stdout, /^ {4}call\) opts="--config --embedded .*--log-level --out --detach --help" ;;$/m);
     const fish = await byhand(['completion', 'fish']);
     assert.match(fish.stdout, /^complete -c byhand -n "__fish_seen_subcommand_from watch" -l count -r/m);

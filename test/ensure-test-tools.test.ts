@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 const script = fileURLToPath(new URL('../tools/ensure-test-tools.mjs', import.meta.url));
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-const FOLDERS = ['tools/conformance', 'tools/runtimes', 'tools/peers', 'tools/sqlite'];
+const FOLDERS = ['tools/conformance', 'tools/runtimes', 'tools/peers', 'tools/sqlite', 'tools/browser'];
 
 /** The stand-in's install script: notes the nodedir npm passed, or fails as a build without headers does. */
 const NOTE_NODEDIR = 'node -e "require(\'fs\').writeFileSync(\'nodedir-seen\', String(process.env.npm_config_nodedir))"';
@@ -81,7 +81,7 @@ test('installs each tool folder once, one line a step, and again only when its l
   t.after(() => rmSync(root, { recursive: true, force: true }));
   const first = await ensure(root);
   assert.equal(first.code, 0, first.stderr);
-  assert.match(first.stdout, /^test tools 1\/4: tools\/conformance: installing .* \.\.\. done in \d+ s\ntest tools 2\/4: tools\/runtimes: installing .* \.\.\. done in \d+ s\ntest tools 3\/4: tools\/peers: installing .* \.\.\. done in \d+ s\ntest tools 4\/4: tools\/sqlite: installing .* \.\.\. done in \d+ s, linked as node_modules\/better-sqlite3\n$/);
+  assert.match(first.stdout, /^test tools 1\/5: tools\/conformance: installing .* \.\.\. done in \d+ s\ntest tools 2\/5: tools\/runtimes: installing .* \.\.\. done in \d+ s\ntest tools 3\/5: tools\/peers: installing .* \.\.\. done in \d+ s\ntest tools 4\/5: tools\/sqlite: installing .* \.\.\. done in \d+ s, linked as node_modules\/better-sqlite3\ntest tools 5\/5: tools\/browser: installing .* \.\.\. done in \d+ s\n$/);
   // The root node_modules resolves better-sqlite3 to the test tool's copy, as the servers package will.
   assert.equal(readFileSync(join(root, 'node_modules', 'better-sqlite3', 'index.js'), 'utf8'), 'module.exports = "the stand-in";\n');
 
@@ -94,13 +94,13 @@ test('installs each tool folder once, one line a step, and again only when its l
   // A root `npm ci` removes the root node_modules, and the link with it: the next run links it again.
   rmSync(join(root, 'node_modules'), { recursive: true });
   const relinked = await ensure(root);
-  assert.match(relinked.stdout, /^test tools 4\/4: tools\/sqlite: installed, lockfile unchanged, linked as node_modules\/better-sqlite3$/m);
+  assert.match(relinked.stdout, /^test tools 4\/5: tools\/sqlite: installed, lockfile unchanged, linked as node_modules\/better-sqlite3$/m);
   assert.ok(existsSync(join(root, 'node_modules', 'better-sqlite3', 'index.js')));
 
   writeTool(root, 'tools/runtimes', 'changed');
   const third = await ensure(root);
   assert.equal(third.code, 0, third.stderr);
-  assert.match(third.stdout, /^test tools 1\/4: tools\/conformance: installed, lockfile unchanged\ntest tools 2\/4: tools\/runtimes: installing .* done in \d+ s\ntest tools 3\/4: tools\/peers: installed, lockfile unchanged\ntest tools 4\/4: tools\/sqlite: installed, lockfile unchanged\n$/);
+  assert.match(third.stdout, /^test tools 1\/5: tools\/conformance: installed, lockfile unchanged\ntest tools 2\/5: tools\/runtimes: installing .* done in \d+ s\ntest tools 3\/5: tools\/peers: installed, lockfile unchanged\ntest tools 4\/5: tools\/sqlite: installed, lockfile unchanged\ntest tools 5\/5: tools\/browser: installed, lockfile unchanged\n$/);
   assert.ok(existsSync(marker(root, 'tools/conformance')));
   assert.ok(!existsSync(marker(root, 'tools/runtimes')), 'a changed package.json installs again');
 });
@@ -134,7 +134,7 @@ test('a failed install stops only its own folder: the others install, the run go
   t.after(() => rmSync(root, { recursive: true, force: true }));
   const run = await ensure(root);
   assert.equal(run.code, 0, 'the tests that do not need it still run');
-  assert.match(run.stdout, /^test tools 3\/4: tools\/peers: installing .* done in \d+ s\ntest tools 4\/4: tools\/sqlite: installing .* \.\.\. failed\n$/m);
+  assert.match(run.stdout, /^test tools 3\/5: tools\/peers: installing .* done in \d+ s\ntest tools 4\/5: tools\/sqlite: installing .* \.\.\. failed\n$/m);
   assert.match(run.stderr, /✗ installing tools\/sqlite: npm ci exited 1: gyp ERR! stack Error: connect ETIMEDOUT nodejs\.org\nhint: the tests that need that folder fail with the reason above and the rest run/);
   assert.ok(!existsSync(join(root, 'node_modules', 'better-sqlite3')), 'nothing is linked');
   assert.throws(() => requireTestTool('tools/sqlite', root), /^Error: tools\/sqlite did not install \(npm ci exited 1: gyp ERR! stack Error: connect ETIMEDOUT nodejs\.org\); npm's whole output is in tools\/sqlite\/node_modules\/\.byhand-install-failed\. Fix the cause, then run `node tools\/ensure-test-tools\.mjs`$/);
@@ -143,7 +143,7 @@ test('a failed install stops only its own folder: the others install, the run go
   // Not stamped: the next run tries it again, and once it builds, its tests run.
   writeFileSync(join(root, 'stand-in', 'package.json'), JSON.stringify({ name: 'better-sqlite3', version: '1.0.0', scripts: { install: NOTE_NODEDIR } }));
   const again = await ensure(root);
-  assert.match(again.stdout, /tools\/sqlite: installing .* done in \d+ s, linked as node_modules\/better-sqlite3\n$/);
+  assert.match(again.stdout, /tools\/sqlite: installing .* done in \d+ s, linked as node_modules\/better-sqlite3\ntest tools 5\/5: tools\/browser: installing .* \.\.\. done in \d+ s\n$/);
   requireTestTool('tools/sqlite', root);
 });
 
@@ -154,6 +154,6 @@ test('a Node with node:sqlite needs no better-sqlite3 build', { timeout: 120_000
   t.after(() => rmSync(root, { recursive: true, force: true }));
   const run = await ensure(root, { node: node24, env: freshEnv(root, { PATH: `${dirname(node24)}:${process.env.PATH}` }) });
   assert.equal(run.code, 0, run.stderr);
-  assert.match(run.stdout, /^test tools 4\/4: tools\/sqlite: not needed, this Node has node:sqlite\n$/m);
+  assert.match(run.stdout, /^test tools 4\/5: tools\/sqlite: not needed, this Node has node:sqlite\n$/m);
   assert.ok(!existsSync(join(root, 'tools', 'sqlite', 'node_modules')), 'nothing was installed');
 });

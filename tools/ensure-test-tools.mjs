@@ -31,8 +31,9 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const TOOLS = [
   { folder: 'tools/conformance', what: 'the official MCP conformance suites and their Node 22' },
   { folder: 'tools/runtimes', what: 'Node 22 and 24 for the version matrix, workerd through miniflare' },
-  { folder: 'tools/peers', what: 'the MCP Inspector CLI and mcp-remote, the real peers the bridge is tested against' },
+  { folder: 'tools/peers', what: 'the real peers: the MCP Inspector CLI and mcp-remote beside the bridge, and the reference servers byhand check runs on' },
   { folder: 'tools/sqlite', what: 'better-sqlite3 for the SQLite tests on Node 20, a native build', link: 'better-sqlite3', native: true, builtIn: 'node:sqlite' },
+  { folder: 'tools/browser', what: "playwright-core, to drive Debian's Chromium, and the MCP Apps App class, for byhand inspect's browser tests" },
 ];
 
 /** What a folder's install depends on: its package.json and its lockfile. @param {string} dir */

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
-export type TestTool = 'tools/conformance' | 'tools/runtimes' | 'tools/peers' | 'tools/sqlite';
+export type TestTool = 'tools/conformance' | 'tools/runtimes' | 'tools/peers' | 'tools/sqlite' | 'tools/browser';
 
 /** Throws, naming the reason, unless `npm test`'s install of the folder succeeded (`root`: another checkout's). */
 export function requireTestTool(folder: TestTool, root = repoRoot): void {

@@ -2,7 +2,7 @@
 // login `byhand login` stored (never a browser), --trace on stderr, --era and --timeout, and the command's
 // interrupt (a signal, shared/signals.ts) under every request.
 
-import { connect, type Client, type ConnectOptions } from '@byhand/client';
+import { connect, type Client, type ConnectOptions, type TraceEntry } from '@byhand/client';
 import { createLookingHost } from '@byhand/host';
 import type { CommandIO } from './io.js';
 import { resolveServer, type ResolvedServer, type ServerWord } from './resolve-server.js';
@@ -61,9 +61,11 @@ export function connectResolved(
   server: ResolvedServer,
   flags: ConnectFlags,
   io: CommandIO,
-  options: Omit<ConnectOptions, 'era' | 'timeoutMs' | 'onTrace' | 'auth'> = {},
+  options: Omit<ConnectOptions, 'era' | 'timeoutMs' | 'auth'> = {},
 ): Promise<Client> {
   const signals = [options.signal, io.interrupt].filter((s) => s !== undefined);
+  // The caller's trace (byhand inspect's wire view) and --trace's on stderr both see every message.
+  const traces = [options.onTrace, flags.trace ? (entry: TraceEntry) => void io.stderr.write(`${traceLine(entry)}\n`) : undefined].filter((t) => t !== undefined);
   const opened = connect(server.target, {
     verdicts: runVerdicts(io),
     ...options,
@@ -75,7 +77,7 @@ export function connectResolved(
     era: flags.era,
     timeoutMs: flags.timeoutMs,
     ...(server.credential !== undefined ? { auth: givenCredential(server.credential, server.login) } : server.login !== undefined ? { auth: storedLogin(io.env, server.login) } : {}),
-    ...(flags.trace ? { onTrace: (entry) => void io.stderr.write(`${traceLine(entry)}\n`) } : {}),
+    ...(traces.length > 0 ? { onTrace: (entry: TraceEntry) => traces.forEach((trace) => trace(entry)) } : {}),
   });
   return opened.catch((error: unknown) => {
     throw openingFailure(error);
