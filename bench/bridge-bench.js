@@ -107,14 +107,13 @@ export async function bridgeBenchmark(options) {
     const p50 = { direct: median(latency.direct), relayed: median(latency.relayed), bridged: median(latency.bridged) };
     const perSec = { direct: (load.direct.calls / load.direct.ms) * 1000, relayed: (load.relayed.calls / load.relayed.ms) * 1000, bridged: (load.bridged.calls / load.bridged.ms) * 1000 };
     const hopCpu = { relayed: load.relayed.hopCpuUs / load.relayed.calls, bridged: load.bridged.hopCpuUs / load.bridged.calls };
+        // The targets are against the floor of a hop (issue 45): a relay with no MCP in it already costs most of what a
+    // hop costs, on the same two cores as the caller and the server; against the direct call they are shown, not held.
     /** @type {Goal[]} */
     const goals = [
-      { label: 'warm tools/call through the bridge / direct (median), at most 1.15x', figure: fig(p50.bridged / p50.direct, times), met: (x) => x <= 1.15 },
-      { label: 'what the bridge adds to a warm tools/call (median), under 1 ms', figure: fig(p50.bridged - p50.direct, ms), met: (x) => x < 1 },
-      { label: '16 concurrent callers through the bridge / direct, calls/s, at least 0.85x', figure: fig(perSec.bridged / perSec.direct, times), met: (x) => x >= 0.85 },
+      { label: 'warm tools/call through the bridge / through the bare relay (median), at most 1.15x', figure: fig(p50.bridged / p50.relayed, times), met: (x) => x <= 1.15 },
+      { label: '16 concurrent callers through the bridge / through the bare relay, calls/s, at least 0.9x', figure: fig(perSec.bridged / perSec.relayed, times), met: (x) => x >= 0.9 },
       { label: `the bridge's heap growth over ${int(plan.heapCalls)} calls (after gc), under 1 MB`, figure: fig(heapAfter - heapBefore, kb), met: (x) => x < 1024 * 1024 },
-      { label: 'the same against the floor of a hop: warm tools/call through the bridge / through the bare relay (median), at most 1.15x', figure: fig(p50.bridged / p50.relayed, times), met: (x) => x <= 1.15 },
-      { label: 'the same: 16 concurrent callers through the bridge / through the bare relay, calls/s, at least 0.85x', figure: fig(perSec.bridged / perSec.relayed, times), met: (x) => x >= 0.85 },
     ];
     return {
       title: 'Bridge: byhand bridge --listen in front of a server, against the same calls direct and through a bare relay',
@@ -123,6 +122,8 @@ export async function bridgeBenchmark(options) {
         ['warm tools/call, median', fig(p50.direct, ms), fig(p50.relayed, ms), fig(p50.bridged, ms)],
         ['16 concurrent callers, calls/s', fig(perSec.direct, int), fig(perSec.relayed, int), fig(perSec.bridged, int)],
         ['16 concurrent callers, CPU per call of the process in between', '', fig(hopCpu.relayed, us), fig(hopCpu.bridged, us)],
+        ['warm tools/call / direct', '', fig(p50.relayed / p50.direct, times), fig(p50.bridged / p50.direct, times)],
+        ['16 concurrent callers, calls/s / direct', '', fig(perSec.relayed / perSec.direct, times), fig(perSec.bridged / perSec.direct, times)],
         [`the bridge's heap after gc, before ${int(plan.heapCalls)} calls`, '', '', fig(heapBefore, kb)],
         [`the bridge's heap after gc, after ${int(plan.heapCalls)} calls`, '', '', fig(heapAfter, kb)],
       ],

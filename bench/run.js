@@ -21,6 +21,7 @@ import { serverBenchmark } from './server-bench.js';
 import { checkpointBenchmark } from './checkpoint-bench.js';
 import { bundleBenchmark } from './bundle-bench.js';
 import { bridgeBenchmark } from './bridge-bench.js';
+import { bridgePipeBenchmark } from './bridge-pipe-bench.js';
 /** @import { BenchOptions, Section } from './lib.js' */
 /** @import { Combined } from './combine.js' */
 
@@ -37,6 +38,7 @@ export const BENCHMARKS = [
   { id: 'checkpoint', run: checkpointBenchmark },
   { id: 'bundle', run: bundleBenchmark },
   { id: 'bridge', run: bridgeBenchmark },
+  { id: 'bridge-pipe', run: bridgePipeBenchmark },
 ];
 
 /** Each run of every benchmark must stay well under this; each benchmark also bounds its own loops. */

@@ -1,14 +1,14 @@
 // createOAuth against a strict mock authorization server and protected Kitchen servers on
 // 127.0.0.1: the happy path, then each refusal (wrong iss, mismatched resource, a token for another
 // server, expiry with and without a refresh token, a forged state, a PKCE verifier that does not
-// match), the credentials file's permissions, and a final sweep that nothing printed, traced or
-// thrown contains a token, code or secret.
+// match), the credentials file's permissions; after each, a sweep that nothing printed, traced or thrown contains a
+// token, code or secret the mocks issued.
 
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, test } from './support/node-test.js';
+import { after, afterEach, test } from './support/node-test.js';
 import {
   AuthError, authorizationServerMetadataUrls, bearerParams, createOAuth, memoryStore, parseWwwAuthenticate, resourceMetadataUrls,
   type CredentialStore, type OAuthOptions,
@@ -356,14 +356,24 @@ test('the credentials file: 0600 in a 0700 directory (tightened if looser), toke
   }
 });
 
-test('nothing traced, told or thrown in these tests carries a token, code or secret', () => {
-  const all = new Set(servers.flatMap((s) => [...s.secrets]));
-  assert.ok(all.size > 10, `expected the mocks to have issued secrets, got ${all.size}`);
-  assert.ok(visible.length > 20, 'the traces were collected');
+/** Every secret the mocks issued so far that something visible carries. */
+function leaked(): string[] {
   const text = visible.join('\n');
-  const leaked = [...all].filter((secret) => text.includes(secret));
-  assert.deepEqual(leaked, []);
-  assert.match(text, /"Authorization":"\(redacted\)"/, 'traces show the header was sent, redacted');
+  return [...new Set(servers.flatMap((s) => [...s.secrets]))].filter((secret) => text.includes(secret));
+}
+
+// Each test on its own: nothing it traced, told or threw carries a secret any mock issued.
+afterEach(() => assert.deepEqual(leaked(), [], 'a token, code or secret was traced, told or thrown'));
+
+test('nothing traced, told or thrown in a whole login carries a token, code or secret; the header shows, redacted', async (t) => {
+  const as = await mockAs();
+  const rs = await startMockRs(as);
+  t.after(() => rs.close());
+  const seen = visible.length;
+  assert.ok((await session(rs.url, provider().auth)).length > 0);
+  assert.ok(as.secrets.size >= 3, `the login issued secrets to look for (a code, a token, a client secret): ${as.secrets.size}`);
+  assert.deepEqual(leaked(), []);
+  assert.match(visible.slice(seen).join('\n'), /"Authorization":"\(redacted\)"/, 'traces show the header was sent, redacted');
 });
 
 after(async () => {

@@ -4,9 +4,9 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from './support/node-test.js';
-import { ModernBacks } from '../packages/bridge/src/modern-backs.js';
-import type { OpenBack } from '../packages/bridge/src/legacy-face.js';
-import { PendingCalls } from '../packages/bridge/src/pending-calls.js';
+import { ModernBacks } from '../packages/switchboard/src/modern-backs.js';
+import type { OpenBack } from '../packages/switchboard/src/legacy-face.js';
+import { PendingCalls } from '../packages/switchboard/src/pending-calls.js';
 import { createStateCodec } from '../packages/servers/src/edge/state-codec.js';
 import type { Client } from '../packages/client/src/index.js';
 

@@ -15,6 +15,7 @@ import { rawBridge } from './support/raw-bridge.js';
 import { fixtureCommand } from './support/fixture-bundle.js';
 import { envelope, modernPost } from './support/modern-post.js';
 import { until } from './support/cli.js';
+import { cleanupAfter } from './support/cleanup.js';
 import { json, listen as listenLoopback, modern as modernServer } from './fixtures/loopback.js';
 import { startServer } from '../packages/servers/src/edge/serve.js';
 
@@ -97,47 +98,38 @@ describe('byhand bridge against hostile peers', () => {
     }
   });
 
-  test("a host that opens sessions until the bridge is full closes only its own; another host's idle session lives on", { timeout: 60_000 }, async () => {
-    const server = await startServer({ port: 0, toolboxes: ['everything'] });
-    const bridge = await listen([server.urls.everything]);
-    const host = new LegacyClient({ name: 'patient-host', version: '1.0.0' }, { capabilities: {} });
-    try {
-      await host.connect(new LegacyTransport(new URL(bridge.url)));
-      const initialize = (n: number) =>
-        fetch(bridge.url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: n, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'flooder', version: '1' } } }),
-        }).then(async (response) => (await response.text(), response.status));
-      const statuses: number[] = [];
-      for (let n = 0; n < 70; n++) statuses.push(await initialize(n));
-      assert.ok(statuses.every((status) => status === 200), statuses.join(' '));
-      // The patient host's session, idle all along, was not the one closed to make room.
-      const tools = await host.listTools(undefined, { timeout: 10_000 });
-      assert.ok(tools.tools.length > 0);
-    } finally {
-      await host.close().catch(() => undefined);
-      await bridge.stop();
-      await server.close();
-    }
+  test("a host that opens sessions until the bridge is full closes only its own; another host's idle session lives on", { timeout: 60_000 }, async (t) => {
+    const cleanup = cleanupAfter(t);
+    const server = cleanup(await startServer({ port: 0, toolboxes: ['everything'] }));
+    const bridge = cleanup(await listen([server.urls.everything]));
+    const host = cleanup(new LegacyClient({ name: 'patient-host', version: '1.0.0' }, { capabilities: {} }));
+    await host.connect(new LegacyTransport(new URL(bridge.url)));
+    const initialize = (n: number) =>
+      fetch(bridge.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: n, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'flooder', version: '1' } } }),
+      }).then(async (response) => (await response.text(), response.status));
+    const statuses: number[] = [];
+    for (let n = 0; n < 70; n++) statuses.push(await initialize(n));
+    assert.ok(statuses.every((status) => status === 200), statuses.join(' '));
+    // The patient host's session, idle all along, was not the one closed to make room.
+    const tools = await host.listTools(undefined, { timeout: 10_000 });
+    assert.ok(tools.tools.length > 0);
   });
 
-  test('a requestState carried to another bridge instance with the same secret is refused, saying so', { timeout: 30_000 }, async () => {
+  test('a requestState carried to another bridge instance with the same secret is refused, saying so', { timeout: 30_000 }, async (t) => {
+    const cleanup = cleanupAfter(t);
     const secret = 'a-shared-secret-of-at-least-thirty-two-bytes';
-    const one = await listen(['--', asker.command, ...asker.args], { BYHAND_STATE_SECRET: secret });
-    const two = await listen(['--', asker.command, ...asker.args], { BYHAND_STATE_SECRET: secret });
-    try {
-      const caps = { elicitation: { form: {} } };
-      const body = (id: number, extra: Record<string, unknown> = {}) => ({ id, method: 'tools/call', params: { _meta: envelope(caps), name: 'ask', arguments: { message: 'Where?' }, ...extra } });
-      const asked = await modernPost(one.url, body(1));
-      assert.equal(asked.answer.result?.resultType, 'input_required');
-      const [key] = Object.keys(asked.answer.result?.inputRequests as object);
-      const elsewhere = await modernPost(two.url, body(2, { inputResponses: { [key]: { action: 'accept', content: { answer: 'here' } } }, requestState: asked.answer.result?.requestState }));
-      assert.equal(elsewhere.answer.error?.code, -32602);
-      assert.match(String(elsewhere.answer.error?.message), /another bridge instance/);
-    } finally {
-      await one.stop();
-      await two.stop();
-    }
+    const one = cleanup(await listen(['--', asker.command, ...asker.args], { BYHAND_STATE_SECRET: secret }));
+    const two = cleanup(await listen(['--', asker.command, ...asker.args], { BYHAND_STATE_SECRET: secret }));
+    const caps = { elicitation: { form: {} } };
+    const body = (id: number, extra: Record<string, unknown> = {}) => ({ id, method: 'tools/call', params: { _meta: envelope(caps), name: 'ask', arguments: { message: 'Where?' }, ...extra } });
+    const asked = await modernPost(one.url, body(1));
+    assert.equal(asked.answer.result?.resultType, 'input_required');
+    const [key] = Object.keys(asked.answer.result?.inputRequests as object);
+    const elsewhere = await modernPost(two.url, body(2, { inputResponses: { [key]: { action: 'accept', content: { answer: 'here' } } }, requestState: asked.answer.result?.requestState }));
+    assert.equal(elsewhere.answer.error?.code, -32602);
+    assert.match(String(elsewhere.answer.error?.message), /another bridge instance/);
   });
 });

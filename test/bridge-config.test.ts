@@ -1,6 +1,7 @@
 // The README's `byhand bridge` snippets for Claude Desktop, Cursor and VS Code, exactly as printed: each is read by
 // byhand's config loader, and the command it yields is run the way a desktop host runs it (the SDK 1.x client over
-// stdio), with `npx -y byhand` standing for this repository's binary and the example URL for a loopback toolbox.
+// stdio), with the installed `byhand` standing for this repository's binary and the example URL for a loopback
+// toolbox (test/package-install runs the same snippets against the installed command itself).
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,10 +50,10 @@ describe('byhand bridge: the README config snippets', () => {
       assert.equal(others.length, 0);
       assert.equal(entry?.error, undefined);
       const connect = entry?.connect as { command: string; args: string[] };
-      assert.deepEqual([connect.command, connect.args], ['npx', ['-y', 'byhand', 'bridge', EXAMPLE_URL]]);
+      assert.deepEqual([connect.command, connect.args], ['byhand', ['bridge', EXAMPLE_URL]]);
 
-      // What npx would start is this repository's binary; the example URL is the loopback toolbox.
-      const args = [bin, ...connect.args.slice(2).map((arg) => (arg === EXAMPLE_URL ? server.urls.everything : arg))];
+      // The installed `byhand` is this repository's binary; the example URL is the loopback toolbox.
+      const args = [bin, ...connect.args.map((arg) => (arg === EXAMPLE_URL ? server.urls.everything : arg))];
       const client = new Client({ name: `desktop-${index}`, version: '1.0.0' }, { capabilities: { sampling: {} } });
       client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', content: { type: 'text', text: 'purple' }, model: 'desktop-model' }));
       try {

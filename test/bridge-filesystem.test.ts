@@ -15,7 +15,7 @@ import { describe, test } from './support/node-test.js';
 import { listen } from './support/bridge-listen.js';
 import { bin } from './support/cli.js';
 import { MODERN } from './support/modern-post.js';
-import { assertInstalled } from './conformance/suite.js';
+import { requireTestTool } from './support/test-tools.js';
 import { textOf } from './servers-support.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -43,7 +43,7 @@ describe('server-filesystem behind byhand bridge, for a 2026 host', () => {
   }
 
   test('the HTTP face: the roots it asks for once initialized come from the host, and its tools work in the host\'s folder', { timeout: 30_000 }, async () => {
-    assertInstalled([filesystem]);
+    requireTestTool('tools/peers');
     folder = realpathSync(mkdtempSync(join(tmpdir(), 'byhand-files-')));
     writeFileSync(join(folder, 'notes.txt'), 'a note');
     const bridge = await listen(['--', process.execPath, filesystem]);
@@ -59,7 +59,7 @@ describe('server-filesystem behind byhand bridge, for a 2026 host', () => {
   });
 
   test('the pipe face: the same, the host launching the bridge as its stdio server', { timeout: 30_000 }, async () => {
-    assertInstalled([filesystem]);
+    requireTestTool('tools/peers');
     folder = realpathSync(mkdtempSync(join(tmpdir(), 'byhand-files-')));
     writeFileSync(join(folder, 'notes.txt'), 'a note');
     const host = hostWithRoots(folder);

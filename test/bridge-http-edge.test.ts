@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { connect as tcpConnect } from 'node:net';
 import { describe, test } from './support/node-test.js';
-import { createHttpFace } from '../packages/bridge/src/http-face.js';
-import { nodeExchange } from '../packages/bridge/src/node-http.js';
-import { PendingCalls } from '../packages/bridge/src/pending-calls.js';
+import { createHttpFace } from '../packages/switchboard/src/http-face.js';
+import { nodeExchange } from '../packages/switchboard/src/node-http.js';
+import { PendingCalls } from '../packages/switchboard/src/pending-calls.js';
 import { listenNode, type NodeHandler } from '../packages/servers/src/edge/listen.js';
 import { createStateCodec } from '../packages/servers/src/edge/state-codec.js';
 import { oversizedThenNext, statusesIn } from './support/oversized.js';

@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from './support/node-test.js';
 import { connect, type Host } from '../packages/client/src/index.js';
-import type { Back } from '../packages/bridge/src/legacy-face.js';
-import { createHttpFace } from '../packages/bridge/src/http-face.js';
-import { nodeExchange } from '../packages/bridge/src/node-http.js';
-import { PendingCalls } from '../packages/bridge/src/pending-calls.js';
+import type { Back } from '../packages/switchboard/src/legacy-face.js';
+import { createHttpFace } from '../packages/switchboard/src/http-face.js';
+import { nodeExchange } from '../packages/switchboard/src/node-http.js';
+import { PendingCalls } from '../packages/switchboard/src/pending-calls.js';
 import { createStateCodec } from '../packages/servers/src/edge/state-codec.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 import { listenNode } from '../packages/servers/src/edge/listen.js';

@@ -1,4 +1,4 @@
-// `@byhand/bridge` as a host application embeds it: `createBridge({ open })` with byhand's client as the back, and
+// `@byhand/switchboard` as a host application embeds it: `createBridge({ open })` with byhand's client as the back, and
 // no CLI. The fetch face answers the official SDK clients in-process (their transports take a custom fetch), in both
 // eras, refuses a foreign Origin, and carries a legacy server's pushed questions as MRTR rounds; the pipe face serves a
 // 2026 host on a pair of streams.
@@ -14,7 +14,7 @@ import { fixtureCommand } from './support/fixture-bundle.js';
 import { envelope, MODERN } from './support/modern-post.js';
 import { until } from './support/cli.js';
 import { textOf } from './servers-support.js';
-import { createBridge, type Bridge, type OpenBack } from '../packages/bridge/src/index.js';
+import { createBridge, type Bridge, type OpenBack } from '../packages/switchboard/src/index.js';
 import { connect, type Target } from '../packages/client/src/index.js';
 import { startServer } from '../packages/servers/src/edge/serve.js';
 
@@ -40,7 +40,7 @@ async function withBridge(target: Target, run: (bridge: Bridge) => Promise<void>
   }
 }
 
-describe('@byhand/bridge embedded', () => {
+describe('@byhand/switchboard embedded', () => {
   test('the fetch face, in front of a 2026 server: the SDK 2.4.0 client and the SDK 1.x client, each in its own era', { timeout: 30_000 }, async () => {
     const server = await startServer({ port: 0, toolboxes: ['everything'] });
     try {

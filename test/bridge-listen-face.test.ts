@@ -8,7 +8,7 @@ import { test } from './support/node-test.js';
 import { until } from './support/cli.js';
 import { json, legacySession, listen, type Loopback } from './fixtures/loopback.js';
 import { connect, type Client, type JsonRpcNotification } from '../packages/client/src/index.js';
-import { ListenFace } from '../packages/bridge/src/listen-face.js';
+import { ListenFace } from '../packages/switchboard/src/listen-face.js';
 
 const URI = 'file:///watched.txt';
 

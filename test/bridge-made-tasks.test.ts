@@ -12,9 +12,9 @@ import { startLegacyOnlyEverything, type LegacyOnlyServer } from './support/lega
 import { textOf } from './servers-support.js';
 import { connect, RpcError, TASKS_EXTENSION, type Client, type ConnectOptions, type JsonObject, type Task } from '../packages/client/src/index.js';
 import { sleep } from '../packages/client/src/sleep.js';
-import { MadeTasks } from '../packages/bridge/src/made-tasks.js';
-import { AnswerError } from '../packages/bridge/src/json-rpc-peer.js';
-import type { CallStart, DetachedCall } from '../packages/bridge/src/pending-calls.js';
+import { MadeTasks } from '../packages/switchboard/src/made-tasks.js';
+import { AnswerError } from '../packages/switchboard/src/json-rpc-peer.js';
+import type { CallStart, DetachedCall } from '../packages/switchboard/src/pending-calls.js';
 
 describe('byhand bridge: the tasks of a 2025 server that runs none, made by the bridge', { timeout: 60_000, concurrency: true }, () => {
   const seen: Record<string, unknown>[] = [];

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from './support/node-test.js';
 import { connect } from '../packages/client/src/index.js';
-import { ModernFace, RELIST_AFTER_MS } from '../packages/bridge/src/modern-face.js';
-import { PendingCalls } from '../packages/bridge/src/pending-calls.js';
+import { ModernFace, RELIST_AFTER_MS } from '../packages/switchboard/src/modern-face.js';
+import { PendingCalls } from '../packages/switchboard/src/pending-calls.js';
 import { createStateCodec } from '../packages/servers/src/edge/state-codec.js';
 import { json, listen, modern } from './fixtures/loopback.js';
 

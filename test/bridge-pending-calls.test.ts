@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from './support/node-test.js';
 import type { CreateMessageParams, InputContext, JsonObject, JsonRpcNotification } from '../packages/client/src/types.js';
-import { PendingCalls, type CallStart, type Leased } from '../packages/bridge/src/pending-calls.js';
-import { AnswerError } from '../packages/bridge/src/json-rpc-peer.js';
+import { PendingCalls, type CallStart, type Leased } from '../packages/switchboard/src/pending-calls.js';
+import { AnswerError } from '../packages/switchboard/src/json-rpc-peer.js';
 import { createStateCodec } from '../packages/servers/src/edge/state-codec.js';
 
 const codec = createStateCodec(new Uint8Array(32).fill(7), 600);

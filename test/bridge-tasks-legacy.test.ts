@@ -15,7 +15,7 @@ import { answerAsLegacyHost } from './support/bridge-hosts.js';
 import { listen } from './support/bridge-listen.js';
 import { textOf } from './servers-support.js';
 import { connect, type JsonObject, type Task } from '../packages/client/src/index.js';
-import { LegacyTasks } from '../packages/bridge/src/legacy-tasks.js';
+import { LegacyTasks } from '../packages/switchboard/src/legacy-tasks.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 
 let server: RunningServer;

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from './support/node-test.js';
+import { cleanupAfter } from './support/cleanup.js';
 import { bin, byhandIn, type CliRun } from './support/cli.js';
 import { fixtureScript } from './support/fixture-bundle.js';
 import { fixtureHandler, serve, type Served } from './fixtures/sdk-server.js';
@@ -115,7 +116,7 @@ describe('a config that mixes eras, transports and failures', () => {
         ['Unset Token', false, null, null],
       ],
     );
-    assert.deepEqual(rows[0].counts, { tools: 7, resources: 2, prompts: 1, templates: 0 });
+    assert.deepEqual(rows[0].counts, { tools: 7, resources: 2, prompts: 1, templates: 0, apps: 0 });
     assert.equal(rows[4].error.code, 'network');
     assert.ok(rows.every((r) => typeof r.elapsedMs === 'number'));
   });
@@ -182,33 +183,29 @@ describe('VS Code mcp.json and bad input', () => {
   });
 });
 
-test('a server behind OAuth: "needs login" with the command to run, then probed with the stored token', async () => {
-  const as = await startMockAs();
-  const rs = await startMockRs(as);
+test('a server behind OAuth: "needs login" with the command to run, then probed with the stored token', async (t) => {
+  const cleanup = cleanupAfter(t);
+  const as = cleanup(await startMockAs());
+  const rs = cleanup(await startMockRs(as));
   const configDir = join(scratch, 'oauth-config');
   const file = config('oauth.json', { mcpServers: { Protected: { url: rs.url } } });
-  try {
-    const before = await byhand(['checkpoint', '--config', file], { BYHAND_CONFIG_DIR: configDir });
-    assert.equal(before.code, 3, 'auth');
-    assert.equal(before.stdout.replace(/ · \d+ ms/, ' · N ms'), `✗ Protected\n    needs login: run \`byhand login Protected --config ${file}\`\n    ${rs.url} · N ms\n`);
-    const json = JSON.parse((await byhand(['checkpoint', '--config', file, '--json'], { BYHAND_CONFIG_DIR: configDir })).stdout);
-    assert.equal(json.needsLogin, true);
-    assert.equal(json.error.code, 'auth');
+  const before = await byhand(['checkpoint', '--config', file], { BYHAND_CONFIG_DIR: configDir });
+  assert.equal(before.code, 3, 'auth');
+  assert.equal(before.stdout.replace(/ · \d+ ms/, ' · N ms'), `✗ Protected\n    needs login: run \`byhand login Protected --config ${file}\`\n    ${rs.url} · N ms\n`);
+  const json = JSON.parse((await byhand(['checkpoint', '--config', file, '--json'], { BYHAND_CONFIG_DIR: configDir })).stdout);
+  assert.equal(json.needsLogin, true);
+  assert.equal(json.error.code, 'auth');
 
-    // What `byhand login` does, with the browser step clicked through.
-    const auth = createOAuth({ store: fileStore(credentialsFile({ BYHAND_CONFIG_DIR: configDir })), authorize: clickThrough, redirectUri: 'http://127.0.0.1:1/callback' });
-    await (await connect(rs.url, { auth, verdicts: new VerdictCache() })).close();
+  // What `byhand login` does, with the browser step clicked through.
+  const auth = createOAuth({ store: fileStore(credentialsFile({ BYHAND_CONFIG_DIR: configDir })), authorize: clickThrough, redirectUri: 'http://127.0.0.1:1/callback' });
+  await (await connect(rs.url, { auth, verdicts: new VerdictCache() })).close();
 
-    const after = await byhand(['checkpoint', '--config', file, '--trace'], { BYHAND_CONFIG_DIR: configDir });
-    assert.equal(after.code, 0, after.stdout);
-    assert.match(after.stdout, /✓ Protected \(asks you to think\)\n {4}era: 2026-07-28 \(can ask you to think\)\n {4}2 tool\(s\)/);
-    assert.ok(rs.seen.at(-1)?.startsWith('Bearer '), 'the stored token was sent');
-    const leaked = [...as.secrets].filter((secret) => after.stdout.includes(secret) || after.stderr.includes(secret));
-    assert.deepEqual(leaked, [], 'no token reaches the output, not even the trace');
-  } finally {
-    await rs.close();
-    await as.close();
-  }
+  const after = await byhand(['checkpoint', '--config', file, '--trace'], { BYHAND_CONFIG_DIR: configDir });
+  assert.equal(after.code, 0, after.stdout);
+  assert.match(after.stdout, /✓ Protected \(asks you to think\)\n {4}era: 2026-07-28 \(can ask you to think\)\n {4}2 tool\(s\)/);
+  assert.ok(rs.seen.at(-1)?.startsWith('Bearer '), 'the stored token was sent');
+  const leaked = [...as.secrets].filter((secret) => after.stdout.includes(secret) || after.stderr.includes(secret));
+  assert.deepEqual(leaked, [], 'no token reaches the output, not even the trace');
 });
 
 test('colour only on a TTY, and never with NO_COLOR', async () => {

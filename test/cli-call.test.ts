@@ -2,7 +2,7 @@
 // against real loopback servers (the bundled toolboxes, the Node server) and a real stdio child.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -15,11 +15,13 @@ import { coerceToolArguments } from '../packages/byhand/src/call/coerce.js';
 import { demoCommand, LEGACY_REFUSAL } from '../packages/byhand/src/call/demo.js';
 import type { Tool } from '../packages/client/src/index.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
-import { byhandBinary } from './support/cli.js';
+import { byhandBinary, byhandIn } from './support/cli.js';
 import { collector, runOwn } from './support/collector.js';
+import { cleanupAfter } from './support/cleanup.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'byhand-cli-call-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 interface Run {
   code: number;
@@ -93,11 +95,11 @@ describe('byhand call against the bundled Kitchen', () => {
     assert.equal(stdout, 'No dinner suggested: you chose to decline the question about who is eating.\n');
   });
 
-  test('an answers file that misses a required field fails the call with the host error, exit 1', async () => {
+  test('an answers file that misses a required field fails the call with the host error, exit 2: the file is the user\'s to fix', async () => {
     const { code, stdout, stderr } = await run('call', ['kitchen', 'suggest_dinner', '--answers', file('empty.json', {})]);
-    assert.equal(code, 1);
+    assert.equal(code, 2);
     assert.equal(stdout, '');
-    assert.match(stderr, /^✗ call suggest_dinner on kitchen: the host did not fulfil elicitation for 'diners' .*does not answer the required field "people".*\n {2}hint: /m);
+    assert.match(stderr, /^✗ the host did not fulfil elicitation for 'diners' .*does not answer the required field "people".*\n {2}hint: /m);
   });
 
   test('form answers typed on stdin, in the legacy era: the requests come from the server mid-call', async () => {
@@ -252,6 +254,14 @@ describe('byhand call against the bundled Everything toolbox', () => {
     assert.match(stdout, /^Roots: file:\/\/\/.*byhand-cli-call-[^,]*, file:\/\/\//);
   });
 
+  test('a 2025 server gets the host\'s refusal in the command\'s words (--answers FILE), and may show it in its result', async () => {
+    // A 2025 server asks on its session, and the refusal goes back to it as the answer's error.
+    const { code, stdout } = await run('call', ['everything', 'test_elicitation', 'message=Your name?', '--era', 'legacy']);
+    assert.equal(code, 5);
+    assert.match(stdout, /stdin is not a terminal and has no answer for it; run where you can type, or pass --answers FILE, a JSON object such as/);
+    assert.doesNotMatch(stdout, /`answersFile`/);
+  });
+
   test('non-text content is summarised', async () => {
     const { code, stdout } = await run('call', ['everything', 'test_multiple_content_types']);
     assert.equal(code, 0);
@@ -305,7 +315,7 @@ describe('byhand call against a stdio server from --config', () => {
     assert.match(broken.stderr, /^✗ .*mcp\.json: mcpServers\.broken\.command: \$\{BYHAND_TEST_UNSET_COMMAND\} refers to BYHAND_TEST_UNSET_COMMAND, which is not set$/m);
     const unknown = await run('call', ['fixtrue', 'echo', '--config', config()]);
     assert.equal(unknown.code, 2);
-    assert.match(unknown.stderr, /^✗ unknown server "fixtrue" \(did you mean fixture\?\): give an http\(s\) URL, a command line after --, a bundled toolbox \(kitchen, cookie-jar, probe, everything\), a name in .*mcp\.json \(fixture, broken\)$/m);
+    assert.match(unknown.stderr, /^✗ unknown server "fixtrue" \(did you mean fixture\?\): give an http\(s\) URL, a command line after --, a bundled toolbox \(kitchen, cookie-jar, probe, everything, week\), a name in .*mcp\.json \(fixture, broken\)$/m);
   });
 });
 
@@ -361,6 +371,51 @@ describe('byhand call: the command line and failures', () => {
     assert.equal(code, 5);
     assert.match(stdout, new RegExp(LEGACY_REFUSAL));
     assert.match(stderr, /✗ probe_sampling_naive reported an error \(isError: true\)/);
+  });
+
+  test('an answers file with a value its form refuses is the command line to fix: exit 2, naming the file, form and field', async () => {
+    const { code, stderr } = await run('call', ['kitchen', 'suggest_dinner', '--answers', file('too-many.json', { people: 99 })]);
+    assert.equal(code, 2, stderr);
+    assert.match(stderr, /too-many\.json: "people" for the form "diners" must be at most 12 \(got 99\)/);
+  });
+
+  test('a resource the server does not have is exit 2, as an unknown tool is, with what it has', async () => {
+    const { code, stderr } = await run('read', ['kitchen', 'kitchen://pantri']);
+    assert.equal(code, 2, stderr);
+    assert.match(stderr, /^✗ kitchen has no resource "kitchen:\/\/pantri" \(did you mean kitchen:\/\/pantry\?\); it has kitchen:\/\/pantry, kitchen:\/\/week \(byhand read kitchen lists them\)$/m);
+    const tool = await run('call', ['kitchen', 'summarise_weak']);
+    assert.equal(tool.code, 2, 'the same code for an unknown tool');
+  });
+});
+
+describe('what a server says besides the protocol, and the hints that name the real cause', () => {
+  const stdio = (mode: string) => ['--', process.execPath, fixtureScript('test/fixtures/sdk-stdio-server.ts'), mode];
+
+  test('a stdio server that writes a banner on stdout is served, and said to break the protocol', async () => {
+    const { code, stderr } = await run('call', ['--tool', 'echo', 'text=hi', ...stdio('banner')]);
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /^byhand: the server wrote 1 line\(s\) on stdout that are not JSON-RPC, first "Weather server running on stdio": on stdio, stdout is for MCP messages only/m);
+    const listed = await byhandIn({ cwd: dir }, 'list', ...stdio('banner'));
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stderr, /the server wrote 1 line\(s\) on stdout that are not JSON-RPC/, 'byhand list says it too');
+    const clean = await run('call', ['--tool', 'echo', 'text=hi', ...stdio('legacy')]);
+    assert.doesNotMatch(clean.stderr, /not JSON-RPC/, 'a clean server is not accused');
+  });
+
+  test('a stdio server that dies at start on an uncaught error: the quote of its stderr has the error line, not only the frames', async () => {
+    const { code, stderr } = await run('call', ['--tool', 'echo', ...stdio('throw')]);
+    assert.notEqual(code, 0);
+    assert.match(stderr, /its stderr said: Error: cannot open the database file \/data\/app\.db \| … \| (.* \| )?Node\.js v\d+/);
+  });
+
+  test('https:// to a server that speaks plain http, and a path with no MCP endpoint, are each said as such', async (t) => {
+    const served = cleanupAfter(t)(await startServer({ port: 0, toolboxes: ['kitchen'] }));
+    const tls = await run('call', [served.urls.kitchen.replace('http:', 'https:'), 'summarise_week']);
+    assert.equal(tls.code, 4, tls.stderr);
+    assert.match(tls.stderr, /hint: the server answered, but not in TLS: it speaks plain http there; use http:\/\//);
+    const missing = await run('call', [`${served.url}/api/kitchn`, 'summarise_week']);
+    assert.match(missing.stderr, /hint: HTTP 404 to the opening request: there is no MCP endpoint at this path; check the URL/);
+    assert.doesNotMatch(missing.stderr, /other era/);
   });
 });
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from './support/node-test.js';
+import { cleanupAfter } from './support/cleanup.js';
 import { byhandBinary, byhandIn, type CliRun } from './support/cli.js';
 import { fixtureScript } from './support/fixture-bundle.js';
 import { fixtureHandler, serve, type Served } from './fixtures/sdk-server.js';
@@ -206,17 +207,14 @@ describe('ad-hoc targets', () => {
     }
   });
 
-  test('checkpoint URL and -- COMMAND together', { timeout: 60_000 }, async () => {
-    const served = await serve(fixtureHandler('dual'));
-    try {
-      const { code, stdout, stderr } = await byhand(['checkpoint', served.url, '--', process.execPath, everything, 'stdio']);
-      assert.equal(code, 0, stdout + stderr);
-      assert.match(stdout, new RegExp(`^✓ ${served.url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\n {4}era: 2026-07-28`, 'm'));
-      assert.match(stdout, /^✓ .*index\.js stdio \(Everything Reference Server\)\n {4}era: 2025-11-25/m);
-      assert.match(stdout, /^ {4}\d+ tool\(s\) · \d+ resource\(s\) · \d+ prompt\(s\) · [1-9]\d* template\(s\)$/m);
-    } finally {
-      await served.close();
-    }
+  test('checkpoint URL and -- COMMAND together', { timeout: 60_000 }, async (t) => {
+    const cleanup = cleanupAfter(t);
+    const served = cleanup(await serve(fixtureHandler('dual')));
+    const { code, stdout, stderr } = await byhand(['checkpoint', served.url, '--', process.execPath, everything, 'stdio']);
+    assert.equal(code, 0, stdout + stderr);
+    assert.match(stdout, new RegExp(`^✓ ${served.url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\n {4}era: 2026-07-28`, 'm'));
+    assert.match(stdout, /^✓ .*index\.js stdio \(Everything Reference Server\)\n {4}era: 2025-11-25/m);
+    assert.match(stdout, /^ {4}\d+ tool\(s\) · \d+ resource\(s\) · \d+ prompt\(s\) · [1-9]\d* template\(s\)$/m);
   });
 
   test('a word that is neither a URL nor a name needs --transport', { timeout: 60_000 }, async () => {
@@ -270,19 +268,16 @@ describe('config discovery', () => {
     assert.doesNotMatch(doctor.stdout, /other-folder/);
   });
 
-  test('Claude Desktop on the macOS path and Windsurf serverUrl', { timeout: 60_000 }, async () => {
-    const served = await serve(fixtureHandler('dual'));
+  test('Claude Desktop on the macOS path and Windsurf serverUrl', { timeout: 60_000 }, async (t) => {
+    const cleanup = cleanupAfter(t);
+    const served = cleanup(await serve(fixtureHandler('dual')));
     const home = folder('home-desktop');
-    try {
-      write(join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json'), JSON.stringify({ mcpServers: { desktop: { url: served.url } } }));
-      write(join(home, '.codeium', 'windsurf', 'mcp_config.json'), JSON.stringify({ mcpServers: { surf: { serverUrl: served.url } } }));
-      const { code, stdout, stderr } = await byhand(['checkpoint', '--json'], { home });
-      assert.equal(code, 0, stdout + stderr);
-      assert.match(stderr, /claude_desktop_config\.json \(Claude Desktop, 1\).*mcp_config\.json \(Windsurf, 1\)/);
-      assert.deepEqual(stdout.trim().split('\n').map((line) => JSON.parse(line).name), ['desktop', 'surf']);
-    } finally {
-      await served.close();
-    }
+    write(join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json'), JSON.stringify({ mcpServers: { desktop: { url: served.url } } }));
+    write(join(home, '.codeium', 'windsurf', 'mcp_config.json'), JSON.stringify({ mcpServers: { surf: { serverUrl: served.url } } }));
+    const { code, stdout, stderr } = await byhand(['checkpoint', '--json'], { home });
+    assert.equal(code, 0, stdout + stderr);
+    assert.match(stderr, /claude_desktop_config\.json \(Claude Desktop, 1\).*mcp_config\.json \(Windsurf, 1\)/);
+    assert.deepEqual(stdout.trim().split('\n').map((line) => JSON.parse(line).name), ['desktop', 'surf']);
   });
 
   test('--embedded asks for the toolboxes even when a config is there', { timeout: 60_000 }, async () => {
@@ -365,16 +360,13 @@ describe('one command kit', () => {
     assert.match(serveHelp.stdout, /^ {2}--port N +port to listen on \(0 picks a free one\) \(default: 3000\)$/m);
   });
 
-  test('a checkpoint timeout is a timeout, with its value and the flag', { timeout: 60_000 }, async () => {
+  test('a checkpoint timeout is a timeout, with its value and the flag', { timeout: 60_000 }, async (t) => {
+    const cleanup = cleanupAfter(t);
     // A server that reads the request and never answers.
-    const silent = await serve(() => new Promise<Response>(() => undefined));
-    try {
-      const { code, stdout } = await byhand(['checkpoint', silent.url, '--timeout', '300']);
-      assert.equal(code, 4);
-      assert.match(stdout, /^ {4}timeout: no answer within 300 ms \(hint: the server is slow, hung or still starting: raise --timeout/m);
-    } finally {
-      await silent.close();
-    }
+    const silent = cleanup(await serve(() => new Promise<Response>(() => undefined)));
+    const { code, stdout } = await byhand(['checkpoint', silent.url, '--timeout', '300']);
+    assert.equal(code, 4);
+    assert.match(stdout, /^ {4}timeout: no answer within 300 ms \(hint: the server is slow, hung or still starting: raise --timeout/m);
   });
 
   test('a checkpoint timeout of an npx server says a first run downloads the package', { timeout: 60_000 }, async () => {
@@ -425,7 +417,7 @@ describe('doctor and shell completion', () => {
 
   test('completion bash completes commands and a command\'s flags', { timeout: 60_000 }, async () => {
     const { stdout } = await byhand(['completion', 'bash']);
-    assert.match(stdout, /compgen -W "checkpoint list check call read prompt complete task watch bridge demo login trust doctor completion serve --help --version"/);
+    assert.match(stdout, /compgen -W "checkpoint list check call read prompt complete task watch bridge inspect demo login trust doctor completion serve --help --version"/);
     assert.match(stdout, /^ {4}call\) opts="--config --embedded .*--log-level --out --detach --help" ;;$/m);
     const fish = await byhand(['completion', 'fish']);
     assert.match(fish.stdout, /^complete -c byhand -n "__fish_seen_subcommand_from watch" -l count -r/m);
@@ -475,5 +467,5 @@ test('${input:id} at a terminal: asked with its description, a password never ec
 });
 
 async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (const started = Date.now(); !condition() && Date.now() - started < 20_000; ) await new Promise((resolve) => setTimeout(resolve, 10));
 }

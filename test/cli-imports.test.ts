@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from './support/node-test.js';
+import { cleanupAfter } from './support/cleanup.js';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { bin } from './support/cli.js';
@@ -37,27 +38,24 @@ async function loadedBy(args: string[], env: Record<string, string> = {}): Promi
   }
 }
 
-test('byhand call https://… loads neither the toolboxes nor the server SDK, zod or a provider SDK', { timeout: 60_000 }, async () => {
-  const served = await serve(fixtureHandler('modern-only'));
-  try {
-    const { stdout, loaded, own, code } = await loadedBy(['call', served.url, 'echo', 'text=hi'], { BYHAND_PROVIDER: 'offline' });
-    assert.match(stdout, /echo: hi/);
-    assert.ok(own.length > 0, 'the log records what loads: the bundle in dist/bin/');
-    for (const heavy of ['@modelcontextprotocol/server', '/zod/', '@anthropic-ai/sdk', 'better-sqlite3', '/postgres/']) {
-      assert.ok(!loaded.some((url) => url.includes(heavy)), `byhand call loaded ${heavy}`);
-    }
-    // No npm package at all: jsonc-parser, the config reader, is bundled from its ESM build, since as CommonJS it
-    // brought node's CommonJS loader into every start.
-    assert.deepEqual(loaded.filter((url) => url.includes('/node_modules/')), []);
-    // The workspace is all in the bundle: nothing of it loads but the bin and the bundle.
-    assert.deepEqual(loaded.filter((url) => url.includes('/packages/') && !own.includes(url)), [pathToFileURL(bin).href]);
-    // The toolbox registry is read for the help text and the names; it is data, and loads no toolbox's code.
-    assert.match(code, /function registerToolbox\(/);
-    for (const toolbox of ['kitchenSpec', 'cookieJarSpec', 'probeSpec', 'everythingSpec']) {
-      assert.ok(!code.includes(`function ${toolbox}(`), `byhand call loaded the code of ${toolbox}`);
-    }
-  } finally {
-    await served.close();
+test('byhand call https://… loads neither the toolboxes nor the server SDK, zod or a provider SDK', { timeout: 60_000 }, async (t) => {
+  const cleanup = cleanupAfter(t);
+  const served = cleanup(await serve(fixtureHandler('modern-only')));
+  const { stdout, loaded, own, code } = await loadedBy(['call', served.url, 'echo', 'text=hi'], { BYHAND_PROVIDER: 'offline' });
+  assert.match(stdout, /echo: hi/);
+  assert.ok(own.length > 0, 'the log records what loads: the bundle in dist/bin/');
+  for (const heavy of ['@modelcontextprotocol/server', '/zod/', '@anthropic-ai/sdk', 'better-sqlite3', '/postgres/']) {
+    assert.ok(!loaded.some((url) => url.includes(heavy)), `byhand call loaded ${heavy}`);
+  }
+  // No npm package at all: jsonc-parser, the config reader, is bundled from its ESM build, since as CommonJS it
+  // brought node's CommonJS loader into every start.
+  assert.deepEqual(loaded.filter((url) => url.includes('/node_modules/')), []);
+  // The workspace is all in the bundle: nothing of it loads but the bin and the bundle.
+  assert.deepEqual(loaded.filter((url) => url.includes('/packages/') && !own.includes(url)), [pathToFileURL(bin).href]);
+  // The toolbox registry is read for the help text and the names; it is data, and loads no toolbox's code.
+  assert.match(code, /function registerToolbox\(/);
+  for (const toolbox of ['kitchenSpec', 'cookieJarSpec', 'probeSpec', 'everythingSpec']) {
+    assert.ok(!code.includes(`function ${toolbox}(`), `byhand call loaded the code of ${toolbox}`);
   }
 });
 
@@ -69,8 +67,9 @@ test('byhand completion reads each command\'s flags and nothing else: no client,
   for (const name of ['McpError', 'Client']) assert.doesNotMatch(code, new RegExp(`\\b(?:var|class) ${name}\\b`), `completion loaded ${name}`);
 });
 
-test('byhand bridge --listen loads the listener alone: neither the server SDK nor zod', { timeout: 60_000 }, async () => {
-  const served = await serve(fixtureHandler('modern-only'));
+test('byhand bridge --listen loads the listener alone: neither the server SDK nor zod', { timeout: 60_000 }, async (t) => {
+  const cleanup = cleanupAfter(t);
+  const served = cleanup(await serve(fixtureHandler('modern-only')));
   const scratch = mkdtempSync(join(tmpdir(), 'byhand-imports-'));
   const log = join(scratch, 'imports.log');
   const child = spawn(process.execPath, ['--import', './test/support/record-imports.mjs', bin, 'bridge', served.url, '--listen', '0'], {
@@ -92,6 +91,5 @@ test('byhand bridge --listen loads the listener alone: neither the server SDK no
   } finally {
     child.kill('SIGKILL');
     rmSync(scratch, { recursive: true, force: true });
-    await served.close();
   }
 });

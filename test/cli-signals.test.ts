@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from './support/node-test.js';
+import { cleanupAfter } from './support/cleanup.js';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { buildServer, legacySessions, serve } from './fixtures/sdk-server.js';
 import { startByhand, until, type RunningCli } from './support/cli.js';
@@ -89,7 +90,8 @@ for (const [signal, command] of RUNS) {
   });
 }
 
-test('SIGINT during a slow call on a 2025 session: the server hears notifications/cancelled, then the DELETE, and byhand exits 130', { timeout: 30_000 }, async () => {
+test('SIGINT during a slow call on a 2025 session: the server hears notifications/cancelled, then the DELETE, and byhand exits 130', { timeout: 30_000 }, async (t) => {
+  const cleanup = cleanupAfter(t);
   let toolAborted = false;
   const withSlowTool = (): McpServer => {
     const server = buildServer();
@@ -100,7 +102,7 @@ test('SIGINT during a slow call on a 2025 session: the server hears notification
     });
     return server;
   };
-  const served = await serve(legacySessions(withSlowTool).handler);
+  const served = cleanup(await serve(legacySessions(withSlowTool).handler));
   let running: RunningCli | undefined;
   try {
     running = startByhand(['call', served.url, 'slow', '--era', 'legacy'], { cwd: scratch });
@@ -117,7 +119,6 @@ test('SIGINT during a slow call on a 2025 session: the server hears notification
     assert.match(running.stderr(), /interrupted by SIGINT/);
   } finally {
     running?.child.kill('SIGKILL');
-    await served.close();
   }
 });
 

@@ -11,11 +11,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import { after, test } from './support/node-test.js';
+import { cleanupAfter } from './support/cleanup.js';
 import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { connect } from '../packages/client/src/index.js';
 import { startServer } from '../packages/servers/src/edge/serve.js';
 import { serve } from './fixtures/sdk-server.js';
-import { json, legacySession, listen } from './fixtures/loopback.js';
+import { json, legacySession, listen, modern } from './fixtures/loopback.js';
 import { bin, startByhand, until, type RunningCli } from './support/cli.js';
 import { fixtureScript } from './support/fixture-bundle.js';
 
@@ -29,18 +30,15 @@ function start(args: string[]): RunningCli {
   return startByhand(args, { cwd: scratch, onlyEnv: { PATH: process.env.PATH ?? '', HOME: scratch, NO_COLOR: '1' } });
 }
 
-test('modern: watch opens subscriptions/listen and prints a tools list change, then stops at --count', { timeout: 60_000 }, async () => {
-  const server = await startServer({ port: 0, toolboxes: ['everything'] });
+test('modern: watch opens subscriptions/listen and prints a tools list change, then stops at --count', { timeout: 60_000 }, async (t) => {
+  const cleanup = cleanupAfter(t);
+  const server = cleanup(await startServer({ port: 0, toolboxes: ['everything'] }));
   const url = server.urls.everything;
   const watch = start(['watch', url, '--count', '1']);
   try {
     await until(() => /listening \(subscriptions\/listen/.test(watch.stderr()), 'the acknowledgement');
-    const client = await connect(url);
-    try {
-      await client.callTool('test_trigger_tool_change');
-    } finally {
-      await client.close();
-    }
+    const client = cleanup(await connect(url));
+    await client.callTool('test_trigger_tool_change');
     assert.equal(await watch.exit, 0, watch.stderr());
     assert.equal(watch.stdout(), 'tools list changed\n');
   } finally {
@@ -49,8 +47,9 @@ test('modern: watch opens subscriptions/listen and prints a tools list change, t
   }
 });
 
-test('modern: Ctrl-C ends the watch with 130', { timeout: 60_000 }, async () => {
-  const server = await startServer({ port: 0, toolboxes: ['everything'] });
+test('modern: Ctrl-C ends the watch with 130', { timeout: 60_000 }, async (t) => {
+  const cleanup = cleanupAfter(t);
+  const server = cleanup(await startServer({ port: 0, toolboxes: ['everything'] }));
   const watch = start(['watch', server.urls.everything]);
   try {
     await until(() => /listening/.test(watch.stderr()), 'the acknowledgement');
@@ -58,7 +57,6 @@ test('modern: Ctrl-C ends the watch with 130', { timeout: 60_000 }, async () => 
     assert.equal(await watch.exit, 130);
   } finally {
     watch.child.kill();
-    await server.close();
   }
 });
 
@@ -83,8 +81,9 @@ function subscribingLegacy() {
   };
 }
 
-test('legacy: watch URI sends resources/subscribe and prints the update', { timeout: 60_000 }, async () => {
-  const served = await serve(subscribingLegacy());
+test('legacy: watch URI sends resources/subscribe and prints the update', { timeout: 60_000 }, async (t) => {
+  const cleanup = cleanupAfter(t);
+  const served = cleanup(await serve(subscribingLegacy()));
   const watch = start(['watch', served.url, 'test://clock', '--count', '1']);
   try {
     assert.equal(await watch.exit, 0, watch.stderr());
@@ -94,13 +93,60 @@ test('legacy: watch URI sends resources/subscribe and prints the update', { time
     assert.ok(served.requests.some((r) => r.body.includes('"resources/subscribe"')));
   } finally {
     watch.child.kill();
-    await served.close();
+  }
+});
+
+for (const era of ['modern', 'legacy'] as const) {
+  test(`${era}: the Everything toolbox's watched resource changes on its own, so watch URI shows its updates with nothing else running`, { timeout: 60_000 }, async () => {
+    const watch = start(['watch', 'everything', 'test://watched-resource', '--count', '2', '--era', era]);
+    try {
+      assert.equal(await watch.exit, 0, watch.stderr());
+      assert.equal(watch.stdout(), 'updated test://watched-resource\nupdated test://watched-resource\n');
+    } finally {
+      watch.child.kill();
+    }
+  });
+}
+
+test('modern: a server that agrees to none of the subscriptions asked for is refused plainly, exit 2, not listened to for nothing', { timeout: 60_000 }, async () => {
+  const watch = start(['watch', 'kitchen', 'kitchen://pantry', '--count', '1']);
+  try {
+    assert.equal(await watch.exit, 2, watch.stderr());
+    assert.match(watch.stderr(), /^✗ the server agreed to none of what watch asked for \(updates to kitchen:\/\/pantry\): it offers no subscriptions for them/m);
+    assert.doesNotMatch(watch.stderr(), /agreed to \{\}|listening/);
+    assert.equal(watch.stdout(), '');
+  } finally {
+    watch.child.kill();
+  }
+});
+
+test('modern: a server that ends the subscription before --count is met: exit 1, saying how many came', { timeout: 60_000 }, async (t) => {
+  // Acknowledges the list changes, sends one, then ends the stream with the listen result.
+  const server = cleanupAfter(t)(await listen(modern((request, res) => {
+    const { id, method } = request.json!;
+    if (method !== 'subscriptions/listen') return json(res, { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
+    const meta = { 'io.modelcontextprotocol/subscriptionId': id };
+    const event = (message: object) => `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', ...message })}\n\n`;
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write(event({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { toolsListChanged: true }, _meta: meta } }));
+    res.write(event({ method: 'notifications/tools/list_changed', params: { _meta: meta } }));
+    res.end(event({ id, result: { resultType: 'complete', _meta: meta } }));
+  })));
+  const watch = start(['watch', server.url, '--count', '3']);
+  try {
+    assert.equal(await watch.exit, 1, watch.stderr());
+    assert.equal(watch.stdout(), 'tools list changed\n');
+    assert.match(watch.stderr(), /the server did not agree to prompts list changes; resources list changes: not watched/);
+    assert.match(watch.stderr(), /✗ watch http:\/\/127\.0\.0\.1:\d+\/mcp: the server ended the subscription after 1 of the 3 updates asked for \(--count\)/);
+  } finally {
+    watch.child.kill();
   }
 });
 
 for (const [status, said] of [[405, /offers no event stream \(HTTP 405 /], [403, /refused to open its event stream: HTTP 403 .*no event stream here/]] as const) {
-  test(`legacy: a server whose session has no event stream (GET answered ${status}): watch ends with 1 and says why, rather than waiting for nothing`, { timeout: 60_000 }, async () => {
-    const server = await listen(legacySession(status === 405 ? {} : { get: (_r, res) => void json(res, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'no event stream here' } }, status) }));
+  test(`legacy: a server whose session has no event stream (GET answered ${status}): watch ends with 1 and says why, rather than waiting for nothing`, { timeout: 60_000 }, async (t) => {
+    const cleanup = cleanupAfter(t);
+    const server = cleanup(await listen(legacySession(status === 405 ? {} : { get: (_r, res) => void json(res, { jsonrpc: '2.0', id: null, error: { code: -32000, message: 'no event stream here' } }, status) })));
     const watch = start(['watch', server.url]);
     try {
       assert.equal(await watch.exit, 1, watch.stderr());
@@ -110,7 +156,6 @@ for (const [status, said] of [[405, /offers no event stream \(HTTP 405 /], [403,
       assert.equal(watch.stdout(), '');
     } finally {
       watch.child.kill();
-      await server.close();
     }
   });
 }
@@ -141,9 +186,10 @@ test('a call shows progress and the log level asked for while it runs (reference
   assert.doesNotMatch(call.stderr(), /tools list changed|its tools changed/, 'start-up announcements are not changes');
 });
 
-test('legacy: a call shows a list change once, however many times the server sends it', { timeout: 60_000 }, async () => {
+test('legacy: a call shows a list change once, however many times the server sends it', { timeout: 60_000 }, async (t) => {
+  const cleanup = cleanupAfter(t);
   const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
-  const served = await serve(async (request: Request): Promise<Response> => {
+  const served = cleanup(await serve(async (request: Request): Promise<Response> => {
     const id = request.headers.get('mcp-session-id');
     let transport = id ? sessions.get(id) : undefined;
     if (!transport) {
@@ -156,15 +202,11 @@ test('legacy: a call shows a list change once, however many times the server sen
       await server.connect(transport);
     }
     return transport.handleRequest(request);
-  });
-  try {
-    const call = start(['call', served.url, 'churn']);
-    assert.equal(await call.exit, 0, call.stderr());
-    assert.equal(call.stdout(), 'churned\n');
-    assert.equal(call.stderr().match(/the server says its tools list changed/g)?.length, 1, call.stderr());
-  } finally {
-    await served.close();
-  }
+  }));
+  const call = start(['call', served.url, 'churn']);
+  assert.equal(await call.exit, 0, call.stderr());
+  assert.equal(call.stdout(), 'churned\n');
+  assert.equal(call.stderr().match(/the server says its tools list changed/g)?.length, 1, call.stderr());
 });
 
 test('--out DIR saves the image a tool returns', { timeout: 60_000 }, async () => {

@@ -7,6 +7,7 @@ import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, re
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from './support/node-test.js';
+import { cleanupAfter } from './support/cleanup.js';
 import { LimitError, connect } from '../packages/client/src/index.js';
 import { AuthError, createOAuth, memoryStore, type CredentialDocument } from '../packages/client/src/auth/index.js';
 import { fileStore } from '../packages/client/src/auth/file-store.js';
@@ -46,22 +47,15 @@ describe('bearer tokens and plain http', () => {
     assert.deepEqual(wire.calls, [], 'no request went out, with or without the token');
   });
 
-  test('loopback over plain http keeps working (local development), and https anywhere', { timeout: 10_000 }, async () => {
-    const server = await listen((request, res) => json(res, { jsonrpc: '2.0', id: request.json!.id, result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {} } }));
-    try {
-      const client = await connect(server.url, { auth: createOAuth({ store: memoryStore(storedToken(server.url)) }) });
-      try {
-        assert.equal(client.era, 'modern');
-      } finally {
-        await client.close();
-      }
-      assert.equal(server.requests[0].headers.authorization, 'Bearer the-access-token');
-      const remote = 'https://mcp.example.test/mcp';
-      const headers = await createOAuth({ store: memoryStore(storedToken(remote)) }).headers(remote, AbortSignal.timeout(1000));
-      assert.deepEqual(headers, { Authorization: 'Bearer the-access-token' });
-    } finally {
-      await server.close();
-    }
+  test('loopback over plain http keeps working (local development), and https anywhere', { timeout: 10_000 }, async (t) => {
+    const cleanup = cleanupAfter(t);
+    const server = cleanup(await listen((request, res) => json(res, { jsonrpc: '2.0', id: request.json!.id, result: { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {} } })));
+    const client = cleanup(await connect(server.url, { auth: createOAuth({ store: memoryStore(storedToken(server.url)) }) }));
+    assert.equal(client.era, 'modern');
+    assert.equal(server.requests[0].headers.authorization, 'Bearer the-access-token');
+    const remote = 'https://mcp.example.test/mcp';
+    const headers = await createOAuth({ store: memoryStore(storedToken(remote)) }).headers(remote, AbortSignal.timeout(1000));
+    assert.deepEqual(headers, { Authorization: 'Bearer the-access-token' });
   });
 
   test('Protected Resource Metadata is not fetched over plain http from a non-loopback server', { timeout: 10_000 }, async () => {
@@ -74,20 +68,17 @@ describe('bearer tokens and plain http', () => {
     assert.deepEqual(wire.calls.map((c) => c.url), [url], 'the metadata was never asked for');
   });
 
-  test('a loopback server whose challenge points at metadata on plain http elsewhere is refused before that host is asked', { timeout: 10_000 }, async () => {
-    const server = await listen((_request, res) => {
+  test('a loopback server whose challenge points at metadata on plain http elsewhere is refused before that host is asked', { timeout: 10_000 }, async (t) => {
+    const cleanup = cleanupAfter(t);
+    const server = cleanup(await listen((_request, res) => {
       res.writeHead(401, { 'www-authenticate': 'Bearer resource_metadata="http://evil.example.test/prm"' }).end();
-    });
+    }));
     const oauthFetch = scriptedFetch(() => Response.json({ resource: server.url, authorization_servers: ['http://evil.example.test'] }));
-    try {
-      await assert.rejects(
-        connect(server.url, { auth: createOAuth({ fetch: oauthFetch.fetch }) }),
-        (e: unknown) => e instanceof AuthError && e.reason === 'insecure' && /http:\/\/evil\.example\.test/.test(e.message),
-      );
-      assert.deepEqual(oauthFetch.calls, []);
-    } finally {
-      await server.close();
-    }
+    await assert.rejects(
+      connect(server.url, { auth: createOAuth({ fetch: oauthFetch.fetch }) }),
+      (e: unknown) => e instanceof AuthError && e.reason === 'insecure' && /http:\/\/evil\.example\.test/.test(e.message),
+    );
+    assert.deepEqual(oauthFetch.calls, []);
   });
 
   test('https metadata that redirects to plain http is not trusted', { timeout: 10_000 }, async () => {
@@ -107,10 +98,11 @@ describe('bearer tokens and plain http', () => {
   });
 });
 
-test('metadata that never ends is cut off at 1 MiB, not read whole', { timeout: 10_000 }, async () => {
-  const server = await listen((_request, res) => {
+test('metadata that never ends is cut off at 1 MiB, not read whole', { timeout: 10_000 }, async (t) => {
+  const cleanup = cleanupAfter(t);
+  const server = cleanup(await listen((_request, res) => {
     res.writeHead(401, { 'www-authenticate': 'Bearer resource_metadata="http://127.0.0.1:9/prm"' }).end();
-  });
+  }));
   let pulled = 0;
   const endless = scriptedFetch(() => new Response(new ReadableStream<Uint8Array>({
     pull(controller) {
@@ -118,12 +110,8 @@ test('metadata that never ends is cut off at 1 MiB, not read whole', { timeout: 
       controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
     },
   }), { headers: { 'content-type': 'application/json' } }));
-  try {
-    await assert.rejects(connect(server.url, { auth: createOAuth({ fetch: endless.fetch }) }), (e: unknown) => e instanceof LimitError && /the metadata at http:\/\/127\.0\.0\.1:9\/prm is larger than 1048576 bytes/.test(e.message));
-    assert.ok(pulled < 4 * 1024 * 1024, `pulled ${pulled} bytes`);
-  } finally {
-    await server.close();
-  }
+  await assert.rejects(connect(server.url, { auth: createOAuth({ fetch: endless.fetch }) }), (e: unknown) => e instanceof LimitError && /the metadata at http:\/\/127\.0\.0\.1:9\/prm is larger than 1048576 bytes/.test(e.message));
+  assert.ok(pulled < 4 * 1024 * 1024, `pulled ${pulled} bytes`);
 });
 
 describe('the credentials file', () => {

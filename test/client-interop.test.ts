@@ -3,6 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from './support/node-test.js';
+import { cleanupAfter } from './support/cleanup.js';
 import { fixtureCommand } from './support/fixture-bundle.js';
 import { connect, VerdictCache, type ElicitResult, type Host, type InputContext } from '../packages/client/src/index.js';
 import { fixtureHandler, serve, type Served } from './fixtures/sdk-server.js';
@@ -142,7 +143,8 @@ for (const mode of ['dual', 'modern-only'] as const) {
     });
 
     test('the verdict is cached per endpoint: a second client sends no probe', async (t) => {
-      const first = await connect(served.url);
+      const cleanup = cleanupAfter(t);
+      const first = cleanup(await connect(served.url));
       await first.close();
       const probes = posts(served, 'server/discover').length;
       const second = await connect(served.url);
@@ -162,9 +164,10 @@ describe('legacy era against a sessionful SDK server (legacy only)', () => {
   });
   after(() => served.close());
 
-  test('falls back to initialize, keeps the session, and answers pushed sampling through the host', async () => {
+  test('falls back to initialize, keeps the session, and answers pushed sampling through the host', async (t) => {
+    const cleanup = cleanupAfter(t);
     const host = recordingHost();
-    const client = await connect(served.url, { host });
+    const client = cleanup(await connect(served.url, { host }));
     assert.equal(client.era, 'legacy');
     assert.equal(client.protocolVersion, '2025-11-25');
     assert.equal(client.verdict.how, 'probe');
@@ -190,30 +193,23 @@ describe('legacy era against a sessionful SDK server (legacy only)', () => {
   });
 });
 
-test('a cached modern verdict that the server contradicts (now a legacy server at the same URL) is found again, once', async () => {
+test('a cached modern verdict that the server contradicts (now a legacy server at the same URL) is found again, once', async (t) => {
+  const cleanup = cleanupAfter(t);
   const modern = fixtureHandler('modern-only');
   const legacy = fixtureHandler('legacy-session');
   let current = modern;
-  const served = await serve((request) => current(request));
+  const served = cleanup(await serve((request) => current(request)));
   const verdicts = new VerdictCache();
-  try {
-    const first = await connect(served.url, { verdicts });
-    await first.close();
-    current = legacy;
-    const second = await connect(served.url, { verdicts, host: recordingHost() });
-    try {
-      assert.equal(second.verdict.how, 'cached');
-      assert.equal(second.era, 'modern');
-      assert.equal((await second.listTools()).length, 7);
-      assert.equal(second.era, 'legacy');
-      assert.match(second.verdict.revalidated ?? '', /the cached modern verdict was contradicted/);
-      assert.equal(posts(served, 'initialize').length, 1);
-    } finally {
-      await second.close();
-    }
-  } finally {
-    await served.close();
-  }
+  const first = cleanup(await connect(served.url, { verdicts }));
+  await first.close();
+  current = legacy;
+  const second = cleanup(await connect(served.url, { verdicts, host: recordingHost() }));
+  assert.equal(second.verdict.how, 'cached');
+  assert.equal(second.era, 'modern');
+  assert.equal((await second.listTools()).length, 7);
+  assert.equal(second.era, 'legacy');
+  assert.match(second.verdict.revalidated ?? '', /the cached modern verdict was contradicted/);
+  assert.equal(posts(served, 'initialize').length, 1);
 });
 
 describe('legacy era against a stateless SDK server', () => {

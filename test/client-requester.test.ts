@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, test } from './support/node-test.js';
+import { cleanupAfter } from './support/cleanup.js';
 import { AbortedError, StreamClosedError, TimeoutError, connect } from '../packages/client/src/index.js';
 import { Deadline } from '../packages/client/src/deadline.js';
 import { HttpTransport } from '../packages/client/src/transport/http.js';
@@ -48,56 +49,45 @@ async function within(promise: Promise<void> | undefined, ms: number, failure: s
 
 describe('requesters: the middle of a body', () => {
   for (const transport of ['node', 'fetch'] as const) {
-    test(`${transport}: a body that stalls after its headers ends in a TimeoutError, and the connection is closed`, { timeout: 15_000 }, async () => {
+    test(`${transport}: a body that stalls after its headers ends in a TimeoutError, and the connection is closed`, { timeout: 15_000 }, async (t) => {
+      const cleanup = cleanupAfter(t);
       const stalled = stalledServer();
-      const server = await listen(stalled.handler);
-      const client = await connect(server.url, { transport, timeoutMs: 400 });
-      try {
-        await assert.rejects(client.callTool('stall'), (e: unknown) => e instanceof TimeoutError && /tools\/call got no answer within 400 ms/.test(e.message));
-        await within(stalled.closed[0], 5000, 'the client kept the stalled connection open');
-      } finally {
-        await client.close();
-        await server.close();
-      }
+      const server = cleanup(await listen(stalled.handler));
+      const client = cleanup(await connect(server.url, { transport }));
+      await assert.rejects(client.callTool('stall', {}, { timeoutMs: 400 }), (e: unknown) => e instanceof TimeoutError && /tools\/call got no answer within 400 ms/.test(e.message));
+      await within(stalled.closed[0], 5000, 'the client kept the stalled connection open');
     });
 
-    test(`${transport}: a caller's abort in the middle of a body ends the call with an AbortedError`, { timeout: 15_000 }, async () => {
+    test(`${transport}: a caller's abort in the middle of a body ends the call with an AbortedError`, { timeout: 15_000 }, async (t) => {
+      const cleanup = cleanupAfter(t);
       const stalled = stalledServer();
-      const server = await listen(stalled.handler);
-      const client = await connect(server.url, { transport });
-      try {
-        const controller = new AbortController();
-        const call = client.callTool('stall', {}, { signal: controller.signal });
-        while (server.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
-        controller.abort(new Error('the user pressed stop'));
-        await assert.rejects(call, (e: unknown) => e instanceof AbortedError && /the user pressed stop/.test(e.message));
-        await within(stalled.closed[0], 5000, 'the client kept the aborted connection open');
-      } finally {
-        await client.close();
-        await server.close();
-      }
+      const server = cleanup(await listen(stalled.handler));
+      const client = cleanup(await connect(server.url, { transport }));
+      const controller = new AbortController();
+      const call = client.callTool('stall', {}, { signal: controller.signal });
+      while (server.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+      controller.abort(new Error('the user pressed stop'));
+      await assert.rejects(call, (e: unknown) => e instanceof AbortedError && /the user pressed stop/.test(e.message));
+      await within(stalled.closed[0], 5000, 'the client kept the aborted connection open');
     });
 
-    test(`${transport}: a connection cut before the body ends is a StreamClosedError, not a hang`, { timeout: 15_000 }, async () => {
-      const server = await listen(modern((request, res) => {
+    test(`${transport}: a connection cut before the body ends is a StreamClosedError, not a hang`, { timeout: 15_000 }, async (t) => {
+      const cleanup = cleanupAfter(t);
+      const server = cleanup(await listen(modern((request, res) => {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
         res.write(`{"jsonrpc":"2.0","id":${request.json!.id},"result":`);
         setTimeout(() => res.socket?.destroy(), 20);
-      }));
-      const client = await connect(server.url, { transport, timeoutMs: 10_000 });
-      try {
-        const started = Date.now();
-        await assert.rejects(client.callTool('cut'), (e: unknown) => e instanceof StreamClosedError && /the answer to tools\/call broke off/.test(e.message));
-        assert.ok(Date.now() - started < 5000, 'the cut was noticed at once, not at the deadline');
-      } finally {
-        await client.close();
-        await server.close();
-      }
+      })));
+      const client = cleanup(await connect(server.url, { transport, timeoutMs: 10_000 }));
+      const started = Date.now();
+      await assert.rejects(client.callTool('cut'), (e: unknown) => e instanceof StreamClosedError && /the answer to tools\/call broke off/.test(e.message));
+      assert.ok(Date.now() - started < 5000, 'the cut was noticed at once, not at the deadline');
     });
 
-    test(`${transport}: a body that drips in many chunks arrives whole${transport === 'node' ? ', and the connection is reused' : ''}`, { timeout: 15_000 }, async () => {
+    test(`${transport}: a body that drips in many chunks arrives whole${transport === 'node' ? ', and the connection is reused' : ''}`, { timeout: 15_000 }, async (t) => {
+      const cleanup = cleanupAfter(t);
       const ports = new Set<number | undefined>();
-      const server = await listen(modern(async (request, res, req) => {
+      const server = cleanup(await listen(modern(async (request, res, req) => {
         ports.add(req.socket.remotePort);
         const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: request.json!.id, result: { content: [{ type: 'text', text: TEXT }] } }));
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(body.length) });
@@ -106,19 +96,14 @@ describe('requesters: the middle of a body', () => {
           await new Promise((resolve) => setImmediate(resolve));
         }
         res.end();
-      }));
-      const client = await connect(server.url, { transport });
-      try {
-        for (let i = 0; i < 3; i++) {
-          const result = await client.callTool('drip');
-          assert.equal((result.content[0] as { text: string }).text, TEXT);
-        }
-        // Reuse is the node requester's own doing (its keep-alive agent); undici decides its own.
-        if (transport === 'node') assert.equal(ports.size, 1, 'three calls in a row share one kept-alive connection');
-      } finally {
-        await client.close();
-        await server.close();
+      })));
+      const client = cleanup(await connect(server.url, { transport }));
+      for (let i = 0; i < 3; i++) {
+        const result = await client.callTool('drip');
+        assert.equal((result.content[0] as { text: string }).text, TEXT);
       }
+      // Reuse is the node requester's own doing (its keep-alive agent); undici decides its own.
+      if (transport === 'node') assert.equal(ports.size, 1, 'three calls in a row share one kept-alive connection');
     });
   }
 });
@@ -154,13 +139,14 @@ describe('node:http keep-alive', () => {
     }
   }
 
-  test("an idle connection is dropped before the server's Keep-Alive hint runs out, not reused as the server closes it", { timeout: 10_000 }, async () => {
+  test("an idle connection is dropped before the server's Keep-Alive hint runs out, not reused as the server closes it", { timeout: 10_000 }, async (t) => {
+    const cleanup = cleanupAfter(t);
     const ports: (number | undefined)[] = [];
-    const server = await listen(modern((request, res, req) => {
+    const server = cleanup(await listen(modern((request, res, req) => {
       ports.push(req.socket.remotePort);
       res.writeHead(200, { 'content-type': 'application/json', 'keep-alive': 'timeout=2' });
       res.end(JSON.stringify({ jsonrpc: '2.0', id: request.json!.id, result: { content: [] } }));
-    }));
+    })));
     const time = manualClock();
     const requester = nodeRequester(time.clock);
     try {
@@ -176,22 +162,22 @@ describe('node:http keep-alive', () => {
       assert.notEqual(ports[3], ports[2], 'past the hint less a second, the client opened a new connection');
     } finally {
       requester.close?.();
-      await server.close();
     }
     assert.equal(time.sweeps, 0, 'closing the requester stops its sweep');
   });
 
-  test('without a hint an idle connection lasts 4 s; a quiet answer in use is never cut, however long', { timeout: 10_000 }, async () => {
+  test('without a hint an idle connection lasts 4 s; a quiet answer in use is never cut, however long', { timeout: 10_000 }, async (t) => {
+    const cleanup = cleanupAfter(t);
     const ports: (number | undefined)[] = [];
     let release: (() => void) | undefined;
-    const server = await listen(modern((request, res, req) => {
+    const server = cleanup(await listen(modern((request, res, req) => {
       ports.push(req.socket.remotePort);
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.flushHeaders();
       const end = () => res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: request.json!.id, result: { content: [] } })}\n\n`);
       if (request.json!.id === 1) release = end;
       else end();
-    }));
+    })));
     const time = manualClock();
     const requester = nodeRequester(time.clock);
     try {
@@ -209,7 +195,6 @@ describe('node:http keep-alive', () => {
       assert.notEqual(ports[2], ports[1], 'idle 4 s: a new connection');
     } finally {
       requester.close?.();
-      await server.close();
     }
   });
 });
@@ -288,12 +273,13 @@ describe('the deadline', () => {
 
 describe('requesters: what goes out, what is read', () => {
   for (const [name, make] of [['node', () => nodeRequester()], ['fetch', () => fetchRequester()]] as const) {
-    test(`${name}: the body goes out counted (Content-Length, not chunked), and a repeated header reads joined as fetch joins it`, { timeout: 10_000 }, async () => {
-      const server = await listen((_request, res) => {
+    test(`${name}: the body goes out counted (Content-Length, not chunked), and a repeated header reads joined as fetch joins it`, { timeout: 10_000 }, async (t) => {
+      const cleanup = cleanupAfter(t);
+      const server = cleanup(await listen((_request, res) => {
         res.setHeader('x-twice', ['a', 'b']);
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end('{}');
-      });
+      }));
       const requester = make();
       const deadline = new Deadline('tools/call', 5000);
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'é' } });
@@ -309,7 +295,6 @@ describe('requesters: what goes out, what is read', () => {
       } finally {
         deadline.dispose();
         requester.close?.();
-        await server.close();
       }
     });
   }
@@ -318,11 +303,12 @@ describe('requesters: what goes out, what is read', () => {
 describe('authorization sees each answer', () => {
   // On Node 20 the first Headers object loads undici and each costs more than a request on node:http;
   // the checkpoint's stored-login hook sees every answer of hundreds of servers, and needs one header of each.
-  test('through one header at a time: no Headers object unless the hook asks for all of them', { timeout: 10_000 }, async () => {
-    const server = await listen(modern((request, res) => {
+  test('through one header at a time: no Headers object unless the hook asks for all of them', { timeout: 10_000 }, async (t) => {
+    const cleanup = cleanupAfter(t);
+    const server = cleanup(await listen(modern((request, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'dpop-nonce': `n-${String(request.json!.id)}` });
       res.end(JSON.stringify({ jsonrpc: '2.0', id: request.json!.id, result: { tools: [] } }));
-    }));
+    })));
     const nonces: (string | null)[] = [];
     let built = 0;
     const requester = nodeRequester();
@@ -348,7 +334,6 @@ describe('authorization sees each answer', () => {
     } finally {
       deadline.dispose();
       await transport.close();
-      await server.close();
     }
   });
 });

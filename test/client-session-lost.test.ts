@@ -6,6 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, test } from './support/node-test.js';
+import { cleanupAfter } from './support/cleanup.js';
 import { connect, McpError, type CallToolResult, type Client, type JsonRpcNotification } from '../packages/client/src/index.js';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { buildServer, legacySessions, serve, type LegacySessions, type Served } from './fixtures/sdk-server.js';
@@ -38,48 +39,52 @@ function posts(served: Served): { method: string; session: string | undefined }[
 }
 
 describe('a lost session, through the library', () => {
-  test('a 404 to a request with the session starts a new session, once, and sends the request again', { timeout: 30_000 }, async () => {
+  test('a 404 to a request with the session starts a new session, once, and sends the request again', { timeout: 30_000 }, async (t) => {
+    const cleanup = cleanupAfter(t);
     const sessions = legacySessions();
-    const served = await serve(forgetsAtCall(sessions, 1));
-    const client = await connect(served.url, { era: 'legacy' });
-    try {
-      const first = client.sessionId;
-      assert.equal(text(await client.callTool('echo', { text: 'again' })), 'echo: again');
-      assert.equal(sessions.opened, 2);
-      assert.notEqual(client.sessionId, first);
-      const seen = posts(served);
-      const refused = seen.findIndex((p) => p.method === 'tools/call');
-      assert.equal(seen[refused].session, first);
-      assert.deepEqual(seen[refused + 1], { method: 'initialize', session: undefined }, 'the new initialize carries no session');
-      assert.deepEqual(seen.slice(refused + 2).map((p) => [p.method, p.session]), [['notifications/initialized', client.sessionId], ['tools/call', client.sessionId]]);
-    } finally {
-      await client.close();
-      await served.close();
-    }
+    const served = cleanup(await serve(forgetsAtCall(sessions, 1)));
+    const client = cleanup(await connect(served.url, { era: 'legacy' }));
+    const first = client.sessionId;
+    assert.equal(text(await client.callTool('echo', { text: 'again' })), 'echo: again');
+    assert.equal(sessions.opened, 2);
+    assert.notEqual(client.sessionId, first);
+    const seen = posts(served);
+    const refused = seen.findIndex((p) => p.method === 'tools/call');
+    assert.equal(seen[refused].session, first);
+    assert.deepEqual(seen[refused + 1], { method: 'initialize', session: undefined }, 'the new initialize carries no session');
+    assert.deepEqual(seen.slice(refused + 2).map((p) => [p.method, p.session]), [['notifications/initialized', client.sessionId], ['tools/call', client.sessionId]]);
   });
 
-  test('when the new session is refused too, the error says the server no longer knows it, with its message', { timeout: 30_000 }, async () => {
-    const sessions = legacySessions();
-    const served = await serve(forgetsAtCall(sessions));
-    const client = await connect(served.url, { era: 'legacy' });
-    try {
-      await assert.rejects(client.callTool('echo', { text: 'x' }), (error: unknown) => {
-        assert.ok(error instanceof McpError);
-        assert.equal(error.code, 'session');
-        assert.match(error.message, /no longer knows the session/);
-        assert.match(error.message, /another instance/);
-        assert.match(error.message, /the server said: Session not found/);
-        assert.match(error.hint, /sticky/);
-        return true;
-      });
-      assert.equal(posts(served).filter((p) => p.method === 'initialize').length, 2, 'one new session, not more');
-    } finally {
-      await client.close();
-      await served.close();
-    }
+  test('the host is told the session was renewed, once, with what was made again', { timeout: 30_000 }, async (t) => {
+    const cleanup = cleanupAfter(t);
+    const told: string[] = [];
+    const served = cleanup(await serve(forgetsAtCall(legacySessions(), 1)));
+    const client = cleanup(await connect(served.url, { era: 'legacy', host: { sessionRenewed: (reason) => void told.push(reason) } }));
+    assert.deepEqual(told, [], 'nothing to tell before the session is lost');
+    await client.callTool('echo', { text: 'again' });
+    await client.callTool('echo', { text: 'and again' });
+    assert.deepEqual(told, ['the server no longer knew the 2025 session (a 404 to tools/call, which is sent again): a new session was started; what else the old one held on the server is gone']);
   });
 
-  test('the new session is subscribed to what the old one was, before the request goes again; an unsubscribed URI is not', { timeout: 30_000 }, async () => {
+  test('when the new session is refused too, the error says the server no longer knows it, with its message', { timeout: 30_000 }, async (t) => {
+    const cleanup = cleanupAfter(t);
+    const sessions = legacySessions();
+    const served = cleanup(await serve(forgetsAtCall(sessions)));
+    const client = cleanup(await connect(served.url, { era: 'legacy' }));
+    await assert.rejects(client.callTool('echo', { text: 'x' }), (error: unknown) => {
+      assert.ok(error instanceof McpError);
+      assert.equal(error.code, 'session');
+      assert.match(error.message, /no longer knows the session/);
+      assert.match(error.message, /another instance/);
+      assert.match(error.message, /the server said: Session not found/);
+      assert.match(error.hint, /sticky/);
+      return true;
+    });
+    assert.equal(posts(served).filter((p) => p.method === 'initialize').length, 2, 'one new session, not more');
+  });
+
+  test('the new session is subscribed to what the old one was, before the request goes again; an unsubscribed URI is not', { timeout: 30_000 }, async (t) => {
+    const cleanup = cleanupAfter(t);
     // The SDK server with resource subscriptions: each session records what it was asked to subscribe to.
     const subscribed: { session: string | undefined; uri: string }[] = [];
     const sessions = legacySessions(() => {
@@ -92,39 +97,31 @@ describe('a lost session, through the library', () => {
       server.server.setRequestHandler('resources/unsubscribe', async () => ({}));
       return server;
     });
-    const served = await serve(forgetsAtCall(sessions, 1));
-    const client = await connect(served.url, { era: 'legacy' });
-    try {
-      for (const uri of ['test://kept', 'test://dropped', 'test://also-kept']) await client.request('resources/subscribe', { uri });
-      await client.request('resources/unsubscribe', { uri: 'test://dropped' });
-      const first = client.sessionId;
-      assert.equal(text(await client.callTool('echo', { text: 'again' })), 'echo: again');
-      assert.notEqual(client.sessionId, first);
-      assert.deepEqual(subscribed.filter((s) => s.session === client.sessionId).map((s) => s.uri), ['test://kept', 'test://also-kept']);
-      const seen = posts(served);
-      const renewed = seen.findIndex((p) => p.method === 'initialize' && seen.indexOf(p) > 0);
-      assert.deepEqual(seen.slice(renewed).map((p) => p.method), ['initialize', 'notifications/initialized', 'resources/subscribe', 'resources/subscribe', 'tools/call']);
-    } finally {
-      await client.close();
-      await served.close();
-    }
+    const served = cleanup(await serve(forgetsAtCall(sessions, 1)));
+    const client = cleanup(await connect(served.url, { era: 'legacy' }));
+    for (const uri of ['test://kept', 'test://dropped', 'test://also-kept']) await client.request('resources/subscribe', { uri });
+    await client.request('resources/unsubscribe', { uri: 'test://dropped' });
+    const first = client.sessionId;
+    assert.equal(text(await client.callTool('echo', { text: 'again' })), 'echo: again');
+    assert.notEqual(client.sessionId, first);
+    assert.deepEqual(subscribed.filter((s) => s.session === client.sessionId).map((s) => s.uri), ['test://kept', 'test://also-kept']);
+    const seen = posts(served);
+    const renewed = seen.findIndex((p) => p.method === 'initialize' && seen.indexOf(p) > 0);
+    assert.deepEqual(seen.slice(renewed).map((p) => p.method), ['initialize', 'notifications/initialized', 'resources/subscribe', 'resources/subscribe', 'tools/call']);
   });
 
-  test('two instances behind round-robin routing: connecting says the session is unknown, not "no MCP endpoint"', { timeout: 30_000 }, async () => {
+  test('two instances behind round-robin routing: connecting says the session is unknown, not "no MCP endpoint"', { timeout: 30_000 }, async (t) => {
+    const cleanup = cleanupAfter(t);
     const instances = [legacySessions(), legacySessions()];
     let next = 0;
-    const served = await serve((request) => instances[next++ % 2].handler(request));
-    try {
-      await assert.rejects(connect(served.url, { era: 'legacy' }), (error: unknown) => {
-        assert.ok(error instanceof McpError);
-        assert.equal(error.code, 'session');
-        assert.match(error.message, /notifications\/initialized: the server no longer knows the session/);
-        assert.doesNotMatch(error.hint, /no MCP endpoint/);
-        return true;
-      });
-    } finally {
-      await served.close();
-    }
+    const served = cleanup(await serve((request) => instances[next++ % 2].handler(request)));
+    await assert.rejects(connect(served.url, { era: 'legacy' }), (error: unknown) => {
+      assert.ok(error instanceof McpError);
+      assert.equal(error.code, 'session');
+      assert.match(error.message, /notifications\/initialized: the server no longer knows the session/);
+      assert.doesNotMatch(error.hint, /no MCP endpoint/);
+      return true;
+    });
   });
 });
 
@@ -233,55 +230,46 @@ describe('the standalone GET stream, closed by the server', () => {
     });
   });
 
-  test('a session lost meanwhile, and a new one refused: the host is told that nothing more will come, and why', { timeout: 30_000 }, async () => {
+  test('a session lost meanwhile, and a new one refused: the host is told that nothing more will come, and why', { timeout: 30_000 }, async (t) => {
+    const cleanup = cleanupAfter(t);
     const { sessions, handler } = subscribable();
     let refusing = false;
     const refusingNew = async (request: Request) => {
       if (refusing && request.method === 'POST') return Response.json({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'draining: no new sessions' } }, { status: 503 });
       return handler(request);
     };
-    const served = await serve(refusingNew);
+    const served = cleanup(await serve(refusingNew));
     const told: string[] = [];
-    const client = await connect(served.url, { era: 'legacy', host: { eventsEnded: (reason) => void told.push(reason) } });
-    try {
-      await until(() => gets(served).length === 1, 'the first GET');
-      refusing = true;
-      sessions.forget();
-      sessions.closeStreams();
-      await until(() => told.length > 0, 'the host told');
-      assert.equal(told.length, 1, told.join('\n'));
-      assert.match(told[0], /^the server no longer knows the session, and a new one could not be started \(.*draining: no new sessions.*\): list changes, resource updates and the server's own requests between calls will not arrive in this session$/);
-    } finally {
-      await client.close();
-      await served.close();
-    }
+    cleanup(await connect(served.url, { era: 'legacy', host: { eventsEnded: (reason) => void told.push(reason) } }));
+    await until(() => gets(served).length === 1, 'the first GET');
+    refusing = true;
+    sessions.forget();
+    sessions.closeStreams();
+    await until(() => told.length > 0, 'the host told');
+    assert.equal(told.length, 1, told.join('\n'));
+    assert.match(told[0], /^the server no longer knows the session, and a new one could not be started \(.*draining: no new sessions.*\): list changes, resource updates and the server's own requests between calls will not arrive in this session$/);
   });
 });
 
 describe('a lost session, through the CLI', () => {
-  test('byhand call goes on in a new session when the server forgot the old one', { timeout: 30_000 }, async () => {
+  test('byhand call goes on in a new session when the server forgot the old one, and says so on stderr', { timeout: 30_000 }, async (t) => {
+    const cleanup = cleanupAfter(t);
     const sessions = legacySessions();
-    const served = await serve(forgetsAtCall(sessions, 1));
-    try {
-      const run = await byhand('call', served.url, 'echo', 'text=hello', '--era', 'legacy');
-      assert.equal(run.code, 0, run.stderr);
-      assert.match(run.stdout, /echo: hello/);
-      assert.equal(sessions.opened, 2);
-    } finally {
-      await served.close();
-    }
+    const served = cleanup(await serve(forgetsAtCall(sessions, 1)));
+    const run = await byhand('call', served.url, 'echo', 'text=hello', '--era', 'legacy');
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /echo: hello/);
+    assert.equal(sessions.opened, 2);
+    assert.match(run.stderr, /^byhand: the server no longer knew the 2025 session \(a 404 to tools\/call, which is sent again\): a new session was started; what else the old one held on the server is gone$/m);
   });
 
-  test('byhand call says the server no longer knows the session, with its message, and exits 1', { timeout: 30_000 }, async () => {
-    const served = await serve(forgetsAtCall(legacySessions()));
-    try {
-      const run = await byhand('call', served.url, 'echo', 'text=hello', '--era', 'legacy');
-      assert.equal(run.code, 1, run.stderr);
-      assert.match(run.stderr, /✗ call echo on .*: tools\/call: the server no longer knows the session.*the server said: Session not found/);
-      assert.match(run.stderr, /hint: .*sticky routing/);
-      assert.doesNotMatch(run.stderr, /no MCP endpoint/);
-    } finally {
-      await served.close();
-    }
+  test('byhand call says the server no longer knows the session, with its message, and exits 1', { timeout: 30_000 }, async (t) => {
+    const cleanup = cleanupAfter(t);
+    const served = cleanup(await serve(forgetsAtCall(legacySessions())));
+    const run = await byhand('call', served.url, 'echo', 'text=hello', '--era', 'legacy');
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stderr, /✗ call echo on .*: tools\/call: the server no longer knows the session.*the server said: Session not found/);
+    assert.match(run.stderr, /hint: .*sticky routing/);
+    assert.doesNotMatch(run.stderr, /no MCP endpoint/);
   });
 });

@@ -4,6 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from './support/node-test.js';
+import { cleanupAfter } from './support/cleanup.js';
 import { connect, RpcError, type Task } from '../packages/client/src/index.js';
 import { legacyEra } from '../packages/client/src/legacy-door.js';
 import type { Send } from '../packages/client/src/connection.js';
@@ -32,37 +33,35 @@ function sent(trace: JsonRpcMessage[], method: string): JsonObject[] {
 // Concurrent: the reference server's work takes seconds of its own real time (its stages are setTimeout calls in
 // dist/tools/simulate-research-query.js), and each test has its own client and session.
 describe('tasks on a 2025-11-25 server (the reference server)', { timeout: 60_000, concurrency: true }, () => {
-  test('callTool asks for a task, polls tasks/get at its pollInterval, and returns what tasks/result holds', async () => {
+  test('callTool asks for a task, polls tasks/get at its pollInterval, and returns what tasks/result holds', async (t) => {
+    const cleanup = cleanupAfter(t);
     const trace: JsonRpcMessage[] = [];
     const waits: number[] = [];
-    const client = await connect(server.url, {
+    const client = cleanup(await connect(server.url, {
       era: 'legacy',
       onTrace: (entry) => entry.direction === 'send' && entry.message && trace.push(entry.message),
       // The server's work takes four seconds whatever the client does; the waits are recorded and kept short.
       sleep: (ms, signal) => (waits.push(ms), sleep(50, signal)),
-    });
-    try {
-      assert.equal(client.protocolVersion, '2025-11-25');
-      assert.deepEqual(sent(trace, 'initialize')[0]?.capabilities && (sent(trace, 'initialize')[0].capabilities as JsonObject).tasks, {});
-      const seen: Task[] = [];
-      const result = await client.callTool(TOOL, { topic: 'tides' }, { onTask: (t) => seen.push(t) });
-      assert.match(JSON.stringify(result.content), /Research Report: tides/);
-      assert.deepEqual(sent(trace, 'tools/call').at(-1)?.task, {});
-      assert.equal(seen[0]?.status, 'working');
-      assert.equal(seen[0]?.pollIntervalMs, 1000, "the 2025-11-25 pollInterval, renamed");
-      assert.equal(seen[0]?.ttlMs, 300_000);
-      assert.ok(seen.some((t) => t.statusMessage === 'Analyzing content...'), 'each statusMessage is told');
-      assert.equal(seen.at(-1)?.status, 'completed');
-      assert.ok(waits.length > 0 && waits.every((ms) => ms === 1000), `waits honour pollInterval: ${waits.join(', ')}`);
-      assert.equal(sent(trace, 'tasks/result').length, 1);
-    } finally {
-      await client.close();
-    }
+    }));
+    assert.equal(client.protocolVersion, '2025-11-25');
+    assert.deepEqual(sent(trace, 'initialize')[0]?.capabilities && (sent(trace, 'initialize')[0].capabilities as JsonObject).tasks, {});
+    const seen: Task[] = [];
+    const result = await client.callTool(TOOL, { topic: 'tides' }, { onTask: (t) => seen.push(t) });
+    assert.match(JSON.stringify(result.content), /Research Report: tides/);
+    assert.deepEqual(sent(trace, 'tools/call').at(-1)?.task, {});
+    assert.equal(seen[0]?.status, 'working');
+    assert.equal(seen[0]?.pollIntervalMs, 1000, "the 2025-11-25 pollInterval, renamed");
+    assert.equal(seen[0]?.ttlMs, 300_000);
+    assert.ok(seen.some((t) => t.statusMessage === 'Analyzing content...'), 'each statusMessage is told');
+    assert.equal(seen.at(-1)?.status, 'completed');
+    assert.ok(waits.length > 0 && waits.every((ms) => ms === 1000), `waits honour pollInterval: ${waits.join(', ')}`);
+    assert.equal(sent(trace, 'tasks/result').length, 1);
   });
 
-  test("a task's elicitation arrives on tasks/result's stream and is answered by the host", async () => {
+  test("a task's elicitation arrives on tasks/result's stream and is answered by the host", async (t) => {
+    const cleanup = cleanupAfter(t);
     const asked: string[] = [];
-    const client = await connect(server.url, {
+    const client = cleanup(await connect(server.url, {
       era: 'legacy',
       host: {
         elicit: async (params) => {
@@ -71,50 +70,40 @@ describe('tasks on a 2025-11-25 server (the reference server)', { timeout: 60_00
         },
       },
       sleep: (_ms, signal) => sleep(50, signal),
-    });
-    try {
-      const statuses: string[] = [];
-      const result = await client.callTool(TOOL, { topic: 'python', ambiguous: true }, { onTask: (t) => statuses.push(t.status) });
-      assert.equal(asked.length, 1);
-      assert.match(asked[0], /could have multiple interpretations/);
-      assert.match(JSON.stringify(result.content), /Research Report: python \(historical\)/);
-      assert.ok(statuses.includes('input_required'), statuses.join(' '));
-      assert.equal(statuses.at(-1), 'completed');
-    } finally {
-      await client.close();
-    }
+    }));
+    const statuses: string[] = [];
+    const result = await client.callTool(TOOL, { topic: 'python', ambiguous: true }, { onTask: (t) => statuses.push(t.status) });
+    assert.equal(asked.length, 1);
+    assert.match(asked[0], /could have multiple interpretations/);
+    assert.match(JSON.stringify(result.content), /Research Report: python \(historical\)/);
+    assert.ok(statuses.includes('input_required'), statuses.join(' '));
+    assert.equal(statuses.at(-1), 'completed');
   });
 
-  test('startTool returns the task; getTask reads it, cancelTask stops it, a second cancel is refused', async () => {
-    const client = await connect(server.url, { era: 'legacy' });
-    try {
-      const started = await client.startTool(TOOL, { topic: 'moss' });
-      assert.ok('task' in started, 'a task-only tool starts as a task');
-      const { taskId } = started.task;
-      assert.equal((await client.getTask(taskId)).status, 'working');
-      await client.cancelTask(taskId);
-      const cancelled = await client.getTask(taskId);
-      assert.equal(cancelled.status, 'cancelled');
-      assert.equal(cancelled.result, undefined);
-      await assert.rejects(client.cancelTask(taskId), (e: unknown) => e instanceof RpcError && e.code === -32602);
-      await assert.rejects(client.getTask('no-such-task'), (e: unknown) => e instanceof RpcError && e.code === -32602);
-    } finally {
-      await client.close();
-    }
+  test('startTool returns the task; getTask reads it, cancelTask stops it, a second cancel is refused', async (t) => {
+    const cleanup = cleanupAfter(t);
+    const client = cleanup(await connect(server.url, { era: 'legacy' }));
+    const started = await client.startTool(TOOL, { topic: 'moss' });
+    assert.ok('task' in started, 'a task-only tool starts as a task');
+    const { taskId } = started.task;
+    assert.equal((await client.getTask(taskId)).status, 'working');
+    await client.cancelTask(taskId);
+    const cancelled = await client.getTask(taskId);
+    assert.equal(cancelled.status, 'cancelled');
+    assert.equal(cancelled.result, undefined);
+    await assert.rejects(client.cancelTask(taskId), (e: unknown) => e instanceof RpcError && e.code === -32602);
+    await assert.rejects(client.getTask('no-such-task'), (e: unknown) => e instanceof RpcError && e.code === -32602);
   });
 
-  test('with tasks off the client asks for none, and a task-only tool is refused', async () => {
-    const client = await connect(server.url, { era: 'legacy', tasks: false });
-    try {
-      // The spec says -32601 (tasks.mdx, Tool-Level Negotiation); SDK 1.x's McpServer makes every tool failure an
-      // isError result (@modelcontextprotocol/sdk/dist/esm/server/mcp.js, the tools/call handler's catch).
-      const refused = await client.callTool(TOOL, { topic: 'x' });
-      assert.equal(refused.isError, true);
-      assert.match(JSON.stringify(refused.content), /-32601: Tool simulate-research-query requires task augmentation/);
-      assert.match(JSON.stringify((await client.callTool('echo', { message: 'hi' })).content), /hi/, 'other tools are called as before');
-    } finally {
-      await client.close();
-    }
+  test('with tasks off the client asks for none, and a task-only tool is refused', async (t) => {
+    const cleanup = cleanupAfter(t);
+    const client = cleanup(await connect(server.url, { era: 'legacy', tasks: false }));
+    // The spec says -32601 (tasks.mdx, Tool-Level Negotiation); SDK 1.x's McpServer makes every tool failure an
+    // isError result (@modelcontextprotocol/sdk/dist/esm/server/mcp.js, the tools/call handler's catch).
+    const refused = await client.callTool(TOOL, { topic: 'x' });
+    assert.equal(refused.isError, true);
+    assert.match(JSON.stringify(refused.content), /-32601: Tool simulate-research-query requires task augmentation/);
+    assert.match(JSON.stringify((await client.callTool('echo', { message: 'hi' })).content), /hi/, 'other tools are called as before');
   });
 });
 

@@ -2,11 +2,8 @@
 // tests accepted with a WARNING a pass: auth/basic-cimd without a metadata URL is counted apart.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from './support/node-test.js';
-import { passed, summarise, writeReport, type ScenarioResult } from './conformance/suite.js';
+import { passed, summarise, reportText, type ScenarioResult } from './conformance/suite.js';
 
 const result = (scenario: string, scored: boolean, counts: Record<string, number>, warnings: string[] = []): ScenarioResult => ({
   suite: '2026-07-28',
@@ -30,14 +27,7 @@ test('a scenario accepted with a warning is counted apart from the passes', { ti
 });
 
 test('the report marks it WARNING, not PASS', { timeout: 5_000 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'byhand-report-'));
-  try {
-    const file = join(dir, 'report.md');
-    writeReport(file, 'title', [], results);
-    const text = readFileSync(file, 'utf8');
-    assert.match(text, /^\| 2026-07-28 \| auth\/basic-cimd \| required \| WARNING \| 13 \/ 0 \/ 1 \/ 0 \| cimd-client-id-used: WARNING \|$/m);
-    assert.match(text, /^\| 2026-07-28 \| tools_call \| required \| PASS \|/m);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const text = reportText('title', [], results);
+  assert.match(text, /^\| 2026-07-28 \| auth\/basic-cimd \| required \| WARNING \| 13 \/ 0 \/ 1 \/ 0 \| cimd-client-id-used: WARNING \|$/m);
+  assert.match(text, /^\| 2026-07-28 \| tools_call \| required \| PASS \|/m);
 });

@@ -1,16 +1,17 @@
 // --answers FILE for forms without a terminal, --root for roots, and what createHost declares.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { describe, it } from './support/node-test.js';
+import { after, describe, it } from './support/node-test.js';
 import { pathToFileURL } from 'node:url';
 import type { ElicitParams, InputContext } from '../packages/client/src/types.ts';
 import { answerFromFile, loadAnswers } from '../packages/host/src/answers-file.ts';
 import { AnswersFileError, createHost, RootError, type HostEvent } from '../packages/host/src/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'byhand-host-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 const ctx = (key = 'booking'): InputContext => ({
   key, method: 'tools/call', name: 'book_table', round: 2, era: 'legacy', signal: new AbortController().signal,
 });
@@ -163,7 +164,7 @@ describe('createHost', () => {
 
 describe('answers file and secrets', () => {
   it('does not print a secret field\'s value when it does not fit', { timeout: 5000 }, () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'byhand-answers-')), 'answers.json');
+    const path = join(dir, 'secret-answers.json');
     writeFileSync(path, JSON.stringify({ pin: 'hunter2' }));
     const params = { message: 'PIN?', requestedSchema: { type: 'object' as const, properties: { pin: { type: 'string', title: 'PIN', maxLength: 4 } }, required: ['pin'] } };
     assert.throws(() => answerFromFile(loadAnswers(path), params, { key: 'card' }), (e: Error) => /takes at most 4 characters \(got \*\*\*\)/.test(e.message) && !e.message.includes('hunter2'));

@@ -4,7 +4,7 @@
 // The terminal cases (approvals, two forms, secrets, Ctrl-C) are in host-safety-pty.test.ts.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -67,8 +67,9 @@ describe('re-asks against an SDK server', () => {
     assert.match(run.stderr, /The server asks again for the same form \(2nd time in a row\)/);
   });
 
-  test('the same answer to the same re-ask is a fixed point: stopped before sending it again, naming both causes', { timeout: 20_000 }, async () => {
+  test('the same answer to the same re-ask is a fixed point: stopped before sending it again, naming both causes', { timeout: 20_000 }, async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'byhand-safety-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
     const answers = join(dir, 'answers.json');
     writeFileSync(answers, JSON.stringify({ username: 'admin' }));
     const seen = server.requests.length;
@@ -94,6 +95,15 @@ describe('no terminal', () => {
     assert.notEqual(run.code, 0);
     assert.match(run.stderr, /stdin is not a terminal and has no answer for it; run where you can type, or pass --answers FILE, a JSON object such as \{"(nick|pin)":/);
     assert.match(run.stderr, /see the README, "The answers file"/);
+  });
+
+  test('a model call with no terminal and no --yes is refused, and every line about it names the flag, not the library option', { timeout: 20_000 }, async () => {
+    const run = await call(['deaf_thinker']);
+    assert.equal(run.code, 1);
+    assert.equal(run.modelCalls, 0);
+    assert.match(run.stderr, /^ {2}the host refused \[\w+\]: .*stdin is not a terminal; pass --yes to allow model calls without asking$/m);
+    assert.match(run.stderr, /^✗ .*pass --yes to allow model calls without asking$/m);
+    assert.doesNotMatch(run.stderr, /`(yes|answersFile)`/);
   });
 
   test('piped answers go to the form each was typed for, one form at a time; the PIN is never echoed', { timeout: 20_000 }, async () => {

@@ -10,7 +10,7 @@ import { textOf } from './servers-support.js';
 
 let server: RunningServer;
 before(async () => {
-  server = await startServer({ port: 0, toolboxes: ['kitchen', 'cookie-jar', 'probe'] });
+  server = await startServer({ port: 0, toolboxes: ['kitchen', 'cookie-jar', 'probe', 'week'] });
 });
 after(() => server.close());
 

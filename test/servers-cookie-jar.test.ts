@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from './support/node-test.js';
+import { cleanupAfter } from './support/cleanup.js';
 import { memoryStore } from '../packages/servers/src/toolboxes/cookie-jar/jar/memory-store.js';
 import { createCookieJar } from '../packages/servers/src/toolboxes/create.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
@@ -100,47 +101,41 @@ for (const era of ['modern', 'legacy'] as const) {
 }
 
 describe('The Cookie Jar on disk', () => {
-  test('a confirmation sent without the question this server asked does not forget anything', async () => {
-    const server = await startServer({ port: 0, toolboxes: ['cookie-jar'] });
-    try {
-      const url = server.urls['cookie-jar'];
-      const put = await modernRpc(url, 'tools/call', { name: 'put_note', arguments: { text: 'keep me' } });
-      const id = put.body?.result?.structuredContent?.note?.id as number;
-      const forged = await modernRpc(url, 'tools/call', {
-        name: 'forget_note',
-        arguments: { id },
-        inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
-      });
-      assert.equal(forged.body?.result?.resultType, 'input_required', 'the server asks instead of obeying');
-      const listed = await modernRpc(url, 'tools/call', { name: 'list_notes', arguments: {} });
-      assert.match(JSON.stringify(listed.body?.result), /keep me/);
-    } finally {
-      await server.close();
-    }
+  test('a confirmation sent without the question this server asked does not forget anything', async (t) => {
+    const cleanup = cleanupAfter(t);
+    const server = cleanup(await startServer({ port: 0, toolboxes: ['cookie-jar'] }));
+    const url = server.urls['cookie-jar'];
+    const put = await modernRpc(url, 'tools/call', { name: 'put_note', arguments: { text: 'keep me' } });
+    const id = put.body?.result?.structuredContent?.note?.id as number;
+    const forged = await modernRpc(url, 'tools/call', {
+      name: 'forget_note',
+      arguments: { id },
+      inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
+    });
+    assert.equal(forged.body?.result?.resultType, 'input_required', 'the server asks instead of obeying');
+    const listed = await modernRpc(url, 'tools/call', { name: 'list_notes', arguments: {} });
+    assert.match(JSON.stringify(listed.body?.result), /keep me/);
   });
 
-  test('a note outlives its server restart, but not its TTL', async () => {
+  test('a note outlives its server restart, but not its TTL', async (t) => {
+    const cleanup = cleanupAfter(t);
     const dbPath = join(scratch, 'restart.db');
     const clock = fakeClock();
-    let server = await startServer({ port: 0, toolboxes: ['cookie-jar'], dbPath, now: clock.now });
-    const put = await modernRpc(server.urls['cookie-jar'], 'tools/call', { name: 'put_note', arguments: { text: 'survives restarts', ttl_seconds: 30 } });
+    const first = cleanup(await startServer({ port: 0, toolboxes: ['cookie-jar'], dbPath, now: clock.now }));
+    const put = await modernRpc(first.urls['cookie-jar'], 'tools/call', { name: 'put_note', arguments: { text: 'survives restarts', ttl_seconds: 30 } });
     assert.equal(put.body?.result?.isError, undefined);
-    await server.close();
+    await first.close();
 
-    server = await startServer({ port: 0, toolboxes: ['cookie-jar'], dbPath, now: clock.now });
-    try {
-      const url = server.urls['cookie-jar'];
-      let listed = await modernRpc(url, 'tools/call', { name: 'list_notes', arguments: {} });
-      assert.match(JSON.stringify(listed.body?.result), /survives restarts/);
-      clock.advance(31_000);
-      listed = await modernRpc(url, 'tools/call', { name: 'list_notes', arguments: {} });
-      assert.doesNotMatch(JSON.stringify(listed.body?.result), /survives restarts/);
-    } finally {
-      await server.close();
-    }
+    const url = cleanup(await startServer({ port: 0, toolboxes: ['cookie-jar'], dbPath, now: clock.now })).urls['cookie-jar'];
+    let listed = await modernRpc(url, 'tools/call', { name: 'list_notes', arguments: {} });
+    assert.match(JSON.stringify(listed.body?.result), /survives restarts/);
+    clock.advance(31_000);
+    listed = await modernRpc(url, 'tools/call', { name: 'list_notes', arguments: {} });
+    assert.doesNotMatch(JSON.stringify(listed.body?.result), /survives restarts/);
   });
 
-  test('concurrent puts from several processes on one database lose nothing', async () => {
+  test('concurrent puts from several processes on one database lose nothing', async (t) => {
+    const cleanup = cleanupAfter(t);
     const dbPath = join(scratch, 'concurrent.db');
     const writers = 4;
     const each = 40;
@@ -154,21 +149,17 @@ describe('The Cookie Jar on disk', () => {
     );
     assert.deepEqual(await Promise.all(runs), Array(writers).fill(0));
 
-    const server = await startServer({ port: 0, toolboxes: ['cookie-jar'], dbPath });
-    try {
-      const notes: Array<{ text: string }> = [];
-      for (let after = 0, pages = 0; pages < 10; pages++) {
-        const listed = await modernRpc(server.urls['cookie-jar'], 'tools/call', { name: 'list_notes', arguments: { after, limit: 100 } });
-        const page = listed.body?.result?.structuredContent as { notes: Array<{ text: string }>; next?: number };
-        notes.push(...page.notes);
-        if (page.next === undefined) break;
-        after = page.next;
-      }
-      const expected = Array.from({ length: writers }, (_, w) => Array.from({ length: each }, (_, i) => `w${w}-${i}`)).flat().sort();
-      assert.deepEqual(notes.map((n) => n.text).sort(), expected);
-    } finally {
-      await server.close();
+    const server = cleanup(await startServer({ port: 0, toolboxes: ['cookie-jar'], dbPath }));
+    const notes: Array<{ text: string }> = [];
+    for (let after = 0, pages = 0; pages < 10; pages++) {
+      const listed = await modernRpc(server.urls['cookie-jar'], 'tools/call', { name: 'list_notes', arguments: { after, limit: 100 } });
+      const page = listed.body?.result?.structuredContent as { notes: Array<{ text: string }>; next?: number };
+      notes.push(...page.notes);
+      if (page.next === undefined) break;
+      after = page.next;
     }
+    const expected = Array.from({ length: writers }, (_, w) => Array.from({ length: each }, (_, i) => `w${w}-${i}`)).flat().sort();
+    assert.deepEqual(notes.map((n) => n.text).sort(), expected);
   });
 });
 

@@ -2,7 +2,10 @@
 // statuses, requestState integrity, and the edge's own refusals (403, 413).
 
 import assert from 'node:assert/strict';
+import { connect as tcpConnect } from 'node:net';
 import { after, before, describe, test } from './support/node-test.js';
+import { cleanupAfter } from './support/cleanup.js';
+import { byhandIn } from './support/cli.js';
 import { serveCommand } from '../packages/byhand/src/serve/command.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 import { TOOLBOXES } from '../packages/servers/src/toolboxes/registry.js';
@@ -16,6 +19,15 @@ before(async () => {
   server = await startServer({ port: 0, stateTtlSeconds: 1, maxBodyBytes: 64 * 1024, now: () => Date.now() + skew });
 });
 after(() => server.close());
+
+/** Whether a TCP connection to host:port is accepted. */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = tcpConnect(port, host);
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
 
 const kitchen = () => server.urls.kitchen;
 const jar = () => server.urls['cookie-jar'];
@@ -239,8 +251,14 @@ describe('the edge', () => {
     assert.equal(after.status, 404, 'a deleted session is gone');
   });
 
-  test('binds to 127.0.0.1 by default', () => {
-    assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+  test('binds to 127.0.0.1 by default: another address of this machine is refused, as it is not on 0.0.0.0', async (t) => {
+    // The URL says 127.0.0.1 on 0.0.0.0 too, so it proves nothing; the bound address and a connection do. Linux routes
+    // all of 127.0.0.0/8 to loopback, so 127.0.0.2 reaches a server on 0.0.0.0 and not one on 127.0.0.1.
+    const port = Number(new URL(server.url).port);
+    assert.equal(server.bound, `127.0.0.1:${port}`);
+    assert.equal(await accepts('127.0.0.2', port), false, 'the default server took a connection to 127.0.0.2');
+    const everywhere = cleanupAfter(t)(await startServer({ port: 0, host: '0.0.0.0', toolboxes: ['probe'] }));
+    assert.equal(await accepts('127.0.0.2', Number(new URL(everywhere.url).port)), true, 'the probe itself: a server on 0.0.0.0 takes it');
   });
 });
 
@@ -265,5 +283,12 @@ describe('byhand serve flags', () => {
     assert.match(text, /unknown option --verbose/);
     assert.match(text, /--db needs a value \(FILE\|URL\)/);
     assert.match(text, /--allow-host takes a host name without scheme or port/);
+  });
+
+  test('a port already in use: exit 1, and a hint that says so and what to do', async () => {
+    const port = new URL(server.url).port;
+    const run = await byhandIn({ cwd: process.cwd() }, 'serve', '--port', port);
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stderr, new RegExp(`^✗ byhand serve on 127\\.0\\.0\\.1:${port}: listen EADDRINUSE.*\\n  hint: another program \\(another byhand, perhaps\\) already listens on that port: stop it, or choose another port \\(0 takes a free one\\)$`, 'm'));
   });
 });

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { connect as tcpConnect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { describe, test } from './support/node-test.js';
+import { cleanupAfter } from './support/cleanup.js';
 import { createKitchen } from '../packages/servers/src/toolboxes/create.js';
 import { createEventStore } from '../packages/servers/src/edge/sessions.js';
 import { startServer } from '../packages/servers/src/edge/serve.js';
@@ -38,26 +39,24 @@ function raw(port: number, bytes: string, ms = 5_000): Promise<string> {
 const portOf = (url: string) => Number(new URL(url).port);
 
 describe('byhand serve survives requests the web Request constructor refuses', { timeout: 60_000 }, () => {
-  test('a forbidden method and a foreign absolute target get 400; the process keeps serving', async () => {
-    const serve = await startServe([], {});
-    try {
-      const port = portOf(serve.url);
-      for (const line of ['TRACE /api/kitchen HTTP/1.1', 'GET http://evil.example/api/kitchen HTTP/1.1']) {
-        const answer = await raw(port, `${line}\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
-        assert.match(answer, /^HTTP\/1\.1 400/, `${line}: ${answer.slice(0, 200)}`);
-      }
-      assert.equal(serve.child.exitCode, null, 'still running');
-      const listed = await modernRpc(`${serve.url}/api/kitchen`, 'tools/list');
-      assert.equal(listed.status, 200);
-    } finally {
-      await serve.stop();
+  test('a forbidden method and a foreign absolute target get 400; the process keeps serving', async (t) => {
+    const cleanup = cleanupAfter(t);
+    const serve = cleanup(await startServe([], {}));
+    const port = portOf(serve.url);
+    for (const line of ['TRACE /api/kitchen HTTP/1.1', 'GET http://evil.example/api/kitchen HTTP/1.1']) {
+      const answer = await raw(port, `${line}\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+      assert.match(answer, /^HTTP\/1\.1 400/, `${line}: ${answer.slice(0, 200)}`);
     }
+    assert.equal(serve.child.exitCode, null, 'still running');
+    const listed = await modernRpc(`${serve.url}/api/kitchen`, 'tools/list');
+    assert.equal(listed.status, 200);
   });
 });
 
 describe('slow and many connections are bounded', { timeout: 60_000 }, () => {
-  test('a body dripped byte by byte is cut off with 408, and other clients are answered meanwhile', async () => {
-    const server = await startServer({ port: 0, toolboxes: ['kitchen'], limits: { requestTimeoutMs: 600, timeoutCheckMs: 100 } });
+  test('a body dripped byte by byte is cut off with 408, and other clients are answered meanwhile', async (t) => {
+    const cleanup = cleanupAfter(t);
+    const server = cleanup(await startServer({ port: 0, toolboxes: ['kitchen'], limits: { requestTimeoutMs: 600, timeoutCheckMs: 100 } }));
     const socket = tcpConnect(portOf(server.url), '127.0.0.1');
     try {
       let answer = '';
@@ -74,12 +73,12 @@ describe('slow and many connections are bounded', { timeout: 60_000 }, () => {
       assert.match(answer, /^HTTP\/1\.1 408/);
     } finally {
       socket.destroy();
-      await server.close();
     }
   });
 
-  test('connections beyond maxConnections are refused at accept; idle ones time out and service resumes', async () => {
-    const server = await startServer({ port: 0, toolboxes: ['kitchen'], limits: { maxConnections: 4, headersTimeoutMs: 500, requestTimeoutMs: 500, timeoutCheckMs: 100 } });
+  test('connections beyond maxConnections are refused at accept; idle ones time out and service resumes', async (t) => {
+    const cleanup = cleanupAfter(t);
+    const server = cleanup(await startServer({ port: 0, toolboxes: ['kitchen'], limits: { maxConnections: 4, headersTimeoutMs: 500, requestTimeoutMs: 500, timeoutCheckMs: 100 } }));
     const idle: Socket[] = [];
     try {
       for (let i = 0; i < 4; i++) {
@@ -96,64 +95,54 @@ describe('slow and many connections are bounded', { timeout: 60_000 }, () => {
       assert.equal((await modernRpc(server.urls.kitchen, 'tools/list')).status, 200);
     } finally {
       for (const s of idle) s.destroy();
-      await server.close();
     }
   });
 });
 
 describe('wrong bodies get the right JSON-RPC error, and a 413 arrives', { timeout: 60_000 }, () => {
-  test('empty, non-JSON, non-JSON-RPC and a bare response: -32700 / -32600, not a session error, on every toolbox', async () => {
-    const server = await startServer({ port: 0 });
-    try {
-      for (const [name, url] of Object.entries(server.urls)) {
-        const post = (body: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
-        for (const [body, code] of [['', -32700], ['{"jsonrpc":', -32700], ['42', -32600], ['{"jsonrpc":"2.0","id":1,"result":{}}', -32600]] as const) {
-          const answer = await post(body);
-          const json = (await answer.json()) as { error?: { code: number } };
-          assert.equal(answer.status, 400, `${name} ${body}`);
-          assert.equal(json.error?.code, code, `${name} ${JSON.stringify(body)}: ${JSON.stringify(json)}`);
-        }
+  test('empty, non-JSON, non-JSON-RPC and a bare response: -32700 / -32600, not a session error, on every toolbox', async (t) => {
+    const cleanup = cleanupAfter(t);
+    const server = cleanup(await startServer({ port: 0 }));
+    for (const [name, url] of Object.entries(server.urls)) {
+      const post = (body: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body });
+      for (const [body, code] of [['', -32700], ['{"jsonrpc":', -32700], ['42', -32600], ['{"jsonrpc":"2.0","id":1,"result":{}}', -32600]] as const) {
+        const answer = await post(body);
+        const json = (await answer.json()) as { error?: { code: number } };
+        assert.equal(answer.status, 400, `${name} ${body}`);
+        assert.equal(json.error?.code, code, `${name} ${JSON.stringify(body)}: ${JSON.stringify(json)}`);
       }
-    } finally {
-      await server.close();
     }
   });
 
-  test('an oversized body on a keep-alive connection gets its 413, not a reset', async () => {
-    const server = await startServer({ port: 0, toolboxes: ['kitchen'], maxBodyBytes: 64 * 1024 });
-    try {
-      const body = Buffer.alloc(2 * 1024 * 1024, 'a');
-      const status = await new Promise<number>((resolve, reject) => {
-        const req = httpRequest(server.urls.kitchen, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length, connection: 'keep-alive' } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
-        req.once('error', reject);
-        req.end(body);
+  test('an oversized body on a keep-alive connection gets its 413, not a reset', async (t) => {
+    const cleanup = cleanupAfter(t);
+    const server = cleanup(await startServer({ port: 0, toolboxes: ['kitchen'], maxBodyBytes: 64 * 1024 }));
+    const body = Buffer.alloc(2 * 1024 * 1024, 'a');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(server.urls.kitchen, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length, connection: 'keep-alive' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
       });
-      assert.equal(status, 413);
-    } finally {
-      await server.close();
-    }
+      req.once('error', reject);
+      req.end(body);
+    });
+    assert.equal(status, 413);
   });
 
-  test('arguments nested a hundred thousand deep are refused plainly, and the next call works', async () => {
-    const server = await startServer({ port: 0, toolboxes: ['kitchen'] });
-    try {
-      // Built as text: JSON.stringify itself recurses and could not write it.
-      const meta = JSON.stringify({ 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} });
-      const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"summarise_week","_meta":${meta},"arguments":{"depth":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}`;
-      const answer = await fetch(server.urls.kitchen, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'summarise_week' },
-        body,
-      });
-      assert.equal(answer.status, 400);
-      assert.match(await answer.text(), /nested deeper than 64 levels/);
-      assert.equal((await modernRpc(server.urls.kitchen, 'tools/list')).status, 200);
-    } finally {
-      await server.close();
-    }
+  test('arguments nested a hundred thousand deep are refused plainly, and the next call works', async (t) => {
+    const cleanup = cleanupAfter(t);
+    const server = cleanup(await startServer({ port: 0, toolboxes: ['kitchen'] }));
+    // Built as text: JSON.stringify itself recurses and could not write it.
+    const meta = JSON.stringify({ 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} });
+    const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"summarise_week","_meta":${meta},"arguments":{"depth":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}`;
+    const answer = await fetch(server.urls.kitchen, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'summarise_week' },
+      body,
+    });
+    assert.equal(answer.status, 400);
+    assert.match(await answer.text(), /nested deeper than 64 levels/);
+    assert.equal((await modernRpc(server.urls.kitchen, 'tools/list')).status, 200);
   });
 });
 
@@ -197,37 +186,31 @@ describe('memory stays bounded', { timeout: 60_000 }, () => {
 });
 
 describe('serve on the network says so', { timeout: 60_000 }, () => {
-  test('--host 0.0.0.0 prints the real bind address and a warning; --allow-host admits a name', async () => {
-    const serve = await startServe(['--host', '0.0.0.0', '--allow-host', 'toolbox.test'], {});
-    try {
-      assert.match(serve.banner, /listening on 0\.0\.0\.0:\d+ \(reachable from the network; from this machine: http:\/\/127\.0\.0\.1:\d+\)/);
-      assert.match(serve.banner, /⚠ The toolboxes have no authentication/);
-      assert.match(serve.banner, /Host\/Origin accepted: loopback names and toolbox\.test/);
-      const port = portOf(serve.url);
-      const status = (host: string) =>
-        new Promise<number>((resolve, reject) => {
-          const req = httpRequest({ host: '127.0.0.1', port, path: '/api/kitchen', method: 'POST', agent: false, headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' } }, (res) => {
-            res.resume();
-            resolve(res.statusCode ?? 0);
-          });
-          req.once('error', reject);
-          req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }));
+  test('--host 0.0.0.0 prints the real bind address and a warning; --allow-host admits a name', async (t) => {
+    const cleanup = cleanupAfter(t);
+    const serve = cleanup(await startServe(['--host', '0.0.0.0', '--allow-host', 'toolbox.test'], {}));
+    assert.match(serve.banner, /listening on 0\.0\.0\.0:\d+ \(reachable from the network; from this machine: http:\/\/127\.0\.0\.1:\d+\)/);
+    assert.match(serve.banner, /⚠ The toolboxes have no authentication/);
+    assert.match(serve.banner, /Host\/Origin accepted: loopback names and toolbox\.test/);
+    const port = portOf(serve.url);
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/api/kitchen', method: 'POST', agent: false, headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
         });
-      assert.equal(await status(`toolbox.test:${port}`), 200);
-      assert.equal(await status(`other.test:${port}`), 403);
-    } finally {
-      await serve.stop();
-    }
+        req.once('error', reject);
+        req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }));
+      });
+    assert.equal(await status(`toolbox.test:${port}`), 200);
+    assert.equal(await status(`other.test:${port}`), 403);
   });
 
-  test('on loopback there is no warning', async () => {
-    const serve = await startServe([], {});
-    try {
-      assert.match(serve.banner, /^byhand serve: listening on http:\/\/127\.0\.0\.1:\d+\n/);
-      assert.doesNotMatch(serve.banner, /⚠/);
-    } finally {
-      await serve.stop();
-    }
+  test('on loopback there is no warning', async (t) => {
+    const cleanup = cleanupAfter(t);
+    const serve = cleanup(await startServe([], {}));
+    assert.match(serve.banner, /^byhand serve: listening on http:\/\/127\.0\.0\.1:\d+\n/);
+    assert.doesNotMatch(serve.banner, /⚠/);
   });
 
   test('a port in use stops serve in the one failure style, exit 1', async () => {

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { describe, test } from './support/node-test.js';
+import { cleanupAfter } from './support/cleanup.js';
 import { startServer } from '../packages/servers/src/edge/serve.js';
 import { listenNode } from '../packages/servers/src/edge/listen.js';
 import { dropRestOfBody } from '../packages/servers/src/edge/node-adapter.js';
@@ -49,13 +50,14 @@ function raw(port: number, bytes: string, localAddress = '127.0.0.1', ms = 5_000
 const GET_KITCHEN = 'GET /api/kitchen HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n';
 
 describe('silent sockets cannot lock serve out', { timeout: 30_000 }, () => {
-  test('one address holds at most maxConnectionsPerAddress; a client on another address is served meanwhile', async () => {
-    const server = await startServer({
+  test('one address holds at most maxConnectionsPerAddress; a client on another address is served meanwhile', async (t) => {
+    const cleanup = cleanupAfter(t);
+    const server = cleanup(await startServer({
       port: 0,
       toolboxes: ['kitchen'],
       // Deadlines far beyond the test: only the per-address cap can free a slot here.
       limits: { maxConnections: 6, maxConnectionsPerAddress: 3, headersTimeoutMs: 60_000, requestTimeoutMs: 60_000 },
-    });
+    }));
     const held: Socket[] = [];
     try {
       const port = portOf(server.url);
@@ -70,7 +72,6 @@ describe('silent sockets cannot lock serve out', { timeout: 30_000 }, () => {
       assert.ok(stillOpen, 'the first three silent sockets are still held');
     } finally {
       for (const s of held) s.destroy();
-      await server.close();
     }
   });
 
@@ -85,35 +86,33 @@ describe('silent sockets cannot lock serve out', { timeout: 30_000 }, () => {
     for (const odd of ['1:2:3:4:5:6:7:8:9', '2001::db8::1', 'not-an-address']) assert.equal(clientKey(odd), odd);
   });
 
-  test('an honest client with a hundred requests at once is served whole under the default limits', async () => {
-    const server = await startServer({ port: 0, toolboxes: ['everything'] });
-    try {
-      const url = server.urls.everything;
-      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' };
-      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
-      const statuses = await Promise.all(
-        Array.from({ length: 100 }, async () => {
-          try {
-            const answer = await fetch(url, { method: 'POST', headers, body });
-            await answer.arrayBuffer();
-            return answer.status;
-          } catch (error) {
-            return String((error as Error & { cause?: { code?: string } }).cause?.code ?? error);
-          }
-        }),
-      );
-      assert.deepEqual(statuses, Array(100).fill(200), 'no request was cut at accept');
-    } finally {
-      await server.close();
-    }
+  test('an honest client with a hundred requests at once is served whole under the default limits', async (t) => {
+    const cleanup = cleanupAfter(t);
+    const server = cleanup(await startServer({ port: 0, toolboxes: ['everything'] }));
+    const url = server.urls.everything;
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' };
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
+    const statuses = await Promise.all(
+      Array.from({ length: 100 }, async () => {
+        try {
+          const answer = await fetch(url, { method: 'POST', headers, body });
+          await answer.arrayBuffer();
+          return answer.status;
+        } catch (error) {
+          return String((error as Error & { cause?: { code?: string } }).cause?.code ?? error);
+        }
+      }),
+    );
+    assert.deepEqual(statuses, Array(100).fill(200), 'no request was cut at accept');
   });
 
-  test('a socket that misses the header deadline is destroyed, not half-closed, so its slot comes back', async () => {
-    const server = await startServer({
+  test('a socket that misses the header deadline is destroyed, not half-closed, so its slot comes back', async (t) => {
+    const cleanup = cleanupAfter(t);
+    const server = cleanup(await startServer({
       port: 0,
       toolboxes: ['kitchen'],
       limits: { maxConnections: 3, maxConnectionsPerAddress: 3, headersTimeoutMs: 300, requestTimeoutMs: 300, timeoutCheckMs: 100 },
-    });
+    }));
     const held: Socket[] = [];
     try {
       const port = portOf(server.url);
@@ -127,40 +126,33 @@ describe('silent sockets cannot lock serve out', { timeout: 30_000 }, () => {
       assert.equal((await modernRpc(server.urls.kitchen, 'tools/list')).status, 200);
     } finally {
       for (const s of held) s.destroy();
-      await server.close();
     }
   });
 });
 
 describe('ambiguous or proxy requests get a 400', { timeout: 30_000 }, () => {
-  test('two Host headers: 400, whichever comes first', async () => {
-    const server = await startServer({ port: 0, toolboxes: ['kitchen'] });
-    try {
-      const port = portOf(server.url);
-      for (const hosts of [['127.0.0.1', 'evil.example'], ['127.0.0.1', '127.0.0.1']]) {
-        const answer = await raw(port, `GET /api/kitchen HTTP/1.1\r\n${hosts.map((h) => `Host: ${h}\r\n`).join('')}Connection: close\r\n\r\n`);
-        assert.match(answer, /^HTTP\/1\.1 400 /, `${hosts.join(', ')}: ${answer.slice(0, 120)}`);
-        assert.match(answer, /more than one Host header/);
-      }
-      assert.equal((await modernRpc(server.urls.kitchen, 'tools/list')).status, 200, 'one Host header is still served');
-    } finally {
-      await server.close();
+  test('two Host headers: 400, whichever comes first', async (t) => {
+    const cleanup = cleanupAfter(t);
+    const server = cleanup(await startServer({ port: 0, toolboxes: ['kitchen'] }));
+    const port = portOf(server.url);
+    for (const hosts of [['127.0.0.1', 'evil.example'], ['127.0.0.1', '127.0.0.1']]) {
+      const answer = await raw(port, `GET /api/kitchen HTTP/1.1\r\n${hosts.map((h) => `Host: ${h}\r\n`).join('')}Connection: close\r\n\r\n`);
+      assert.match(answer, /^HTTP\/1\.1 400 /, `${hosts.join(', ')}: ${answer.slice(0, 120)}`);
+      assert.match(answer, /more than one Host header/);
     }
+    assert.equal((await modernRpc(server.urls.kitchen, 'tools/list')).status, 200, 'one Host header is still served');
   });
 
-  test('CONNECT: 400 with a JSON-RPC -32600 body and the connection closed', async () => {
-    const server = await startServer({ port: 0, toolboxes: ['kitchen'] });
-    try {
-      const answer = await raw(portOf(server.url), 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
-      assert.match(answer, /^HTTP\/1\.1 400 /, answer.slice(0, 120));
-      assert.match(answer, /connection: close/i);
-      const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error?: { code?: number; message?: string } };
-      assert.equal(body.error?.code, -32600);
-      assert.match(body.error?.message ?? '', /CONNECT example\.com:443/);
-      assert.equal((await modernRpc(server.urls.kitchen, 'tools/list')).status, 200, 'the process serves on');
-    } finally {
-      await server.close();
-    }
+  test('CONNECT: 400 with a JSON-RPC -32600 body and the connection closed', async (t) => {
+    const cleanup = cleanupAfter(t);
+    const server = cleanup(await startServer({ port: 0, toolboxes: ['kitchen'] }));
+    const answer = await raw(portOf(server.url), 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    assert.match(answer, /^HTTP\/1\.1 400 /, answer.slice(0, 120));
+    assert.match(answer, /connection: close/i);
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error?: { code?: number; message?: string } };
+    assert.equal(body.error?.code, -32600);
+    assert.match(body.error?.message ?? '', /CONNECT example\.com:443/);
+    assert.equal((await modernRpc(server.urls.kitchen, 'tools/list')).status, 200, 'the process serves on');
   });
 });
 
@@ -169,16 +161,13 @@ describe('an oversized body', { timeout: 30_000 }, () => {
   // upload stuck until the request deadline, and one that closes resets it: either way the client may never read its
   // 413 (seen as EPIPE in servers-soak under load).
   for (const framing of ['declared', 'chunked'] as const) {
-    test(`(${framing}) is read to its end and dropped: the client reads its 413, and the connection serves the next request`, async () => {
-      const server = await startServer({ port: 0, toolboxes: ['kitchen'], maxBodyBytes: 64 * 1024, limits: { requestTimeoutMs: 3_000, headersTimeoutMs: 3_000 } });
-      try {
-        const next = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
-        const { answer, writeError } = await oversizedThenNext(portOf(server.url), '/api/kitchen', framing, { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/list' }, next);
-        assert.equal(writeError, undefined, `the upload was cut: ${answer.slice(0, 200)}`);
-        assert.deepEqual(statusesIn(answer), [413, 200], answer.slice(0, 400));
-      } finally {
-        await server.close();
-      }
+    test(`(${framing}) is read to its end and dropped: the client reads its 413, and the connection serves the next request`, async (t) => {
+      const cleanup = cleanupAfter(t);
+      const server = cleanup(await startServer({ port: 0, toolboxes: ['kitchen'], maxBodyBytes: 64 * 1024, limits: { requestTimeoutMs: 3_000, headersTimeoutMs: 3_000 } }));
+      const next = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
+      const { answer, writeError } = await oversizedThenNext(portOf(server.url), '/api/kitchen', framing, { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/list' }, next);
+      assert.equal(writeError, undefined, `the upload was cut: ${answer.slice(0, 200)}`);
+      assert.deepEqual(statusesIn(answer), [413, 200], answer.slice(0, 400));
     });
   }
 });
@@ -245,42 +234,33 @@ describe('an oversized body still arriving when the request deadline passes', { 
   // deadline then wrote a 408 after the 413 and reset the connection, and the client's upload failed with EPIPE.
   const limits = { requestTimeoutMs: 300, headersTimeoutMs: 300, timeoutCheckMs: 50 };
 
-  test('gets no second answer: the server half-closes, the client finishes sending and keeps its 413', async () => {
-    const server = await startServer({ port: 0, toolboxes: ['kitchen'], maxBodyBytes: 64 * 1024, limits: { ...limits, lingerMs: 10_000 } });
-    try {
-      const { answer, ended, closed, writeError } = await answeredThenLate(portOf(server.url), 'sent');
-      assert.deepEqual(statusesIn(answer), [413], answer.slice(0, 400));
-      assert.equal(writeError, undefined, 'the rest of the upload was written');
-      assert.ok(ended && closed, 'the server ended its side, and the connection closed');
-    } finally {
-      await server.close();
-    }
-  });
-
-  test('a client that drips the rest is cut after lingerMs', async () => {
-    const server = await startServer({ port: 0, toolboxes: ['kitchen'], maxBodyBytes: 64 * 1024, limits: { ...limits, lingerMs: 200 } });
-    try {
-      const { answer, closed, lingeredMs } = await answeredThenLate(portOf(server.url), 'dripped');
-      assert.deepEqual(statusesIn(answer), [413], answer.slice(0, 400));
-      assert.ok(closed, 'the server cut the connection');
-      assert.ok(lingeredMs >= 150 && lingeredMs < 5_000, `cut ${Math.round(lingeredMs)} ms after the server ended its side`);
-    } finally {
-      await server.close();
-    }
-  });
-});
-
-test('an oversized body sent with Connection: close is read to its end: the client finishes sending and keeps its 413', { timeout: 30_000 }, async () => {
-  // Node ends a Connection: close answer by destroying the socket once it is written, which reset the upload (EPIPE).
-  const server = await startServer({ port: 0, toolboxes: ['kitchen'], maxBodyBytes: 64 * 1024 });
-  try {
-    const { answer, ended, closed, writeError } = await answeredThenLate(portOf(server.url), 'sent', 'close');
+  test('gets no second answer: the server half-closes, the client finishes sending and keeps its 413', async (t) => {
+    const cleanup = cleanupAfter(t);
+    const server = cleanup(await startServer({ port: 0, toolboxes: ['kitchen'], maxBodyBytes: 64 * 1024, limits: { ...limits, lingerMs: 10_000 } }));
+    const { answer, ended, closed, writeError } = await answeredThenLate(portOf(server.url), 'sent');
     assert.deepEqual(statusesIn(answer), [413], answer.slice(0, 400));
     assert.equal(writeError, undefined, 'the rest of the upload was written');
     assert.ok(ended && closed, 'the server ended its side, and the connection closed');
-  } finally {
-    await server.close();
-  }
+  });
+
+  test('a client that drips the rest is cut after lingerMs', async (t) => {
+    const cleanup = cleanupAfter(t);
+    const server = cleanup(await startServer({ port: 0, toolboxes: ['kitchen'], maxBodyBytes: 64 * 1024, limits: { ...limits, lingerMs: 200 } }));
+    const { answer, closed, lingeredMs } = await answeredThenLate(portOf(server.url), 'dripped');
+    assert.deepEqual(statusesIn(answer), [413], answer.slice(0, 400));
+    assert.ok(closed, 'the server cut the connection');
+    assert.ok(lingeredMs >= 150 && lingeredMs < 5_000, `cut ${Math.round(lingeredMs)} ms after the server ended its side`);
+  });
+});
+
+test('an oversized body sent with Connection: close is read to its end: the client finishes sending and keeps its 413', { timeout: 30_000 }, async (t) => {
+  const cleanup = cleanupAfter(t);
+  // Node ends a Connection: close answer by destroying the socket once it is written, which reset the upload (EPIPE).
+  const server = cleanup(await startServer({ port: 0, toolboxes: ['kitchen'], maxBodyBytes: 64 * 1024 }));
+  const { answer, ended, closed, writeError } = await answeredThenLate(portOf(server.url), 'sent', 'close');
+  assert.deepEqual(statusesIn(answer), [413], answer.slice(0, 400));
+  assert.equal(writeError, undefined, 'the rest of the upload was written');
+  assert.ok(ended && closed, 'the server ended its side, and the connection closed');
 });
 
 test('past its limit an unwanted body is not read on: the connection is destroyed', { timeout: 30_000 }, async () => {

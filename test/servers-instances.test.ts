@@ -3,6 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from './support/node-test.js';
+import { cleanupAfter } from './support/cleanup.js';
 import { connect } from '../packages/client/src/index.js';
 import { startServer } from '../packages/servers/src/edge/serve.js';
 import { initializeParams, legacyRpc, modernRpc, textOf } from './servers-support.js';
@@ -28,22 +29,19 @@ after(async () => {
 const at = (base: string, toolbox: string) => `${base}/api/${toolbox}`;
 
 describe('two instances, one secret, one database, round-robin', { timeout: 60_000 }, () => {
-  test('each round of a multi-round call may land on another instance, and the call completes', async () => {
-    const client = await connect(at(proxy.url, 'kitchen'), {
+  test('each round of a multi-round call may land on another instance, and the call completes', async (t) => {
+    const cleanup = cleanupAfter(t);
+    const client = cleanup(await connect(at(proxy.url, 'kitchen'), {
       host: {
         sample: async (params) => ({ role: 'assistant', content: { type: 'text', text: JSON.stringify(params.messages).includes('6 people') ? 'paella for six' : '?' }, model: 'm' }),
         elicit: async () => ({ action: 'accept', content: { people: 6, avoid: '' } }),
       },
-    });
-    try {
-      const before = proxy.served.length;
-      assert.equal(textOf(await client.callTool('suggest_dinner', {})), 'paella for six');
-      const rounds = proxy.served.slice(before);
-      assert.equal(rounds.length, 3, 'three rounds: ask the diners, ask the model, answer');
-      assert.deepEqual(new Set(rounds), new Set([0, 1]), 'both instances served rounds of the one call');
-    } finally {
-      await client.close();
-    }
+    }));
+    const before = proxy.served.length;
+    assert.equal(textOf(await client.callTool('suggest_dinner', {})), 'paella for six');
+    const rounds = proxy.served.slice(before);
+    assert.equal(rounds.length, 3, 'three rounds: ask the diners, ask the model, answer');
+    assert.deepEqual(new Set(rounds), new Set([0, 1]), 'both instances served rounds of the one call');
   });
 
   test('a note put through one instance is read, and forgotten after confirmation, through the other', async () => {
@@ -59,21 +57,17 @@ describe('two instances, one secret, one database, round-robin', { timeout: 60_0
     assert.doesNotMatch(textOf((await modernRpc(a, 'tools/call', { name: 'list_notes', arguments: {} })).body?.result ?? {}), /shared across instances/);
   });
 
-  test('a forged state and an expired state are refused by every instance', async () => {
+  test('a forged state and an expired state are refused by every instance', async (t) => {
+    const cleanup = cleanupAfter(t);
     const jarA = at(instances[0].url, 'cookie-jar');
     const put = await modernRpc(jarA, 'tools/call', { name: 'put_note', arguments: { text: 'keep me', ttl_seconds: 600 } });
     const id = put.body?.result?.structuredContent?.note?.id as number;
     const ask = await modernRpc(jarA, 'tools/call', { name: 'forget_note', arguments: { id } });
     const genuine = ask.body?.result?.requestState as string;
     // Same secret, but it mints states that are already expired: what an instance sees once a state's TTL is over.
-    const minter = await startServer({ port: 0, toolboxes: ['cookie-jar'], stateSecret: SECRET, stateTtlSeconds: -1, dbPath: pg.url });
-    let expired: string;
-    try {
-      const old = await modernRpc(minter.urls['cookie-jar'], 'tools/call', { name: 'forget_note', arguments: { id } });
-      expired = old.body?.result?.requestState as string;
-    } finally {
-      await minter.close();
-    }
+    const minter = cleanup(await startServer({ port: 0, toolboxes: ['cookie-jar'], stateSecret: SECRET, stateTtlSeconds: -1, dbPath: pg.url }));
+    const old = await modernRpc(minter.urls['cookie-jar'], 'tools/call', { name: 'forget_note', arguments: { id } });
+    const expired = old.body?.result?.requestState as string;
     const confirm = { confirm: { action: 'accept', content: { confirm: true } } };
     for (const instance of instances) {
       for (const state of [`${genuine.slice(0, -6)}AAAAAA`, expired]) {

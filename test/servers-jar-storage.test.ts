@@ -7,6 +7,7 @@ import { createServer, connect as tcpConnect, type AddressInfo, type Socket } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from './support/node-test.js';
+import { cleanupAfter } from './support/cleanup.js';
 import { memoryStore } from '../packages/servers/src/toolboxes/cookie-jar/jar/memory-store.js';
 import { postgresStore } from '../packages/servers/src/toolboxes/cookie-jar/jar/postgres-store.js';
 import { sqliteStore } from '../packages/servers/src/toolboxes/cookie-jar/jar/sqlite-store.js';
@@ -14,6 +15,7 @@ import { JarFullError, type JarStorage, type StorageOptions } from '../packages/
 import { startServe } from './support/instances.js';
 import { startPostgres, type TestPostgres } from './support/postgres.js';
 import { modernRpc } from './servers-support.js';
+import { requireTestTool } from './support/test-tools.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'byhand-jar-storage-'));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -45,6 +47,8 @@ const backends: Record<string, (options: StorageOptions) => Promise<{ open: () =
     return { open: () => shared };
   },
   sqlite: async (options) => {
+    // On a Node without node:sqlite the driver is better-sqlite3, a test tool: a failed build says why here.
+    if (!(await import('node:module')).isBuiltin('node:sqlite')) requireTestTool('tools/sqlite');
     const file = join(scratch, `jar-${++databases}.db`);
     return { open: () => sqliteStore(file, options) };
   },
@@ -154,7 +158,7 @@ test('a database that cannot be reached is an error from ready(), naming it with
 });
 
 /** A loopback TCP relay to PostgreSQL: the database's address as serve knows it, which `cut()` takes down. */
-async function relay(target: URL): Promise<{ port: number; cut(): Promise<void> }> {
+async function relay(target: URL): Promise<{ port: number; cut(): Promise<void>; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   const server = createServer((inbound) => {
     const outbound = tcpConnect(Number(target.port), target.hostname);
@@ -171,28 +175,24 @@ async function relay(target: URL): Promise<{ port: number; cut(): Promise<void> 
       server.close(() => resolve());
       for (const socket of sockets) socket.destroy();
     });
-  return { port: (server.address() as AddressInfo).port, cut };
+  return { port: (server.address() as AddressInfo).port, cut, close: cut };
 }
 
-test('a database failing under a running serve: the client gets "storage unavailable" and an id, serve\'s log the detail', { timeout: 60_000 }, async () => {
+test('a database failing under a running serve: the client gets "storage unavailable" and an id, serve\'s log the detail', { timeout: 60_000 }, async (t) => {
+  const cleanup = cleanupAfter(t);
   const name = await freshDatabase();
-  const database = await relay(new URL(pg.url));
-  const serve = await startServe(['--db', `postgres://byhand@127.0.0.1:${database.port}/${name}`], {});
-  try {
-    const jar = `${serve.url}/api/cookie-jar`;
-    const put = await modernRpc(jar, 'tools/call', { name: 'put_note', arguments: { text: 'while it works' } });
-    assert.equal(put.body?.result?.isError, undefined, JSON.stringify(put.body));
-    await database.cut();
-    for (const [method, params] of [['tools/call', { name: 'put_note', arguments: { text: 'after' } }], ['resources/read', { uri: 'jar://notes' }]] as const) {
-      const answer = JSON.stringify((await modernRpc(jar, method, params)).body);
-      assert.doesNotMatch(answer, new RegExp(`127\\.0\\.0\\.1|${database.port}|ECONNREFUSED|byhand@|${name}`), `${method} shows nothing of the database`);
-      const id = /Storage unavailable \(id ([0-9a-f]{8})\)/.exec(answer)?.[1];
-      assert.ok(id !== undefined, `${method}: ${answer}`);
-      for (let i = 0; i < 40 && !serve.stderr().includes(id); i++) await new Promise((resolve) => setTimeout(resolve, 50));
-      assert.match(serve.stderr(), new RegExp(`byhand serve: storage failure ${id}: .*127\\.0\\.0\\.1:${database.port}`), 'the log has the detail under the same id');
-    }
-  } finally {
-    await serve.stop();
-    await database.cut();
+  const database = cleanup(await relay(new URL(pg.url)));
+  const serve = cleanup(await startServe(['--db', `postgres://byhand@127.0.0.1:${database.port}/${name}`], {}));
+  const jar = `${serve.url}/api/cookie-jar`;
+  const put = await modernRpc(jar, 'tools/call', { name: 'put_note', arguments: { text: 'while it works' } });
+  assert.equal(put.body?.result?.isError, undefined, JSON.stringify(put.body));
+  await database.cut();
+  for (const [method, params] of [['tools/call', { name: 'put_note', arguments: { text: 'after' } }], ['resources/read', { uri: 'jar://notes' }]] as const) {
+    const answer = JSON.stringify((await modernRpc(jar, method, params)).body);
+    assert.doesNotMatch(answer, new RegExp(`127\\.0\\.0\\.1|${database.port}|ECONNREFUSED|byhand@|${name}`), `${method} shows nothing of the database`);
+    const id = /Storage unavailable \(id ([0-9a-f]{8})\)/.exec(answer)?.[1];
+    assert.ok(id !== undefined, `${method}: ${answer}`);
+    for (const started = Date.now(); !serve.stderr().includes(id) && Date.now() - started < 20_000; ) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.match(serve.stderr(), new RegExp(`byhand serve: storage failure ${id}: .*127\\.0\\.0\\.1:${database.port}`), 'the log has the detail under the same id');
   }
 });

@@ -9,6 +9,7 @@ import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { fixtureScript } from './support/fixture-bundle.js';
 import { test } from './support/node-test.js';
+import { cleanupAfter } from './support/cleanup.js';
 import { initializeParams, legacyRpc, modernRpc, type WireAnswer } from './servers-support.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -21,7 +22,9 @@ const WRITES_EACH = 12;
 // half a second, and a shorter deadline would race the client reusing them.
 const BODY_TIMEOUT_MS = 3000;
 const MAX_BODY_BYTES = 64 * 1024;
-const SESSION_IDLE_MS = 1500;
+// Long enough that an honest 2025 writer pausing between requests on a busy machine keeps its session (at 1.5 s one
+// lost it under load), short enough that the flood's sessions are swept within the test.
+const SESSION_IDLE_MS = 6000;
 /** How far above the warmed-up baseline the server may end, after a full GC. */
 const HEAP_SLACK = 16 * 1024 * 1024;
 const RSS_SLACK = 96 * 1024 * 1024;
@@ -36,6 +39,7 @@ interface Server {
   port: number;
   jar: string;
   memory(): Promise<Memory>;
+  close(): Promise<void>;
 }
 
 async function spawnServer(): Promise<Server> {
@@ -44,6 +48,11 @@ async function spawnServer(): Promise<Server> {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const close = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill();
+    await exited;
+  };
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk) => {
@@ -51,7 +60,10 @@ async function spawnServer(): Promise<Server> {
       if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
     });
     child.once('exit', (code) => reject(new Error(`the server exited early (${code})`)));
-    setTimeout(() => reject(new Error('the server did not start')), 15_000).unref();
+    setTimeout(() => reject(new Error('the server did not start')), 30_000).unref();
+  }).catch(async (error: unknown) => {
+    await close();
+    throw error;
   });
   const { urls } = JSON.parse(line) as { urls: Record<string, string> };
   const jar = urls['cookie-jar'];
@@ -64,6 +76,7 @@ async function spawnServer(): Promise<Server> {
         child.once('message', (m) => resolve(m as Memory));
         child.send('memory');
       }),
+    close,
   };
 }
 
@@ -267,49 +280,44 @@ async function settledMemory(server: Server, baseline: Memory): Promise<Memory> 
   return memory;
 }
 
-test('soak: honest writers and readers beside hostile connections', { timeout: 60_000 }, async () => {
-  const server = await spawnServer();
-  try {
-    // Warm up every path once, so the baseline includes the code, not just an idle process.
-    await modernWriter(server.jar, 99);
-    await Promise.all([oversized(server.port), ...HOSTILE_REQUESTS.map((r) => raw(server.port, r)), initializeFlood(server.jar, 10)]);
-    const baseline = await server.memory();
+test('soak: honest writers and readers beside hostile connections', { timeout: 120_000 }, async (t) => {
+  const server = cleanupAfter(t)(await spawnServer());
+  // Warm up every path once, so the baseline includes the code, not just an idle process.
+  await modernWriter(server.jar, 99);
+  await Promise.all([oversized(server.port), ...HOSTILE_REQUESTS.map((r) => raw(server.port, r)), initializeFlood(server.jar, 10)]);
+  const baseline = await server.memory();
 
-    const [writes, drips, oversizedAnswers, hostileAnswers] = await Promise.all([
-      Promise.all([
-        ...Array.from({ length: WRITERS }, (_, w) => modernWriter(server.jar, w)),
-        ...Array.from({ length: LEGACY_WRITERS }, (_, w) => legacyWriter(server.jar, w)),
-      ]),
-      Promise.all(Array.from({ length: 20 }, () => drip(server.port))),
-      Promise.all(Array.from({ length: 20 }, () => oversized(server.port))),
-      Promise.all(Array.from({ length: 8 }, () => Promise.all(HOSTILE_REQUESTS.map((r) => raw(server.port, r))))).then((rounds) => rounds.flat()),
-      initializeFlood(server.jar, 200),
-      Promise.all(Array.from({ length: 20 }, () => abandon(server.port))),
-    ]);
+  const [writes, drips, oversizedAnswers, hostileAnswers] = await Promise.all([
+    Promise.all([
+      ...Array.from({ length: WRITERS }, (_, w) => modernWriter(server.jar, w)),
+      ...Array.from({ length: LEGACY_WRITERS }, (_, w) => legacyWriter(server.jar, w)),
+    ]),
+    Promise.all(Array.from({ length: 20 }, () => drip(server.port))),
+    Promise.all(Array.from({ length: 20 }, () => oversized(server.port))),
+    Promise.all(Array.from({ length: 8 }, () => Promise.all(HOSTILE_REQUESTS.map((r) => raw(server.port, r))))).then((rounds) => rounds.flat()),
+    initializeFlood(server.jar, 200),
+    Promise.all(Array.from({ length: 20 }, () => abandon(server.port))),
+  ]);
 
-    assert.equal(server.child.exitCode, null, 'the server process is alive');
-    assert.equal(server.child.signalCode, null);
-    for (const { text, afterMs } of drips) {
-      // The 408 may be lost to the reset that closing on a client still sending causes; the cut itself is what counts.
-      assert.match(text, /^(HTTP\/1\.1 408 [^]*)?$/, 'a dripped body gets nothing but a 408');
-      assert.ok(afterMs < BODY_TIMEOUT_MS * 3, `a dripped body is cut near the deadline (${afterMs} ms)`);
-    }
-    assert.deepEqual(oversizedAnswers, Array(20).fill(413), 'each oversized body gets its 413');
-    for (const answer of hostileAnswers) assert.match(answer, /^HTTP\/1\.1 4\d\d/, `a hostile request gets a 4xx: ${answer.slice(0, 60)}`);
-
-    const acknowledged = writes.flatMap((w) => w.acknowledged);
-    const attempts = writes.reduce((sum, w) => sum + w.attempts, 0);
-    assert.ok(acknowledged.length >= attempts * 0.95, `${acknowledged.length} of ${attempts} honest writes acknowledged; the others: ${writes.flatMap((w) => w.refused).join('; ')}`);
-    const present = await listedNotes(server.jar);
-    for (const note of acknowledged) assert.equal(present.get(note.id), note.text, `acknowledged note #${note.id} is present`);
-
-    const after = await settledMemory(server, baseline);
-    assert.ok(after.heapUsed <= baseline.heapUsed + HEAP_SLACK, `heapUsed ${after.heapUsed} vs baseline ${baseline.heapUsed}`);
-    assert.ok(after.rss <= baseline.rss + RSS_SLACK, `rss ${after.rss} vs baseline ${baseline.rss}`);
-    const listed = await modernRpc(server.jar, 'tools/list');
-    assert.equal(listed.status, 200, 'still serving');
-  } finally {
-    server.child.kill();
-    if (server.child.exitCode === null) await new Promise((resolve) => server.child.once('exit', resolve));
+  assert.equal(server.child.exitCode, null, 'the server process is alive');
+  assert.equal(server.child.signalCode, null);
+  for (const { text, afterMs } of drips) {
+    // The 408 may be lost to the reset that closing on a client still sending causes; the cut itself is what counts.
+    assert.match(text, /^(HTTP\/1\.1 408 [^]*)?$/, 'a dripped body gets nothing but a 408');
+    assert.ok(afterMs < BODY_TIMEOUT_MS * 3, `a dripped body is cut near the deadline (${afterMs} ms)`);
   }
+  assert.deepEqual(oversizedAnswers, Array(20).fill(413), 'each oversized body gets its 413');
+  for (const answer of hostileAnswers) assert.match(answer, /^HTTP\/1\.1 4\d\d/, `a hostile request gets a 4xx: ${answer.slice(0, 60)}`);
+
+  const acknowledged = writes.flatMap((w) => w.acknowledged);
+  const attempts = writes.reduce((sum, w) => sum + w.attempts, 0);
+  assert.ok(acknowledged.length >= attempts * 0.95, `${acknowledged.length} of ${attempts} honest writes acknowledged; the others: ${writes.flatMap((w) => w.refused).join('; ')}`);
+  const present = await listedNotes(server.jar);
+  for (const note of acknowledged) assert.equal(present.get(note.id), note.text, `acknowledged note #${note.id} is present`);
+
+  const after = await settledMemory(server, baseline);
+  assert.ok(after.heapUsed <= baseline.heapUsed + HEAP_SLACK, `heapUsed ${after.heapUsed} vs baseline ${baseline.heapUsed}`);
+  assert.ok(after.rss <= baseline.rss + RSS_SLACK, `rss ${after.rss} vs baseline ${baseline.rss}`);
+  const listed = await modernRpc(server.jar, 'tools/list');
+  assert.equal(listed.status, 200, 'still serving');
 });

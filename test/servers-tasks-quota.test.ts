@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { test } from './support/node-test.js';
+import { cleanupAfter } from './support/cleanup.js';
 import { startServer } from '../packages/servers/src/edge/serve.js';
 import { DEFAULT_MAX_TASKS_PER_CLIENT, TaskStore } from '../packages/servers/src/edge/tasks.js';
 import { ENVELOPE, MODERN, parseAnswer, type WireAnswer } from './servers-support.js';
@@ -40,23 +41,20 @@ function startTask(url: string, localAddress: string): Promise<WireAnswer> {
   });
 }
 
-test('one address holds at most its quota of unfinished tasks; another address still starts one', { timeout: 60_000 }, async () => {
-  const server = await startServer({ port: 0, toolboxes: ['everything'] });
-  try {
-    const url = server.urls.everything;
-    for (let i = 0; i < DEFAULT_MAX_TASKS_PER_CLIENT; i++) {
-      const answer = await startTask(url, '127.0.0.1');
-      assert.equal(answer.body?.result?.resultType, 'task', `task ${i + 1}: ${answer.raw.slice(0, 200)}`);
-    }
-    const over = await startTask(url, '127.0.0.1');
-    assert.notEqual(over.body?.result?.resultType, 'task', `one more from 127.0.0.1 is refused: ${over.raw.slice(0, 200)}`);
-    assert.equal(over.body?.result?.isError, true);
-    assert.match(JSON.stringify(over.body), new RegExp(`already holds ${DEFAULT_MAX_TASKS_PER_CLIENT} unfinished tasks`));
-    const other = await startTask(url, '127.0.0.2');
-    assert.equal(other.body?.result?.resultType, 'task', `127.0.0.2 is served: ${other.raw.slice(0, 200)}`);
-  } finally {
-    await server.close();
+test('one address holds at most its quota of unfinished tasks; another address still starts one', { timeout: 60_000 }, async (t) => {
+  const cleanup = cleanupAfter(t);
+  const server = cleanup(await startServer({ port: 0, toolboxes: ['everything'] }));
+  const url = server.urls.everything;
+  for (let i = 0; i < DEFAULT_MAX_TASKS_PER_CLIENT; i++) {
+    const answer = await startTask(url, '127.0.0.1');
+    assert.equal(answer.body?.result?.resultType, 'task', `task ${i + 1}: ${answer.raw.slice(0, 200)}`);
   }
+  const over = await startTask(url, '127.0.0.1');
+  assert.notEqual(over.body?.result?.resultType, 'task', `one more from 127.0.0.1 is refused: ${over.raw.slice(0, 200)}`);
+  assert.equal(over.body?.result?.isError, true);
+  assert.match(JSON.stringify(over.body), new RegExp(`already holds ${DEFAULT_MAX_TASKS_PER_CLIENT} unfinished tasks`));
+  const other = await startTask(url, '127.0.0.2');
+  assert.equal(other.body?.result?.resultType, 'task', `127.0.0.2 is served: ${other.raw.slice(0, 200)}`);
 });
 
 test("a client's own oldest finished task makes room for its next; unfinished ones never do", { timeout: 10_000 }, async () => {

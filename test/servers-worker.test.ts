@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from './support/node-test.js';
+import { cleanupAfter } from './support/cleanup.js';
 import { connect } from '../packages/client/src/index.js';
 import { connectHost, modernRpc, textOf } from './servers-support.js';
 import { bundleWorker, startWorker, type RunningWorker } from './support/worker.js';
@@ -33,9 +34,10 @@ function rawPost(url: string, headers: Record<string, string>): Promise<number> 
 }
 
 describe('The Kitchen and the Probe on workerd', { timeout: 60_000 }, () => {
-  test("byhand's client: every MRTR flow of the Kitchen (sampling; elicitation then sampling, carried in requestState)", async () => {
+  test("byhand's client: every MRTR flow of the Kitchen (sampling; elicitation then sampling, carried in requestState)", async (t) => {
+    const cleanup = cleanupAfter(t);
     const asked: string[] = [];
-    const client = await connect(kitchen, {
+    const client = cleanup(await connect(kitchen, {
       host: {
         sample: async (params) => {
           const prompt = JSON.stringify(params.messages);
@@ -44,17 +46,13 @@ describe('The Kitchen and the Probe on workerd', { timeout: 60_000 }, () => {
         },
         elicit: async () => (asked.push('elicit'), { action: 'accept', content: { people: 4, avoid: 'nothing' } }),
       },
-    });
-    try {
-      assert.equal(client.era, 'modern');
-      assert.equal(client.serverInfo?.title, 'The Kitchen');
-      assert.equal(textOf(await client.callTool('summarise_week', { depth: 'brief' })), 'a quiet week');
-      const dinner = await client.callTool('suggest_dinner', {});
-      assert.equal(textOf(dinner), 'soup for four');
-      assert.deepEqual(asked, ['sample', 'elicit', 'sample']);
-    } finally {
-      await client.close();
-    }
+    }));
+    assert.equal(client.era, 'modern');
+    assert.equal(client.serverInfo?.title, 'The Kitchen');
+    assert.equal(textOf(await client.callTool('summarise_week', { depth: 'brief' })), 'a quiet week');
+    const dinner = await client.callTool('suggest_dinner', {});
+    assert.equal(textOf(dinner), 'soup for four');
+    assert.deepEqual(asked, ['sample', 'elicit', 'sample']);
   });
 
   test('the official SDK client, modern era: the same flows, and the Probe', async () => {

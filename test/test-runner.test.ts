@@ -1,10 +1,11 @@
 // The test runner's parts (tools/test-runner): each test file bundled to one plain module that still finds its files
 // where its sources are, a failure's stack mapped back to the sources' lines, and the files started longest first
-// from the last run's times. And the fixtures' bundles (test/support/fixture-bundle.ts), kept while their sources are.
+// from the last run's times, and the run's own temporary folder. And the fixtures' bundles
+// (test/support/fixture-bundle.ts), kept while their sources are.
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -13,6 +14,7 @@ import { test } from './support/node-test.js';
 import { fixtureBundler } from './support/fixture-bundle.js';
 import { bundleTests } from '../tools/test-runner/bundle.mjs';
 import { keepTimes, longestFirst } from '../tools/test-runner/order.mjs';
+import { runTempFolder } from '../tools/test-runner/temp-folder.mjs';
 
 const run = promisify(execFile);
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -142,4 +144,20 @@ test('a fixture is bundled again when a file it was built from changes, and its 
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+});
+
+test('the run\'s temporary folder: the test processes\' TMPDIR, removed at the end, naming what a test left in it', { timeout: 30_000 }, async () => {
+  const env: NodeJS.ProcessEnv = {};
+  const clean = runTempFolder(env);
+  assert.equal(env.TMPDIR, clean.path);
+  const made = (await run(process.execPath, ['-e', "const { mkdtempSync, rmSync } = require('node:fs'); const { join } = require('node:path'); const d = mkdtempSync(join(require('node:os').tmpdir(), 'tidy-')); rmSync(d, { recursive: true }); console.log(d)"], { env: { ...process.env, ...env } })).stdout.trim();
+  assert.ok(made.startsWith(clean.path), `a child's tmpdir() is the run's folder: ${made}`);
+  assert.equal(clean.close(), undefined);
+  assert.ok(!existsSync(clean.path));
+
+  const messy = runTempFolder(env);
+  await run(process.execPath, ['-e', "const { mkdirSync, mkdtempSync } = require('node:fs'); const { join } = require('node:path'); const tmp = require('node:os').tmpdir(); mkdtempSync(join(tmp, 'byhand-forgotten-')); mkdirSync(join(tmp, 'node-compile-cache'))"], { env: { ...process.env, ...env } });
+  // Node's compile cache is the runtime's, kept there on purpose: not named.
+  assert.match(messy.close() ?? '', /^the tests left 1 temporary file\(s\) or folder\(s\) behind: byhand-forgotten-\w{6}; remove each in the after or t\.after of the test that made it$/);
+  assert.ok(!existsSync(messy.path), 'removed even so');
 });

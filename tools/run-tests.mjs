@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { bundleTests } from './test-runner/bundle.mjs';
 import { keepTimes, longestFirst } from './test-runner/order.mjs';
 import { failureMapper } from './test-runner/stacks.mjs';
+import { runTempFolder } from './test-runner/temp-folder.mjs';
 
 /** The slow suites that need the official suites' own tools or the real peers' installs. */
 const NOT_UNIT = /^test\/(conformance-|bridge-peers)/;
@@ -55,6 +56,9 @@ const outdir = join(root, 'node_modules', '.cache', 'byhand-tests', `run-${proce
 const bundles = await bundleTests(root, chosen, outdir);
 const sourceOf = new Map([...bundles].map(([source, bundle]) => [bundle, source]));
 
+// What a test leaves in the run's temporary folder fails the run, named (test-runner/temp-folder.mjs).
+const temp = runTempFolder(process.env);
+
 // Each test process (node:test starts them with this process's execArgv) reports its own time at exit.
 const timesLog = join(root, 'node_modules', '.cache', `byhand-test-times-${process.pid}.log`);
 process.env.BYHAND_TEST_TIMES_LOG = timesLog;
@@ -77,4 +81,9 @@ stream.compose(reporter).pipe(process.stdout);
 await new Promise((resolve) => stream.once('end', resolve));
 keepTimes(root, timesLog, sourceOf);
 rmSync(outdir, { recursive: true, force: true });
+const leftBehind = temp.close();
+if (leftBehind !== undefined) {
+  failed = true;
+  process.stderr.write(`✗ ${leftBehind}\n`);
+}
 process.exitCode = failed ? 1 : 0;

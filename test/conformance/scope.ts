@@ -57,7 +57,7 @@ export const BRIDGE_OUT_OF_SCOPE: Scope = {
     'its first call already carries inputResponses under `user_name` (with extra keys), and no requestState, and wants a complete result at ' +
     'once. A 2026 server reads them on its first round; a 2025 server asks over its session with a request whose key the host could not ' +
     'have known in advance (see input-required-result-basic-elicitation), so the bridge answers input_required: a WARNING, the only check',
-  // The tasks in front of a 2025 server that runs none of its own are the bridge's (packages/bridge/src/made-tasks.ts).
+  // The tasks in front of a 2025 server that runs none of its own are the bridge's (packages/switchboard/src/made-tasks.ts).
   'tasks-required-task-error':
     'wants -32021 for failing_job from a caller that does not declare the tasks extension: a tool the server cannot serve without a task. In ' +
     'front of a 2025 server that runs no tasks of its own there is none: without the 2025-11-25 `tasks` capability no call may be ' +

@@ -3,9 +3,10 @@
 
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { outOfScope, type Scope } from './scope.js';
+import { requireTestTool } from '../support/test-tools.js';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -19,6 +20,7 @@ export const suiteLegacy = join(tools, 'conformance-legacy', 'dist', 'index.js')
 
 /** Fails with the command that installs them when a test tool is missing (each test file is run on its own too). */
 export function assertInstalled(files: string[]): void {
+  requireTestTool('tools/conformance');
   for (const file of files) {
     if (!existsSync(file)) throw new Error(`missing ${file}: run \`node tools/ensure-test-tools.mjs\` (\`npm test\` does) first`);
   }
@@ -150,14 +152,13 @@ export function collect(dir: string, suite: string, scored: (scenario: string) =
 }
 
 /** A markdown table of the results, one row a scenario (docs/conformance.md links to it). */
-export function writeReport(
-  file: string,
+export function reportText(
   title: string,
   intro: string[],
   results: ScenarioResult[],
   ok: (r: ScenarioResult) => boolean = passed,
   scope: Scope = {},
-): void {
+): string {
   const row = (r: ScenarioResult) => {
     const c = r.counts;
     const tally = ['SUCCESS', 'FAILURE', 'WARNING', 'SKIPPED'].map((k) => c[k] ?? 0).join(' / ');
@@ -168,7 +169,7 @@ export function writeReport(
     const why = (reason ?? note).replace(/\|/g, '\\|');
     return `| ${r.suite} | ${r.scenario} | ${status} | ${verdict} | ${tally} | ${why} |`;
   };
-  const text = [
+  return [
     `# ${title}`,
     '',
     ...intro,
@@ -180,8 +181,6 @@ export function writeReport(
     ...results.map(row),
     '',
   ].join('\n');
-  mkdirSync(join(repoRoot, 'test', 'results'), { recursive: true });
-  writeFileSync(file, text);
 }
 
 /**

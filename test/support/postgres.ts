@@ -36,14 +36,19 @@ export async function startPostgres(): Promise<TestPostgres> {
   const bin = binDir();
   const dir = mkdtempSync(join(tmpdir(), 'byhand-pg-'));
   const asRoot = process.getuid?.() === 0;
-  if (asRoot) {
-    const { uid, gid } = userIds('postgres');
-    chownSync(dir, uid, gid);
-  }
   const command = (exe: string, args: string[]) => (asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, exe), ...args]] : [join(bin, exe), args]) as [string, string[]];
-  const [initExe, initArgs] = command('initdb', ['-D', join(dir, 'data'), '-A', 'trust', '-U', 'byhand', '--no-sync', '-E', 'UTF8']);
-  const init = spawnSync(initExe, initArgs, { encoding: 'utf8', timeout: 60_000 });
-  if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.error?.message}`);
+  try {
+    if (asRoot) {
+      const { uid, gid } = userIds('postgres');
+      chownSync(dir, uid, gid);
+    }
+    const [initExe, initArgs] = command('initdb', ['-D', join(dir, 'data'), '-A', 'trust', '-U', 'byhand', '--no-sync', '-E', 'UTF8']);
+    const init = spawnSync(initExe, initArgs, { encoding: 'utf8', timeout: 60_000 });
+    if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.error?.message}`);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   const port = await freePort();
   const [exe, args] = command('postgres', ['-D', join(dir, 'data'), '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-k', dir, '-c', 'fsync=off']);
   const server: ChildProcess = spawn(exe, args, { stdio: ['ignore', 'ignore', 'pipe'] });

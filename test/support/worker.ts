@@ -5,6 +5,7 @@
 
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
+import { requireTestTool } from './test-tools.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -29,6 +30,7 @@ export interface RunningWorker {
 
 export async function startWorker(script: string, bindings: Record<string, string>): Promise<RunningWorker> {
   // miniflare is a tool of the test, installed beside the conformance tools, not a dependency of any package.
+  requireTestTool('tools/runtimes');
   const { Miniflare } = (await import(`${root}tools/runtimes/node_modules/miniflare/dist/src/index.js`)) as {
     Miniflare: new (options: Record<string, unknown>) => { ready: Promise<URL>; dispose(): Promise<void> };
   };

@@ -1,9 +1,8 @@
-// Packing the workspaces and installing them as an npm user would: shared by the tarball test
-// (test/package-install.test.ts) and the install-cost report (tools/packaging/install-cost.mjs).
+// Packing the workspaces and installing them as an npm user would: shared by `npm run pack` (tools/packaging/pack.mjs),
+// the tarball test (test/package-install.test.ts) and the install-cost report (tools/packaging/install-cost.mjs).
 
 import { execFile } from 'node:child_process';
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -15,10 +14,12 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 /** @typedef {{ path: string, files: string[] }} Pack */
 
 /**
- * `npm pack` of every workspace (built first by the caller): package name -> tarball path and packed files.
+ * `npm pack` of every workspace (built first by the caller) into `dest`, a folder that exists: package name ->
+ * tarball path and packed files.
+ * @param {string} dest
  * @returns {Promise<Record<string, Pack>>}
  */
-export async function packAll(dest = mkdtempSync(join(tmpdir(), 'byhand-packs-'))) {
+export async function packAll(dest) {
   const { stdout } = await run(npm, ['pack', '--workspaces', '--json', '--pack-destination', dest], { cwd: root, maxBuffer: 16 * 1024 * 1024 });
   /** @type {{ name: string, filename: string, files: { path: string }[] }[]} */
   const packs = JSON.parse(stdout);
@@ -26,14 +27,32 @@ export async function packAll(dest = mkdtempSync(join(tmpdir(), 'byhand-packs-')
 }
 
 /**
- * An empty project with only these installed (tarball paths or registry specs), production dependencies only.
- * @param {string[]} specs
+ * An empty project in `dir` with only these installed (tarball paths or registry specs), production dependencies only.
+ * `registry` replaces the user's npm registry for the install.
+ * @param {string[]} specs @param {{ dir: string, registry?: string }} where
  */
-export async function installInto(specs, dir = mkdtempSync(join(tmpdir(), 'byhand-consumer-'))) {
+export async function installInto(specs, { dir, registry }) {
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   const started = Date.now();
-  await run(npm, ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', ...specs], { cwd: dir, maxBuffer: 16 * 1024 * 1024, timeout: 10 * 60_000 });
+  await npmInstall(['--omit=dev', '--prefer-offline', ...registryFlag(registry), ...specs], dir);
   return { dir, seconds: (Date.now() - started) / 1000 };
+}
+
+/**
+ * `npm install -g` into `prefix` (its own bin/ and lib/node_modules), as the README's Install section does with the
+ * user's global prefix.
+ * @param {string[]} specs @param {string} prefix @param {string} [registry]
+ */
+export async function installGlobal(specs, prefix, registry) {
+  await npmInstall(['--global', '--prefix', prefix, ...registryFlag(registry), ...specs], prefix);
+}
+
+/** @param {string | undefined} registry */
+const registryFlag = (registry) => (registry === undefined ? [] : ['--registry', registry]);
+
+/** @param {string[]} args @param {string} cwd */
+async function npmInstall(args, cwd) {
+  await run(npm, ['install', '--no-audit', '--no-fund', ...args], { cwd, maxBuffer: 16 * 1024 * 1024, timeout: 10 * 60_000 });
 }
 
 /** @param {string} path @returns {number} */

@@ -73,6 +73,11 @@ const COMMANDS: Record<string, Command> = {
     spec: async () => (await import('./bridge/spec.js')).SPEC,
     run: async (a, io) => (await import('./bridge/command.js')).bridgeCommand(a, io),
   },
+  inspect: {
+    synopsis: 'inspect [SERVER] [--port N] [--no-open]', about: 'explore a server in your browser: the wire of both eras, MRTR rounds, MCP Apps', stoppable: true,
+    spec: async () => (await import('./inspect/spec.js')).SPEC,
+    run: async (a, io) => (await import('./inspect/command.js')).inspectCommand(a, io),
+  },
   demo: {
     synopsis: 'demo', about: 'the finding, end to end, against the embedded Probe',
     spec: async () => (await import('./call/demo-spec.js')).SPEC,

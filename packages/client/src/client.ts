@@ -66,6 +66,11 @@ export interface ConnectOptions {
   auth?: HttpAuth;
   /** Tools may run as tasks that callTool follows: the tasks extension (SEP-2663) is declared, and on a 2025-11-25 server a task is asked for where the tool allows one. Default true. */
   tasks?: boolean;
+  /**
+   * Other extensions to declare (SEP-2133), each with its settings, such as MCP Apps' `appsExtension()`: in both eras,
+   * the 2026 envelope's clientCapabilities and 2025 initialize's capabilities carry them. Tasks has its own option.
+   */
+  extensions?: Record<string, JsonObject>;
   /** Injected in tests: how the client waits between tasks/get polls. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
@@ -124,7 +129,8 @@ export class Client {
     this.options = options;
     this.now = options.now ?? Date.now;
     const capabilities = capabilitiesFor(options.host ?? {});
-    this.capabilities = options.tasks === false ? capabilities : { ...capabilities, extensions: { ...capabilities.extensions, [TASKS_EXTENSION]: {} } };
+    const extensions = { ...options.extensions, ...(options.tasks === false ? {} : { [TASKS_EXTENSION]: {} }) };
+    this.capabilities = Object.keys(extensions).length > 0 ? { ...capabilities, extensions } : capabilities;
     this.wire = {
       transport,
       timeoutMs: options.timeoutMs ?? 30_000,

@@ -2,6 +2,7 @@
 export { connect, forgetEras, Client } from './client.js';
 export type { ConnectOptions, CallOptions, ToolCallOptions, Target } from './client.js';
 export { TASKS_EXTENSION, type Task, type TaskStatus } from './tasks.js';
+export { UI_EXTENSION, UI_MIME_TYPE, appsExtension, toolUi, visibilityOf, isAppOnly, appMayCall, type ToolUi, type Visibility } from './apps.js';
 export * from './errors.js';
 export type { RoundEvent } from './modern.js';
 // The wire pieces a tool that checks servers needs to build a request by hand (byhand check).

@@ -68,7 +68,7 @@ export class LegacyConnection implements Connection {
     } catch (error) {
       if (session === undefined || !sessionRefused(error)) throw error;
       try {
-        await this.renew(session);
+        await this.renew(session, `a 404 to ${method}, which is sent again`);
         return await this.send(method, params, options);
       } catch (again) {
         throw sessionRefused(again) ? sessionLost(method, again) : again;
@@ -86,11 +86,15 @@ export class LegacyConnection implements Connection {
    * fails the request that found the session lost, rather than going quiet); requests refused together start one
    * between them.
    */
-  private renew(stale: string): Promise<void> {
+  private renew(stale: string, found: string): Promise<void> {
     if (this.session?.id !== stale) return this.renewing ?? Promise.resolve();
     this.session.forget();
     this.renewing = this.initialize(this.protocolVersion)
       .then(() => this.resubscribe())
+      .then(() => {
+        const again = this.subscribed.size > 0 ? `, subscribed again to ${this.subscribed.size} resource(s)` : '';
+        this.settings.host.sessionRenewed?.(`the server no longer knew the 2025 session (${found}): a new session was started${again}; what else the old one held on the server is gone`);
+      })
       .finally(() => (this.renewing = undefined));
     return this.renewing;
   }
@@ -173,7 +177,7 @@ export class LegacyConnection implements Connection {
     const ended = (reason: string) =>
       this.settings.host.eventsEnded?.(`${reason}: list changes, resource updates and the server's own requests between calls will not arrive in this session`);
     // A session the stream finds lost is renewed with no request waiting on it: a renewal that fails is the host's to hear.
-    const renew = (stale: string) => void this.renew(stale).catch((error: unknown) => ended(`the server no longer knows the session, and a new one could not be started (${(error as Error).message})`));
+    const renew = (stale: string) => void this.renew(stale, 'its event stream was refused with a 404').catch((error: unknown) => ended(`the server no longer knows the session, and a new one could not be started (${(error as Error).message})`));
     if (this.session) this.session.listen(between, wire.timeoutMs, renew, ended);
     else wire.transport.listen?.(between, wire.timeoutMs, ended);
     // The legacy way to ask for logs: once for the session (the modern era asks per request).

@@ -210,4 +210,10 @@ export interface Host {
    * before the client refuses it: a server bug, or a 2025 server that asks anyway.
    */
   askedUndeclared?: (request: { method: string; params?: unknown }, ctx: InputContext) => void;
+  /**
+   * Told when a 2025 server no longer knew the session (a 404 to a request that carried it) and a new session was
+   * started in its place, subscribed again to what the old one was: whatever else the old session held on the server
+   * is gone. `reason` says so in plain words; absent, the renewal is silent.
+   */
+  sessionRenewed?: (reason: string) => void;
 }

@@ -3,7 +3,7 @@
 // face speaks the host's era and relays what the server asks back to the host (docs/bridge.md).
 
 import { resolve } from 'node:path';
-import { createBridge, type Bridge, type OpenBack } from '@byhand/bridge';
+import { createBridge, type Bridge, type OpenBack } from '@byhand/switchboard';
 import { StreamClosedError, type Client, type Host } from '@byhand/client';
 import { AnswersFileError, createHost, ProviderConfigError, type ByhandHost } from '@byhand/host';
 import { runCommand } from '../shared/command.js';
@@ -132,7 +132,7 @@ async function listenHosts(at: ListenAt): Promise<string[]> {
 async function serveHttp(io: CommandIO, bridge: Bridge, at: ListenAt, failure: { what: string }): Promise<void> {
   failure.what = `byhand bridge --listen ${at.host}:${at.port}`;
   const { listenNode } = await import('@byhand/servers/listen');
-  const { nodeExchange } = await import('@byhand/bridge/node');
+  const { nodeExchange } = await import('@byhand/switchboard/node');
   const listening = await listenNode(async (req, res, path) => {
     const exchange = nodeExchange(req, res);
     if (path !== at.path) return rpcError404(exchange, at.path);

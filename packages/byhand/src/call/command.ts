@@ -4,12 +4,13 @@
 // itself reported an error.
 
 import { resolve } from 'node:path';
-import { McpError, type Client, type JsonObject, type JsonRpcNotification, type LoggingLevel, type Task } from '@byhand/client';
+import { HostError, McpError, RpcError, type Client, type JsonObject, type JsonRpcNotification, type LoggingLevel, type Task } from '@byhand/client';
 import { AnswersFileError, createHost, ProviderConfigError, RootError, type InterruptedError } from '@byhand/host';
 import { callArgsOf, type CallArgs, type Verb } from './args.js';
 import { callSpec } from './spec.js';
 import { coerceToolArguments, promptArguments } from './coerce.js';
 import { createNotificationShow, type ProgressListener } from './show-notifications.js';
+import { inCliWords } from './cli-host.js';
 import { createNarrator } from './show-rounds.js';
 import { splitAdvice, splitNote } from './split-check.js';
 import { printedResult, resultText, saveBinaries, type FinalResult } from './show-result.js';
@@ -59,7 +60,7 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
     failure.what = parsed.name !== undefined ? `${verb} ${parsed.name} on ${label}` : `list what ${label} offers`;
     const narrator = createNarrator(say, flags.answers);
     // Built first: a bad --answers, --root or provider setting stops the command before anything starts.
-    const host = createHost({
+    const host = inCliWords(createHost({
       env: io.env,
       yes: flags.yes,
       roots: flags.roots,
@@ -72,7 +73,7 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
         stop.abort(error);
       },
       ...(flags.answers !== undefined ? { answersFile: resolve(io.cwd, flags.answers) } : {}),
-    });
+    }));
     mask = host.mask;
     const notifications = createNotificationShow(io.stderr);
     if (parsed.guessed) guessed = parsed;
@@ -107,8 +108,9 @@ export async function callCommand(verb: Verb, args: string[], plainIo: CommandIO
     return EXIT.ok;
   }, {
     onFailure,
-    // createHost's refusals are about the command line or the environment, not the server.
-    isUsage: (e) => e instanceof AnswersFileError || e instanceof RootError || e instanceof ProviderConfigError,
+    // createHost's refusals are about the command line or the environment, not the server; an answers file found wrong
+    // during the call (a value its form refuses) comes as the cause of the client's HostError.
+    isUsage: (e) => [e, e instanceof HostError ? e.cause : undefined].some((x) => x instanceof AnswersFileError || x instanceof RootError || x instanceof ProviderConfigError),
   });
 }
 
@@ -171,7 +173,15 @@ async function send(client: Client, args: CallArgs, server: string, onProgress: 
       return { verb, result: await client.callTool(name!, coerceToolArguments(tool, pairs), { ...options, onTask }) };
     }
     case 'read':
-      return { verb, result: await client.readResource(name!, options) };
+      try {
+        return { verb, result: await client.readResource(name!, options) };
+      } catch (error) {
+        // A URI the server does not have is the command line's to fix, as an unknown tool is: said with what it has.
+        if (!resourceNotFound(error, name!)) throw error;
+        const resources = await client.listResources().catch(() => undefined);
+        if (resources === undefined) throw new UsageError(`${redactWords(server)} has no resource ${JSON.stringify(name)} (it said: ${error.message})`);
+        throw unknownName(args, 'resource', server, resources.map((r) => r.uri));
+      }
     case 'prompt': {
       const prompts = await client.listPrompts();
       const prompt = prompts.find((p) => p.name === name);
@@ -179,6 +189,16 @@ async function send(client: Client, args: CallArgs, server: string, onProgress: 
       return { verb, result: await client.getPrompt(name!, promptArguments(prompt, pairs), options) };
     }
   }
+}
+
+/**
+ * The server's answer that the resource does not exist: -32602 naming the URI (2026-07-28, which retired -32002 for
+ * it), or the older -32002 (spec 2025-11-25 server/resources, "Resource not found"), which clients still accept.
+ */
+function resourceNotFound(error: unknown, uri: string): error is RpcError {
+  if (!(error instanceof RpcError)) return false;
+  if (error.code === -32002) return true;
+  return error.code === -32602 && ((error.data as { uri?: unknown } | undefined)?.uri === uri || /not found/i.test(error.message));
 }
 
 function unknownName(args: CallArgs, kind: string, label: string, names: string[]): UsageError {
@@ -189,5 +209,5 @@ function unknownName(args: CallArgs, kind: string, label: string, names: string[
   // A name split off a command line by guess is said to be one, with the command that is exact.
   const advice = splitAdvice(args, names);
   if (advice) return new UsageError(`${server} has no ${kind} ${JSON.stringify(name)}${didYouMean(name!, names)}: ${redactWords(advice)}${offered}`);
-  return new UsageError(`${server} has no ${kind} ${JSON.stringify(name!)}${didYouMean(name!, names)}${offered} (byhand ${verb} ${server} lists them with their arguments)`);
+  return new UsageError(`${server} has no ${kind} ${JSON.stringify(name!)}${didYouMean(name!, names)}${offered} (byhand ${verb} ${server} lists them${kind === 'resource' ? '' : ' with their arguments'})`);
 }

@@ -5,6 +5,7 @@
 import { startEmbedded } from '../shared/embedded.js';
 import { connect, type CallToolResult, type RoundEvent, type TraceEntry } from '@byhand/client';
 import { createHost, type ByhandHost } from '@byhand/host';
+import { inCliWords } from './cli-host.js';
 import { lineWriter, processIO, type CommandIO } from '../shared/io.js';
 import { createNarrator, type Narrator } from './show-rounds.js';
 import { excerpt } from '../shared/show-wire.js';
@@ -29,7 +30,7 @@ export async function demoCommand(args: string[], io: CommandIO = processIO()): 
     // The demo promises no keys and no network: a key merely present in the shell does not count as asking for a model.
     const env = io.env.BYHAND_PROVIDER ? io.env : { BYHAND_PROVIDER: 'offline' };
     const story = new Story(say, new URL(url).pathname);
-    const host = createHost({ env, yes, input: io.stdin, output: io.stdout, onEvent: story.narrator.onEvent });
+    const host = inCliWords(createHost({ env, yes, input: io.stdin, output: io.stdout, onEvent: story.narrator.onEvent }));
 
     say('byhand demo: asking the host to think, the 2025 way and the 2026-07-28 way.');
     wrap(say, `The Probe is running in this process at ${url}. Like a serverless deployment, it serves 2025-era clients per request: no session, no connection held open between requests.`, '');

@@ -6,6 +6,7 @@ import type { ElicitResult, JsonObject, RoundEvent } from '@byhand/client';
 import { truncate } from '@byhand/client';
 import type { HostEvent } from '@byhand/host';
 import { printable } from '@byhand/host';
+import { cliText } from '../shared/fail.js';
 
 export interface Narrator {
   onRound(event: RoundEvent): void;
@@ -59,10 +60,11 @@ export function createNarrator(say: (line: string) => void, answersFile?: string
           );
           return;
         case 'sampling-refused':
-          say(`  the host refused [${key}]: ${printable(event.message)}`);
+          // The host names its own options (`yes`); a person at the shell has flags for them.
+          say(`  the host refused [${key}]: ${printable(cliText(event.message))}`);
           return;
         case 'sampling-failed':
-          say(`  the model call failed [${key}]: ${printable(event.error.message)}`);
+          say(`  the model call failed [${key}]: ${printable(cliText(event.error.message))}`);
           return;
         case 'elicitation-result': {
           const from = { 'answers-file': `from ${answersFile ?? 'the answers file'}`, piped: 'from the pipe on stdin', terminal: 'at the terminal' }[event.source];

@@ -2,11 +2,12 @@
 // whether it can ask the host to think. Nothing is guessed: each verdict comes from what happened.
 
 import { basename } from 'node:path';
-import { connect, HttpStatusError, isChallenge, ListLimitError, McpError, redactText, type Client, type HttpAuth, type Trace, type VerdictCache } from '@byhand/client';
+import { appsExtension, connect, HttpStatusError, isChallenge, ListLimitError, McpError, redactText, toolUi, type Client, type HttpAuth, type Trace, type VerdictCache } from '@byhand/client';
 import { createLookingHost } from '@byhand/host';
 import type { ServerEntry } from '../shared/config.js';
 import { EXIT, exitCodeFor, type ExitCode } from '../shared/exit-codes.js';
-import { ASK_FOR_LESS } from '../shared/fail.js';
+import { openingFailure } from '../shared/cause-hints.js';
+import { ASK_FOR_LESS, cliHint, cliText } from '../shared/fail.js';
 import { followAbort } from '../shared/follow-abort.js';
 import { redactWords } from '../shared/redact-words.js';
 
@@ -25,7 +26,8 @@ export interface ProbeReport {
   about?: string;
   /** 'retried' after a -32022, 'fell back' to the legacy handshake. */
   negotiation?: 'retried' | 'fell back';
-  counts?: { tools: number; resources: number; prompts: number; templates: number };
+  /** `apps`: the tools with a UI (MCP Apps, `_meta.ui.resourceUri`). */
+  counts?: { tools: number; resources: number; prompts: number; templates: number; apps?: number };
   capabilities?: Record<string, unknown>;
   instructions?: string;
   error?: { code: number | string; message: string; hint: string };
@@ -85,9 +87,11 @@ async function probeOnce(entry: ServerEntry, options: ProbeOptions): Promise<{ r
   let client: Client | undefined;
   try {
     // Declaring what `call` declares lets a modern server show it would ask, and makes the counts the ones call
-    // reaches; the probe itself never calls a tool.
+    // reaches; the probe itself never calls a tool. MCP Apps too, so a server that lists its UI tools only to a host
+    // that renders them is counted with them.
     client = await connect(entry.connect, {
       host: createLookingHost(),
+      extensions: appsExtension(),
       timeoutMs: options.timeoutMs,
       signal,
       onTrace: options.trace,
@@ -97,8 +101,13 @@ async function probeOnce(entry: ServerEntry, options: ProbeOptions): Promise<{ r
     });
     const caps = client.serverCapabilities;
     const count = async (capability: string, list: () => Promise<unknown[]>) => (capability in caps ? (await list()).length : 0);
+    let apps = 0;
     const [tools, resources, prompts, templates] = await Promise.all([
-      count('tools', () => client!.listTools({ signal })),
+      count('tools', async () => {
+        const listed = await client!.listTools({ signal });
+        apps = listed.filter((tool) => toolUi(tool) !== undefined).length;
+        return listed;
+      }),
       count('resources', () => client!.listResources({ signal })),
       count('prompts', () => client!.listPrompts({ signal })),
       count('resources', () => client!.listResourceTemplates({ signal })),
@@ -122,7 +131,7 @@ async function probeOnce(entry: ServerEntry, options: ProbeOptions): Promise<{ r
       canSample: reach !== 'per-request' && ['tools', 'resources', 'prompts'].some((c) => c in caps),
       ...(about ? { about } : {}),
       ...(negotiation ? { negotiation } : {}),
-      counts: { tools, resources, prompts, templates },
+      counts: { tools, resources, prompts, templates, apps },
       capabilities: caps,
       ...(client.instructions ? { instructions: client.instructions } : {}),
       elapsedMs: elapsed(),
@@ -133,11 +142,11 @@ async function probeOnce(entry: ServerEntry, options: ProbeOptions): Promise<{ r
     const failure = timedOut
       ? new McpError('timeout', `no answer within ${options.timeoutMs} ms`, timeoutHint(entry))
       : options.signal?.aborted ? interrupted(options.signal)
-      : error instanceof McpError ? error : new McpError('protocol', (error as Error).message, 'unexpected failure');
+      : error instanceof McpError ? (client === undefined ? (openingFailure(error) as McpError) : error) : new McpError('protocol', (error as Error).message, 'unexpected failure');
     const needsLogin = failure.code === 'auth' && (failure.data as { reason?: string } | undefined)?.reason === 'login-required';
     const challenged = error instanceof HttpStatusError && isChallenge({ status: error.status, header: (name) => error.headers.get(name) });
-    const hint = failure instanceof ListLimitError ? ASK_FOR_LESS : failure.hint;
-    return { report: { ...base, ok: false, error: { code: failure.code, message: failure.message, hint }, ...(needsLogin ? { needsLogin } : {}), exitCode: exitCodeFor(failure), elapsedMs: elapsed() }, challenged };
+    const hint = failure instanceof ListLimitError ? ASK_FOR_LESS : cliHint(failure);
+    return { report: { ...base, ok: false, error: { code: failure.code, message: cliText(failure.message), hint }, ...(needsLogin ? { needsLogin } : {}), exitCode: exitCodeFor(failure), elapsedMs: elapsed() }, challenged };
   } finally {
     clearTimeout(timer);
     unfollow?.();

@@ -43,7 +43,8 @@ export function renderReport(report: ProbeReport, style: Style, details = false)
   const lines = [
     `${style.good('✓')} ${title}`,
     `    era: ${report.protocolVersion} (${reach})${report.transport === 'sse' ? ', over the deprecated HTTP+SSE transport' : ''}${how}`,
-    `    ${c.tools} tool(s) · ${c.resources} resource(s) · ${c.prompts} prompt(s) · ${c.templates} template(s)`,
+    // Apps are named only where there are some: most servers have none, and the line is read for its usual four.
+    `    ${c.tools} tool(s) · ${c.resources} resource(s) · ${c.prompts} prompt(s) · ${c.templates} template(s)${(c.apps ?? 0) > 0 ? ` · ${c.apps} app(s)` : ''}`,
     probed,
   ];
   if (details) {

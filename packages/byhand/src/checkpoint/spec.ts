@@ -24,6 +24,9 @@ export const SPEC: CommandSpec = {
     return `With no URL, NAME or command line: the servers of --config FILE, else of the configs found (see
 --config), else the bundled toolboxes (${toolboxNames((t) => t.checkpoint)}).
 
+MCP Apps (io.modelcontextprotocol/ui) is declared; a server whose tools have a UI shows how many
+as app(s), and --json has counts.apps for every server.
+
 Exit 0 when every server is ok; when some failed, the code they failed with if they agree (3 auth,
 4 unreachable, 2 a broken config entry), else 1.
 

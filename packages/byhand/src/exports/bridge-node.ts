@@ -1,2 +1,2 @@
-// byhand/bridge/node is @byhand/bridge/node, re-exported so the one package keeps its public names.
-export * from '@byhand/bridge/node';
+// byhand/bridge/node is @byhand/switchboard/node, re-exported so the one package keeps its public names.
+export * from '@byhand/switchboard/node';

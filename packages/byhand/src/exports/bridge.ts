@@ -1,2 +1,2 @@
-// byhand/bridge is @byhand/bridge, re-exported so the one package keeps its public names.
-export * from '@byhand/bridge';
+// byhand/bridge is @byhand/switchboard, re-exported so the one package keeps its public names.
+export * from '@byhand/switchboard';

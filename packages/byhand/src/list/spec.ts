@@ -10,6 +10,8 @@ export const SPEC: CommandSpec = {
   about: 'Lists what a server offers: tools with their arguments, resources, resource templates and prompts.',
   flags: { ...SOURCE_FLAGS, ...CONNECT_FLAGS, ...META_FLAG },
   notes: `With no kind, all four are listed. --json prints the server's own objects (inputSchema,
-outputSchema, annotations) under tools, resources, resourceTemplates and prompts.
+outputSchema, annotations, _meta) under tools, resources, resourceTemplates and prompts.
+MCP Apps (io.modelcontextprotocol/ui) is declared: a tool with a view says so ('has a UI'), and one a
+host shows only to the model or only to the app's view is marked 'model only' or 'app only'.
 SERVER is a config name, a bundled toolbox, an http(s) URL, or a command line after --.`,
 };

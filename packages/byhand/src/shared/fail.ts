@@ -2,8 +2,9 @@
 // library options; with --json the same three fields as one JSON line on stdout. The exit code comes
 // from the one table (exit-codes.ts): 2 for usage, 3 auth, 4 unreachable, 1 the rest. Everything a server said is made printable, and secrets redacted, first.
 
-import { ListLimitError, McpError, redactText } from '@byhand/client';
+import { ListLimitError, McpError, NetworkError, redactText } from '@byhand/client';
 import { InterruptedError, printable } from '@byhand/host';
+import { networkHint } from './cause-hints.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import type { CommandIO } from './io.js';
 import { redactWords } from './redact-words.js';
@@ -47,6 +48,11 @@ export function cliText(text: string): string {
   return text.replace(/`([A-Za-z.]+)`/g, (whole, option: string) => FLAG_FOR_OPTION[option] ?? whole);
 }
 
+/** The hint for the shell: the library's in the command's words, unless the failure under it says more. */
+export function cliHint(error: McpError): string {
+  return cliText((error instanceof NetworkError ? networkHint(error) : undefined) ?? error.hint);
+}
+
 /** Printable and redacted by the one rule (client redact.ts): "what" names the server as typed, URL query keys included. */
 const safe = (text: string) => printable(redactText(text));
 
@@ -58,9 +64,24 @@ export function describeFailure(error: unknown, what: string): Failure {
   // where `key=value` is a phrase, not a secret.
   const named = printable(redactWords(what));
   if (error instanceof ListLimitError) return { what: named, code: error.code, message: safe(error.message), hint: ASK_FOR_LESS };
-  if (error instanceof McpError) return { what: named, code: error.code, message: safe(cliText(error.message)), hint: safe(cliText(error.hint)) };
+  if (error instanceof McpError) return { what: named, code: error.code, message: safe(cliText(error.message)), hint: safe(cliHint(error)) };
   if (error instanceof UsageError) return { what: named, code: 'usage', message: safe(error.message) };
-  return { what: named, code: 'error', message: safe(cliText(error instanceof Error ? error.message : String(error))) };
+  const hint = listenHint(error);
+  return { what: named, code: 'error', message: safe(cliText(error instanceof Error ? error.message : String(error))), ...(hint !== undefined ? { hint } : {}) };
+}
+
+/** A port that could not be listened on (serve, bridge --listen): why, and what to do. */
+function listenHint(error: unknown): string | undefined {
+  switch ((error as NodeJS.ErrnoException | undefined)?.code) {
+    case 'EADDRINUSE':
+      return 'another program (another byhand, perhaps) already listens on that port: stop it, or choose another port (0 takes a free one)';
+    case 'EACCES':
+      return 'this user may not listen on that port (below 1024 needs privileges): choose a port of 1024 or above';
+    case 'EADDRNOTAVAIL':
+      return 'that address is not one of this machine\'s: listen on 127.0.0.1, or on an address the machine has';
+    default:
+      return undefined;
+  }
 }
 
 /** Writes the failure and returns the exit code. */

@@ -2,7 +2,7 @@
 // required) and description, each resource, template and prompt. Shared by `list` and by `call`,
 // `read` and `prompt` when no name was given.
 
-import type { CallOptions, Client, JsonObject, Prompt, Resource, ResourceTemplate, Tool } from '@byhand/client';
+import { toolUi, visibilityOf, type CallOptions, type Client, type JsonObject, type Prompt, type Resource, type ResourceTemplate, type Tool } from '@byhand/client';
 import { printable } from '@byhand/host';
 
 export const KINDS = ['tools', 'resources', 'templates', 'prompts'] as const;
@@ -53,8 +53,18 @@ function toolLines(tool: Tool): string[] {
   const required = Array.isArray(schema.required) ? schema.required.map(String) : [];
   const args = Object.entries(properties).map(([name, property]) => argumentLine(name, property, required.includes(name)));
   const hints = isObject(tool.annotations) ? Object.entries(tool.annotations).filter(([key, value]) => key.endsWith('Hint') && value === true).map(([key]) => key.replace(/Hint$/, '')) : [];
+  // MCP Apps' visibility: a host shows an app-only tool to no model, and refuses a model-only one to a view.
+  const visibility = visibilityOf(tool);
+  if (visibility.length === 1) hints.push(`${visibility[0]} only`);
   const head = `${clean(tool.name)}${tool.title && tool.title !== tool.name ? ` (${clean(tool.title)})` : ''}${hints.length ? `  [${hints.join(', ')}]` : ''}`;
-  return [head, ...about(tool.description), ...args.map((line) => `    ${line}`), ...(tool.outputSchema ? ['    → returns structured content (outputSchema)'] : [])];
+  const ui = toolUi(tool);
+  return [
+    head,
+    ...about(tool.description),
+    ...args.map((line) => `    ${line}`),
+    ...(tool.outputSchema ? ['    → returns structured content (outputSchema)'] : []),
+    ...(ui ? [`    → has a UI (MCP App): ${clean(ui.resourceUri)}`] : []),
+  ];
 }
 
 function promptLines(prompt: Prompt): string[] {

@@ -52,11 +52,15 @@ export async function watchCommand(args: string[], io: CommandIO = processIO()):
     const onInterrupt = () => stop.abort('interrupt');
     if (io.interrupt?.aborted) onInterrupt();
     io.interrupt?.addEventListener('abort', onInterrupt, { once: true });
+    let endedByServer = false;
     try {
-      if (client.era === 'modern') await listen(client, uris, lists, stop.signal, io, armed);
+      if (client.era === 'modern') endedByServer = await listen(client, uris, lists, stop.signal, io, armed);
       else await subscribe(client, uris, stop.signal, io, armed);
     } finally {
       io.interrupt?.removeEventListener('abort', onInterrupt);
+    }
+    if (endedByServer && seen < count) {
+      throw new StreamClosedError(`the server ended the subscription after ${seen} of the ${count} updates asked for (--count)`, 'the server stopped sending; watch it again, or ask for fewer with --count');
     }
     if (ended !== undefined && !io.interrupt?.aborted) {
       throw new StreamClosedError(
@@ -70,21 +74,52 @@ export async function watchCommand(args: string[], io: CommandIO = processIO()):
   });
 }
 
-async function listen(client: Client, uris: string[], lists: boolean, signal: AbortSignal, io: CommandIO, armed: { on: boolean }): Promise<void> {
-  const filter: JsonObject = { ...(uris.length > 0 ? { resourceSubscriptions: uris } : {}), ...(lists ? { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true } : {}) };
+/** The modern era: one subscriptions/listen stream; whether the server ended it (rather than we). */
+async function listen(client: Client, uris: string[], lists: boolean, signal: AbortSignal, io: CommandIO, armed: { on: boolean }): Promise<boolean> {
+  const filter: JsonObject = { ...(uris.length > 0 ? { resourceSubscriptions: uris } : {}), ...(lists ? LIST_CHANGES : {}) };
+  // The acknowledgement's `notifications` is the part of the filter the server agreed to honour
+  // (2026-07-28 basic/patterns/subscriptions.mdx): none of it agreed is a watch that can show nothing.
+  const refused = new AbortController();
+  let refusal: UsageError | undefined;
   const acknowledged = (n: JsonRpcNotification) => {
     if (n.method !== 'notifications/subscriptions/acknowledged') return;
-    const agreed = ((n.params ?? {})).notifications;
+    const agreed = ((n.params ?? {}).notifications ?? filter) as JsonObject;
+    const { honoured, dropped } = agreement(filter, agreed);
+    if (honoured.length === 0) {
+      refusal = new UsageError(`the server agreed to none of what watch asked for (${dropped.join('; ')}): it offers no subscriptions for them (capabilities.resources.subscribe, listChanged)`);
+      refused.abort();
+      return;
+    }
     armed.on = true;
-    notice(io, `listening (subscriptions/listen; the server agreed to ${JSON.stringify(agreed ?? filter)}); Ctrl-C stops`);
+    notice(io, `listening (subscriptions/listen: ${honoured.join('; ')}); Ctrl-C stops`);
+    if (dropped.length > 0) notice(io, `the server did not agree to ${dropped.join('; ')}: not watched`);
   };
   try {
     // The stream lasts until we close it: no deadline, only the signal.
-    await client.request('subscriptions/listen', { notifications: filter }, { timeoutMs: Infinity, signal, onNotification: acknowledged });
-    notice(io, 'the server ended the subscription');
+    await client.request('subscriptions/listen', { notifications: filter }, { timeoutMs: Infinity, signal: AbortSignal.any([signal, refused.signal]), onNotification: acknowledged });
   } catch (error) {
+    if (refusal !== undefined) throw refusal;
     if (!signal.aborted) throw error;
+    return false;
   }
+  if (refusal !== undefined) throw refusal;
+  notice(io, 'the server ended the subscription');
+  return true;
+}
+
+const LIST_CHANGES = { toolsListChanged: true, promptsListChanged: true, resourcesListChanged: true } as const;
+const LIST_WORDS: Record<keyof typeof LIST_CHANGES, string> = { toolsListChanged: 'tools list changes', promptsListChanged: 'prompts list changes', resourcesListChanged: 'resources list changes' };
+
+/** What was asked, in words, split into what the server's acknowledgement agreed to and what it left out. */
+function agreement(asked: JsonObject, agreed: JsonObject): { honoured: string[]; dropped: string[] } {
+  const honoured: string[] = [];
+  const dropped: string[] = [];
+  const kept = new Set(Array.isArray(agreed.resourceSubscriptions) ? agreed.resourceSubscriptions.map(String) : []);
+  for (const uri of (asked.resourceSubscriptions as string[] | undefined) ?? []) (kept.has(uri) ? honoured : dropped).push(`updates to ${printable(uri)}`);
+  for (const [key, words] of Object.entries(LIST_WORDS)) {
+    if (asked[key] === true) (agreed[key] === true ? honoured : dropped).push(words);
+  }
+  return { honoured, dropped };
 }
 
 async function subscribe(client: Client, uris: string[], signal: AbortSignal, io: CommandIO, armed: { on: boolean }): Promise<void> {

@@ -301,13 +301,24 @@ export class StdioTransport implements Transport {
   }
 
   private stderrSummary(): string {
-    const lines = this.stderrTail.split('\n').filter(Boolean);
-    const last = lines.slice(-3);
-    // Node prints the error above its stack and the code object, so the last lines alone miss it: the last line that
-    // names an error comes first.
-    const named = lines.findLast((line) => /^\s*(\w*Error|Error)\b.*:/.test(line));
-    const quoted = named !== undefined && !last.includes(named) ? [named, '…', ...last] : last;
-    const tail = truncate(redactText(quoted.join(' | ')), 300);
+    const tail = truncate(redactText(quotedLines(this.stderrTail).join(' | ')), 300);
     return tail ? `; its stderr said: ${tail}` : '';
   }
+}
+
+/** A stack trace's frames and markers (Node's `at …` and `^`, Python's `File "…"`): never the line that says why. */
+const FRAME = /^\s*(at |File "|\^|~+$)/;
+/** The line of an uncaught error or a fatal message: `Error: …`, `TypeError: …`, `ValueError: …`, `fatal: …`, `panic: …`. */
+const SAYS_WHY = /^\s*(\w*(Error|Exception)\b.*:|(fatal|panic|error)\b)/i;
+
+/**
+ * The stderr lines that say why a server stopped: its last three, unless an error line stands further up (a stack
+ * trace buries Node's `Error: …` under its frames and the `Node.js vX` line), then that line, … and the last.
+ */
+function quotedLines(stderr: string): string[] {
+  const lines = stderr.split('\n').filter((line) => line.trim() !== '');
+  const last = lines.slice(-3);
+  const why = lines.findLast((line) => !FRAME.test(line) && SAYS_WHY.test(line));
+  if (why === undefined || last.includes(why)) return last;
+  return [why.trim(), '…', lines[lines.length - 1]];
 }

@@ -49,6 +49,14 @@ const BUILT_IN = [
     counts: undefined, checkpoint: false, keepsTasks: true,
     build: async (options) => (await import('./everything/everything.js')).everythingSpec(options),
   },
+  // An MCP App in both eras; it asks nothing, so 2025 clients are served per request. Not probed by default: the first
+  // three are the checkpoint's demonstration, and their counts are its contract.
+  {
+    name: 'week', title: 'The Week', description: "the Kitchen's week as an MCP App", path: '/api/week',
+    legacy: 'stateless', legacyReason: 'it never asks the host or the user, so a session would hold nothing',
+    counts: { tools: 3, resources: 1, prompts: 0 }, checkpoint: false,
+    build: async () => (await import('./week/week.js')).weekSpec(),
+  },
 ] as const satisfies readonly ToolboxDefinition[];
 
 /** A built-in toolbox's name, or one added with registerToolbox. */

@@ -19,6 +19,7 @@ import {
 import { z } from 'zod';
 import { everythingSkills } from './everything-skills.js';
 import { registerTaskFixtures } from './everything-tasks.js';
+import { WATCHED_URI, watchedResource, type WatchedResource } from './everything-watched.js';
 import { elicitOutcome, samplingText, text } from '../../edge/mrtr.js';
 import { sharedSchema } from '../../edge/schemas.js';
 import { TASKS_EXTENSION, TaskStore, type TaskStorage } from '../../edge/tasks.js';
@@ -433,7 +434,7 @@ function registerAskingFixtures(server: McpServer, ctx: BuildContext): void {
   });
 }
 
-function registerResources(server: McpServer, ctx: BuildContext): void {
+function registerResources(server: McpServer, ctx: BuildContext, watched: WatchedResource): void {
   server.registerResource(
     'static-text',
     'test://static-text',
@@ -460,16 +461,24 @@ function registerResources(server: McpServer, ctx: BuildContext): void {
       ],
     }),
   );
+  watched.started(ctx);
   server.registerResource(
     'watched-resource',
-    'test://watched-resource',
-    { title: 'Watched Resource', description: 'A resource clients can subscribe to', mimeType: 'text/plain' },
-    async () => ({ contents: [{ uri: 'test://watched-resource', mimeType: 'text/plain', text: 'Watched resource content' }] }),
+    WATCHED_URI,
+    { title: 'Watched Resource', description: 'A resource clients can subscribe to: it changes every few seconds', mimeType: 'text/plain' },
+    async () => ({ contents: [{ uri: WATCHED_URI, mimeType: 'text/plain', text: watched.text() }] }),
   );
   if (ctx.era === 'legacy') {
     // resources/subscribe is a 2025 method; on 2026-07-28 subscriptions/listen replaces it and it must answer 404.
-    server.server.setRequestHandler('resources/subscribe', async () => ({}));
-    server.server.setRequestHandler('resources/unsubscribe', async () => ({}));
+    // A session subscribed to the watched resource is told each change on its event stream.
+    server.server.setRequestHandler('resources/subscribe', async (request) => {
+      if (request.params.uri === WATCHED_URI) watched.subscribe(server);
+      return {};
+    });
+    server.server.setRequestHandler('resources/unsubscribe', async (request) => {
+      if (request.params.uri === WATCHED_URI) watched.unsubscribe(server);
+      return {};
+    });
   }
 }
 
@@ -538,6 +547,7 @@ export function everythingSpec(options: EverythingOptions = {}): ToolboxSpec {
   // One store per toolbox: the modern era builds a server per request, and a task outlives the request that started it.
   const tasks = new TaskStore({ ...(options.tasks !== undefined ? { storage: options.tasks } : {}), ...(options.onStorageFailure !== undefined ? { onStorageFailure: options.onStorageFailure } : {}) });
   const skills = everythingSkills();
+  const watched = watchedResource();
   return {
     instructions: 'Conformance fixtures. Not a useful toolbox.',
     capabilities: {
@@ -553,12 +563,15 @@ export function everythingSpec(options: EverythingOptions = {}): ToolboxSpec {
       registerContentFixtures(server);
       registerStreamingFixtures(server, ctx);
       registerAskingFixtures(server, ctx);
-      registerResources(server, ctx);
+      registerResources(server, ctx, watched);
       registerPrompts(server);
       registerTaskFixtures(server, ctx, tasks);
       skills.attach(server);
     },
     ready: () => tasks.ready(),
-    dispose: () => tasks.close(),
+    dispose: () => {
+      watched.stop();
+      return tasks.close();
+    },
   };
 }

@@ -1,4 +1,4 @@
-// `@byhand/bridge/node`: the bridge's HTTP face on node:http, with no web Request or Response in between
+// `@byhand/switchboard/node`: the bridge's HTTP face on node:http, with no web Request or Response in between
 // (node-http.ts says why), for `listenNode` or any node:http server.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';

@@ -8,9 +8,11 @@ export interface HttpExchange {
   header(name: string): string | undefined;
   /** Who is calling: the client's address, for the per-host bounds ('' when the carrier does not say). */
   readonly address: string;
+  /** Aborted when the caller goes away; may outlive the request (node:http's is its connection's), so listen only until the answer. */
+  readonly hangUp: AbortSignal;
   /** The body as text, or undefined once it passes `max` bytes (the rest is then read and dropped, or cancelled). */
   body(max: number): Promise<string | undefined>;
-  /** The whole answer. */
+  /** The whole answer; `headers` is the exchange's to add to. */
   reply(status: number, headers: Record<string, string>, body?: string): void;
   /** An answer written as it comes (an event stream, status 200), until `end`. */
   open(headers: Record<string, string>): ResponseSink;

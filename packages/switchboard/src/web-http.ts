@@ -21,6 +21,7 @@ export function webExchange(request: Request, address = ''): { exchange: HttpExc
     // A Request made by hand carries no Host header: the host it was made for is its URL's.
     header: (name) => request.headers.get(name) ?? (name === 'host' ? new URL(request.url).host : undefined),
     address,
+    hangUp: request.signal,
     body: (max) => readBody(request, max),
     reply: (status, headers, body) => {
       answer(new Response(body ?? null, { status, headers }));

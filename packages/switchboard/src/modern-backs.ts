@@ -15,6 +15,7 @@
 import type { Client, ClientCapabilities, Host, JsonRpcNotification } from '@byhand/client';
 import type { Back, OpenBack } from './legacy-face.js';
 import type { PendingCalls } from './pending-calls.js';
+import { elicitationModes } from './relay-host.js';
 
 /** A back, and what ends when its server can tell nothing more between calls (its events ended, or it is gone). */
 export interface ModernBack {
@@ -36,6 +37,8 @@ export interface Lease {
 interface Slot {
   scope: string;
   back: Promise<Back>;
+  /** The back as callers get it, once open. */
+  ready?: ModernBack;
   quiet: AbortController;
   /** Held by a call. */
   busy: boolean;
@@ -112,7 +115,7 @@ export class ModernBacks {
   }
 
   private groupOf(declared: ClientCapabilities): Group {
-    const key = keyOf(this.pending.host(declared));
+    const key = groupKey(declared);
     let group = this.groups.get(key);
     if (group === undefined) this.groups.set(key, (group = { key, host: (scope) => this.pending.host(declared, scope), slots: [], waiting: [], opened: 0 }));
     return group;
@@ -144,7 +147,7 @@ export class ModernBacks {
   }
 
   private async backOf(group: Group, slot: Slot): Promise<ModernBack> {
-    return { client: (await slot.back).client, scope: slot.scope, group: group.key, quiet: slot.quiet.signal };
+    return (slot.ready ??= { client: (await slot.back).client, scope: slot.scope, group: group.key, quiet: slot.quiet.signal });
   }
 
   private wait(group: Group, only: string | undefined, signal: AbortSignal | undefined): Promise<Slot> {
@@ -210,7 +213,14 @@ async function settled(back: Back): Promise<Back> {
   return back;
 }
 
-/** What a host offers, as a key: its callbacks, sampling with tools, the elicitation modes. */
-function keyOf(host: Host): string {
-  return JSON.stringify([host.sample !== undefined, host.samplingTools === true, host.elicit !== undefined ? (host.elicitationModes ?? ['form']) : [], host.roots !== undefined]);
+/**
+ * What a caller declared that its back must declare too, as a key: sampling and with tools, the elicitation modes,
+ * roots (the host of pending-calls.ts offers a callback for exactly these).
+ */
+function groupKey(declared: ClientCapabilities): string {
+  const sampling = isDeclared(declared.sampling) ? (declared.sampling.tools !== undefined ? 'sampling+tools' : 'sampling') : '';
+  const elicitation = isDeclared(declared.elicitation) ? `elicitation:${elicitationModes(declared.elicitation).join('+')}` : '';
+  return `${sampling}|${elicitation}|${isDeclared(declared.roots) ? 'roots' : ''}`;
 }
+
+const isDeclared = (value: unknown) => value !== undefined && value !== null;

@@ -1,7 +1,7 @@
-// `@byhand/bridge`: any MCP host meets any MCP server, whatever era each speaks. A host application embeds it with
+// `@byhand/switchboard`: any MCP host meets any MCP server, whatever era each speaks. A host application embeds it with
 // `createBridge({ open })`, where `open` opens the server as a byhand client (`connect` from @byhand/client, with the
 // host the bridge gives it); the bridge then serves hosts on a pipe (`stdio`), on any web server as a fetch handler
-// (`fetch`, Workers included where the server is on HTTP), or on node:http (`@byhand/bridge/node`). Nothing here
+// (`fetch`, Workers included where the server is on HTTP), or on node:http (`@byhand/switchboard/node`). Nothing here
 // imports from node: at load. The rules it keeps are in docs/bridge.md.
 
 import type { Host } from '@byhand/client';
@@ -63,7 +63,7 @@ export interface BridgeOptions {
 export interface Bridge {
   /** The Streamable HTTP face (both eras on one URL) as a fetch handler; `address` names the caller for the per-host bounds. */
   fetch(request: Request, info?: { address?: string }): Promise<Response>;
-  /** The same face on any carrier (`@byhand/bridge/node` is node:http's). */
+  /** The same face on any carrier (`@byhand/switchboard/node` is node:http's). */
   serve(exchange: HttpExchange): Promise<void>;
   /**
    * Serves one host on a pipe (newline-delimited JSON-RPC) until its input ends, `interrupt` aborts, or a server the

@@ -45,12 +45,7 @@ class ModernReply {
   private stream: ResponseSink | undefined;
   private done = false;
 
-  constructor(private readonly exchange: HttpExchange, onHangUp: () => void) {
-    // The host hung up before its answer.
-    exchange.onClose(() => {
-      if (!this.done) onHangUp();
-    });
-  }
+  constructor(private readonly exchange: HttpExchange) {}
 
   notify(notification: JsonRpcNotification): void {
     if (this.done) return;
@@ -274,13 +269,13 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
     try {
       await modern.check(request, (name) => x.header(name));
     } catch (error) {
-      return new ModernReply(x, () => undefined).answer({ jsonrpc: '2.0', id: request.id, error: errorOf(error) }, statusOf(error));
+      return new ModernReply(x).answer({ jsonrpc: '2.0', id: request.id, error: errorOf(error) }, statusOf(error));
     }
-    const hungUp = new AbortController();
-    const reply = new ModernReply(x, () => hungUp.abort());
+    const reply = new ModernReply(x);
     const caller = hostOf(x.address, (request.params?._meta as JsonObject | undefined)?.[META.clientInfo]);
     try {
-      reply.answer({ jsonrpc: '2.0', id: request.id, result: await modern.run(request, hungUp.signal, (n) => reply.notify(n), caller) }, 200);
+      // The caller's hang-up gives the request up until its answer; what listens to it stops listening then.
+      reply.answer({ jsonrpc: '2.0', id: request.id, result: await modern.run(request, x.hangUp, (n) => reply.notify(n), caller) }, 200);
     } catch (error) {
       reply.answer({ jsonrpc: '2.0', id: request.id, error: errorOf(error) }, statusOf(error));
     }
