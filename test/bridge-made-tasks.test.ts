@@ -1,13 +1,16 @@
 // Tasks the bridge makes itself (made-tasks.ts) for a 2026 host that declares the tasks extension, in front of a 2025
 // server that runs none of its own: the Everything toolbox with its 2026 era taken away
 // (test/support/legacy-only-everything.ts), whose task fixtures say in their 2025 listing that they may run as tasks.
-// The host is byhand's client in its modern era through `byhand bridge --listen`; what the server was told is read
-// where it arrives. Then the task keeper alone, its clock injected: the ttl and the bounds.
+// The host is byhand's client in its modern era through `byhand bridge --listen`, and hand-written lines on the pipe
+// face; what the server was told is read where it arrives. Then the task keeper alone, its clock injected: the ttl
+// and the bounds.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from './support/node-test.js';
 import { listen, type Listening } from './support/bridge-listen.js';
 import { until } from './support/cli.js';
+import { envelope } from './support/modern-post.js';
+import { rawBridge } from './support/raw-bridge.js';
 import { startLegacyOnlyEverything, type LegacyOnlyServer } from './support/legacy-only-everything.js';
 import { textOf } from './servers-support.js';
 import { connect, RpcError, TASKS_EXTENSION, type Client, type ConnectOptions, type JsonObject, type Task } from '../packages/client/src/index.js';
@@ -157,6 +160,32 @@ describe('byhand bridge: the tasks of a 2025 server that runs none, made by the 
       await assert.rejects(client.getTask('any'), (e: unknown) => e instanceof RpcError && e.code === -32021);
     } finally {
       await client.close();
+    }
+  });
+
+  test('on the pipe face too: server/discover names the extension, a call is a task, tasks/get follows it to its result', async () => {
+    const pipe = rawBridge([server.url]);
+    try {
+      const _meta = envelope({ extensions: { [TASKS_EXTENSION]: {} } });
+      pipe.send({ id: 1, method: 'server/discover', params: { _meta } }, { id: 2, method: 'tools/call', params: { name: 'slow_compute', arguments: { seconds: 0.1 }, _meta } });
+      const answer = (id: number) => pipe.lines().find((line) => line.id === id);
+      await until(() => answer(2) !== undefined, `the call's answer (stderr: ${pipe.stderr()})`);
+      const capabilities = (answer(1)?.result as { capabilities?: { extensions?: JsonObject } }).capabilities;
+      assert.deepEqual(capabilities?.extensions?.[TASKS_EXTENSION], {});
+      const handle = answer(2)?.result as JsonObject;
+      assert.equal(handle.resultType, 'task');
+      let task: JsonObject | undefined;
+      for (let id = 3; task?.status !== 'completed'; id++) {
+        assert.ok(id < 400, `still ${JSON.stringify(task)}`);
+        pipe.send({ id, method: 'tasks/get', params: { taskId: handle.taskId, _meta } });
+        await until(() => answer(id) !== undefined, 'the answer to tasks/get');
+        task = answer(id)?.result as JsonObject;
+        if (task.status !== 'completed') await pause();
+      }
+      assert.equal(task.resultType, 'complete');
+      assert.equal(textOf(task.result as JsonObject), 'Computed result after 0.1s');
+    } finally {
+      await pipe.stop();
     }
   });
 
