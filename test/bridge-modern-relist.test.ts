@@ -22,7 +22,7 @@ test('a call naming an unknown tool lists the tools again at most once per RELIS
   const client = await connect(server.url);
   let now = 1_000_000;
   const back = { client, scope: '', group: '', quiet: new AbortController().signal };
-  const face = new ModernFace({ client: () => Promise.resolve(back), lease: () => Promise.resolve({ back, release: () => undefined }) }, new PendingCalls({ codec: createStateCodec(new Uint8Array(32).fill(3), 600) }), () => now);
+  const face = new ModernFace({ client: () => Promise.resolve(back), lease: () => Promise.resolve({ back, release: () => undefined }) }, new PendingCalls({ codec: createStateCodec(new Uint8Array(32).fill(3), 600) }), { now: () => now });
   const lists = () => server.requests.filter((r) => r.json?.method === 'tools/list').length;
   const check = (name: string) => {
     const headers: Record<string, string> = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name };

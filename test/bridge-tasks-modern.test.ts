@@ -4,13 +4,12 @@
 // with tasks/get, answers the elicitation the task asks on tasks/result with tasks/update, and cancels with
 // tasks/cancel. A host that does not declare the extension gets the task's result in the call. Each test has its
 // own client (the reference server's work takes seconds of its own real time, so they run at once). A 2025 server
-// that runs no 2025 tasks is said to offer none, whatever it names.
+// that runs no 2025 tasks has its tasks made by the bridge (test/bridge-made-tasks.test.ts).
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from './support/node-test.js';
 import { listen, type Listening } from './support/bridge-listen.js';
 import { startReferenceServer, type ReferenceServer } from './support/reference-http.js';
-import { startLegacyOnlyEverything } from './support/legacy-only-everything.js';
 import { connect, RpcError, TASKS_EXTENSION, type Client, type ConnectOptions, type Task } from '../packages/client/src/index.js';
 import { sleep } from '../packages/client/src/sleep.js';
 
@@ -100,23 +99,4 @@ describe('byhand bridge: a 2025 server\'s tasks for a 2026 host', { timeout: 60_
       await client.close();
     }
   });
-});
-
-test('a 2025 server that names the 2026 extension but runs no 2025 tasks is said to offer no tasks', { timeout: 30_000 }, async () => {
-  const server = await startLegacyOnlyEverything();
-  const bridge = await listen([server.url]);
-  try {
-    const client = await connect(bridge.url, { era: 'modern' });
-    try {
-      const extensions = (client.serverCapabilities.extensions ?? {}) as Record<string, unknown>;
-      assert.equal(extensions[TASKS_EXTENSION], undefined);
-      assert.ok('io.modelcontextprotocol/skills' in extensions, 'its other extensions are told');
-      await assert.rejects(client.getTask('any'), (e: unknown) => e instanceof RpcError && e.code === -32601);
-    } finally {
-      await client.close();
-    }
-  } finally {
-    await bridge.stop();
-    await server.close();
-  }
 });

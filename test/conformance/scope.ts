@@ -34,12 +34,6 @@ export const CLIENT_DEFAULT_WARNINGS: Readonly<Record<string, { check: string; w
   'auth/basic-cimd': { check: 'cimd-client-id-used', why: 'no default CIMD URL (it must be one the owner hosts); clean with clientMetadataUrl set' },
 };
 
-const TASKS_NOT_BRIDGED =
-  'no tasks to bridge: the 2025-only Everything toolbox runs none on a 2025 session. Its initialize names the 2026 tasks extension, but its ' +
-  'task tools run as tasks only for a request whose envelope declares it, which a 2025 request has none of, and it offers no 2025-11-25 ' +
-  '`tasks` capability, so the bridge tells a 2026 host of no tasks. A 2025 server that runs tasks in the 2025-11-25 form has them carried ' +
-  'to a 2026 host as the extension (test/bridge-tasks-modern.test.ts); in front of a 2026 server the extension passes through';
-
 /**
  * Server scenarios through `byhand bridge --listen` (test/conformance-bridge.test.ts): the direct run's reasons, which
  * hold through a bridge too, and what cannot pass through one, or does not yet. The 2026-07-28 run has a 2025-only
@@ -63,13 +57,18 @@ export const BRIDGE_OUT_OF_SCOPE: Scope = {
     'its first call already carries inputResponses under `user_name` (with extra keys), and no requestState, and wants a complete result at ' +
     'once. A 2026 server reads them on its first round; a 2025 server asks over its session with a request whose key the host could not ' +
     'have known in advance (see input-required-result-basic-elicitation), so the bridge answers input_required: a WARNING, the only check',
-  'tasks-lifecycle': TASKS_NOT_BRIDGED,
-  'tasks-capability-negotiation': TASKS_NOT_BRIDGED,
-  'tasks-wire-fields': TASKS_NOT_BRIDGED,
-  'tasks-request-state-removal': TASKS_NOT_BRIDGED,
-  'tasks-mrtr-input': TASKS_NOT_BRIDGED,
-  'tasks-request-headers': TASKS_NOT_BRIDGED,
-  'tasks-dispatch-and-envelope': TASKS_NOT_BRIDGED,
-  'tasks-required-task-error': TASKS_NOT_BRIDGED,
-  'tasks-mrtr-composition': TASKS_NOT_BRIDGED,
+  // The tasks in front of a 2025 server that runs none of its own are the bridge's (packages/switchboard/src/made-tasks.ts).
+  'tasks-required-task-error':
+    'wants -32021 for failing_job from a caller that does not declare the tasks extension: a tool the server cannot serve without a task. In ' +
+    'front of a 2025 server that runs no tasks of its own there is none: without the 2025-11-25 `tasks` capability no call may be ' +
+    'task-augmented (2025-11-25 tasks.mdx, Tool-Level Negotiation), so every tool it has answers a plain call, and the bridge runs it in the ' +
+    'call for such a caller (the 2025-only Everything toolbox lists its task-only tools `execution.taskSupport: "optional"` for that reason). ' +
+    'The bridge makes a task of it only for a caller that declares the extension (tasks-lifecycle, tasks-dispatch-and-envelope)',
+  'tasks-mrtr-composition':
+    "wants test_tool_with_task's question asked before its task is made: round 1 an input_required result with no taskId, round 2 the " +
+    'CreateTaskResult (SEP-2663: input needed before a task is the multi round-trip flow on tools/call, input needed during it the ' +
+    "task's inputRequests). A 2025 server asks with a request pushed during the call, which says nothing of where in the work it comes. " +
+    'The bridge makes the task when the call starts (the server lists the tool as one that may run as a task), so every question is the ' +
+    "task's inputRequests, as tasks-mrtr-input wants, and round 1 here is the task's handle. Which of the two a question is cannot be read " +
+    'off the 2025 wire',
 };

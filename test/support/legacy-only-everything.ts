@@ -22,7 +22,8 @@ const ENVELOPE = new Set(['io.modelcontextprotocol/protocolVersion', 'io.modelco
 
 const refuse = (message: string) => Response.json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }, { status: 400 });
 
-export async function startLegacyOnlyEverything(): Promise<LegacyOnlyServer> {
+/** `seen`: each JSON-RPC message a client POSTs, as the server reads it (what a bridge told the server). */
+export async function startLegacyOnlyEverything(options: { seen?: (message: Record<string, unknown>) => void } = {}): Promise<LegacyOnlyServer> {
   const toolbox = createToolbox('everything', { allowedHosts: acceptedHosts('127.0.0.1'), legacy: 'sessionful' });
   await toolbox.ready();
   const listening = await listenFetch(async (request) => {
@@ -36,6 +37,7 @@ export async function startLegacyOnlyEverything(): Promise<LegacyOnlyServer> {
       body = undefined;
     }
     const message = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+    if (message !== undefined) options.seen?.(message);
     if (session === null && message?.method !== 'initialize') return refuse('Bad Request: Server not initialized');
     return toolbox.fetch(new Request(request.url, { method: 'POST', headers: request.headers, body: message === undefined ? text : JSON.stringify(withoutEnvelope(message)), signal: request.signal }));
   }, { host: '127.0.0.1', port: 0 });

@@ -198,7 +198,7 @@ export function createHttpFace(options: HttpFaceOptions): HttpFace {
   // A back whose process exited is started again by the next request that needs it.
   const openModern = alsoWhenGone(backs.open, (reason) => backs.warn(`${reason}: the next 2026 request that needs it starts it again`));
   const modernBacks: ModernBacks = new ModernBacks(openModern, backs.pending, (n, from) => modern.relay(n, from), { warn: backs.warn, ...(backs.backsPerGroup !== undefined ? { maxPerGroup: backs.backsPerGroup } : {}) });
-  const modern = new ModernFace(modernBacks, backs.pending);
+  const modern = new ModernFace(modernBacks, backs.pending, { tasks: backs.tasks });
 
   async function serve(x: HttpExchange): Promise<void> {
     const sessionId = x.header('mcp-session-id');

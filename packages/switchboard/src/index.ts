@@ -29,6 +29,13 @@ export interface BridgeLimits {
   sessionsPerHost?: number;
   /** Backs open at once per group of 2026 callers in front of a legacy server (default 8). */
   backsPerGroup?: number;
+  /**
+   * Tasks the bridge makes for 2026 hosts in front of a 2025 server that runs none, kept running or ended: in all
+   * (default 256) and per host (default 64), each for its ttl in ms from its creation (default 10 minutes).
+   */
+  tasks?: number;
+  tasksPerHost?: number;
+  taskTtlMs?: number;
   /** The largest request body the HTTP face reads, in bytes (default 4 MiB). */
   bodyBytes?: number;
 }
@@ -76,6 +83,7 @@ export function createBridge(options: BridgeOptions): Bridge {
     own: options.own ?? {},
     warn,
     pending: new PendingCalls({ codec, warn, ...defined({ max: limits.calls, maxPerCaller: limits.callsPerHost, waitMs: limits.callWaitMs }) }),
+    tasks: { warn, ...defined({ max: limits.tasks, maxPerCaller: limits.tasksPerHost, ttlMs: limits.taskTtlMs }) },
     ...defined({ backsPerGroup: limits.backsPerGroup }),
   });
   const anyHost = options.allowedHosts?.includes('*') === true;

@@ -4,7 +4,9 @@
 // `input_required` and `requestState` come back untouched, so the server itself holds the -32021 gate on what the
 // host declared. In front of a legacy server the back client carries the request, and what the server pushes during
 // a call comes back to the host as `input_required` with a signed handle of the call (pending-calls.ts), refused
-// with -32021 when the host's envelope does not declare it.
+// with -32021 when the host's envelope does not declare it. A legacy server's tasks reach a host that declares the
+// tasks extension in the extension's form: those it runs itself (modern-tasks.ts), or, when it runs none, those the
+// bridge makes of the calls its tools/list says may run as tasks (made-tasks.ts).
 
 import { headerParams, META, MODERN_VERSIONS, standardHeaders, TASKS_EXTENSION, type Client, type ClientCapabilities, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type LoggingLevel, type Tool } from '@byhand/client';
 import { admit, checkParamHeaders, refused, type HeaderLookup, type MirroredParam } from './modern-gate.js';
@@ -12,6 +14,7 @@ import { forward } from './forward.js';
 import { ListenFace, type Notify } from './listen-face.js';
 import type { ModernBack, ModernBacks } from './modern-backs.js';
 import { declaresTasks, legacyCapabilities, ModernTasks, offersLegacyTasks } from './modern-tasks.js';
+import { MadeTasks, mayRunAsTask, type MadeTasksOptions } from './made-tasks.js';
 import { carriedCapabilities } from './extensions.js';
 import { AnswerError } from './json-rpc-peer.js';
 import type { Leased, PendingCalls, Progress, Round } from './pending-calls.js';
@@ -47,18 +50,23 @@ export class ModernFace {
   readonly listens = new ListenFace();
   /** A legacy server's tasks, for the hosts that declare the extension. */
   private readonly tasks: ModernTasks;
-  /** Each back's tools, listed once, for the Mcp-Param-* headers their schemas ask for (checked, and sent on), and when. */
-  private readonly mirrored = new WeakMap<Client, { listing: Promise<Map<string, MirroredParam[]>>; at: number }>();
+  /** The tasks the bridge makes, in front of a legacy server that runs none. */
+  private readonly made: MadeTasks;
+  /** Each back's tools, listed once: the Mcp-Param-* headers their schemas ask for (checked, and sent on), which may run as tasks. */
+  private readonly listed = new WeakMap<Client, { listing: Promise<Map<string, Listed>>; at: number }>();
   /** The log level each legacy back's session was last told (logging/setLevel). */
   private readonly levels = new WeakMap<Client, LoggingLevel>();
+  private readonly now: () => number;
 
   constructor(
     /** The backs for each set of declared capabilities, opened on first use (modern-backs.ts). */
     private readonly backs: Pick<ModernBacks, 'client' | 'lease'>,
     private readonly pending: PendingCalls,
-    private readonly now: () => number = Date.now,
+    options: { now?: () => number; tasks?: MadeTasksOptions } = {},
   ) {
+    this.now = options.now ?? Date.now;
     this.tasks = new ModernTasks(backs, pending);
+    this.made = new MadeTasks(pending, options.tasks);
   }
 
   /**
@@ -85,17 +93,13 @@ export class ModernFace {
     if (request.method === 'server/discover' || (request.method !== 'tools/call' && !TASK_METHODS.has(request.method))) return;
     const declared = declaredBy(request);
     const { client } = await this.backs.client(declared);
-    if (TASK_METHODS.has(request.method) && client.era !== 'modern') {
-      if (!offersLegacyTasks(client)) throw refused(404, -32601, `Method not found: ${request.method} (this ${client.protocolVersion} server runs no tasks)`);
-      // As a 2026 server refuses it (the servers' task-methods.ts): the extension is the caller's to declare.
-      if (!declaresTasks(declared)) throw refused(400, -32021, `${request.method} needs the ${TASKS_EXTENSION} extension, which this request's clientCapabilities do not declare`, { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
+    // As a 2026 server refuses it (the servers' task-methods.ts): the extension is the caller's to declare. In front
+    // of a legacy server the tasks are the bridge's to carry or to make, so it offers them whatever the server runs.
+    if (TASK_METHODS.has(request.method) && client.era !== 'modern' && !declaresTasks(declared)) {
+      throw refused(400, -32021, `${request.method} needs the ${TASKS_EXTENSION} extension, which this request's clientCapabilities do not declare`, { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
     }
     if (request.method !== 'tools/call' || header === undefined) return;
-    const name = String(request.params?.name);
-    let tools = await this.toolsOf(client);
-    // A tool listed since: list again, once, unless the listing is recent.
-    if (!tools.has(name) && this.now() - (this.mirrored.get(client)?.at ?? 0) >= RELIST_AFTER_MS) tools = await this.toolsOf(client, true);
-    checkParamHeaders(tools.get(name) ?? [], request.params?.arguments, header);
+    checkParamHeaders((await this.toolNamed(client, String(request.params?.name)))?.mirrored ?? [], request.params?.arguments, header);
   }
 
   /** A request `check` admitted. */
@@ -123,6 +127,10 @@ export class ModernFace {
     if (TASK_METHODS.has(request.method)) {
       const { taskId } = params;
       if (typeof taskId !== 'string') throw new AnswerError({ code: -32602, message: `Invalid params: ${request.method} needs a taskId, a string` });
+      if (!offersLegacyTasks(client)) {
+        if (request.method === 'tasks/get') return this.made.get(taskId);
+        return request.method === 'tasks/update' ? this.made.update(taskId, params.inputResponses) : this.made.cancel(taskId);
+      }
       if (request.method === 'tasks/get') return this.tasks.get(declared, caller, taskId, signal);
       if (request.method === 'tasks/update') return this.tasks.update(declared, taskId, params.inputResponses);
       return this.tasks.cancel(declared, taskId, signal);
@@ -145,7 +153,10 @@ export class ModernFace {
       const { back: held, release } = await this.backs.lease(declared, { asked: (scope) => this.pending.asked(scope), signal });
       return { scope: held.scope, release, run: (s, progress) => work(held, s, progress), flush: () => ping(held.client) };
     };
-    return this.pending.start({ declared, binding, caller, ...(logLevel !== undefined ? { logLevel } : {}), lease }, round);
+    const start = { declared, binding, caller, ...(logLevel !== undefined ? { logLevel } : {}), lease };
+    // A server that runs no tasks, for a host that declares the extension: the bridge makes the task.
+    if (request.method === 'tools/call' && declaresTasks(declared) && !offersLegacyTasks(client) && mayRunAsTask((await this.toolNamed(client, String(params.name)))?.tool)) return this.made.start(start);
+    return this.pending.start(start, round);
   }
 
   /** A legacy back's session told to send log messages at `level` and above, unless it already is (or logs nothing). */
@@ -155,15 +166,22 @@ export class ModernFace {
     this.levels.set(client, level);
   }
 
-  /** The back's tools' mirrored arguments, by tool name; listed once (or again, `fresh`). */
-  private toolsOf(client: Client, fresh = false): Promise<Map<string, MirroredParam[]>> {
-    const known = fresh ? undefined : this.mirrored.get(client);
+  /** The back's tools, by name; listed once (or again, `fresh`). */
+  private toolsOf(client: Client, fresh = false): Promise<Map<string, Listed>> {
+    const known = fresh ? undefined : this.listed.get(client);
     if (known !== undefined) return known.listing;
-    const listing = client.listTools().then((tools) => new Map(tools.map((tool) => [tool.name, mirroredOf(tool)] as const)));
+    const listing = client.listTools().then((tools) => new Map(tools.map((tool) => [tool.name, { tool, mirrored: mirroredOf(tool) }] as const)));
     const entry = { listing, at: this.now() };
-    this.mirrored.set(client, entry);
-    listing.catch(() => this.mirrored.get(client) === entry && this.mirrored.delete(client));
+    this.listed.set(client, entry);
+    listing.catch(() => this.listed.get(client) === entry && this.listed.delete(client));
     return listing;
+  }
+
+  /** A back's tool, from its listing; for a name the listing lacks (a tool listed since), listed again unless the listing is recent. */
+  private async toolNamed(client: Client, name: string): Promise<Listed | undefined> {
+    const tools = await this.toolsOf(client);
+    if (tools.has(name) || this.now() - (this.listed.get(client)?.at ?? 0) < RELIST_AFTER_MS) return tools.get(name);
+    return (await this.toolsOf(client, true)).get(name);
   }
 
   /** The host's request as it sent it, with the server's protocol version; the server's answer as it came. */
@@ -197,6 +215,12 @@ const isProgressToken = (token: unknown): token is string | number => typeof tok
 function declaredBy(request: JsonRpcRequest): ClientCapabilities {
   const meta = (request.params?._meta ?? {}) as JsonObject;
   return (meta[META.clientCapabilities] ?? {}) as ClientCapabilities;
+}
+
+/** A listed tool, with its x-mcp-header arguments. */
+interface Listed {
+  tool: Tool;
+  mirrored: MirroredParam[];
 }
 
 /** A tool's x-mcp-header arguments (none for a tool whose annotations are invalid: the client leaves it out of its list). */

@@ -29,15 +29,13 @@ export function offersLegacyTasks(client: Client): boolean {
 }
 
 /**
- * A legacy server's capabilities as a 2026 host reads them: the tasks extension when the server runs 2025 tasks (which
- * the bridge carries), in place of the 2025 `tasks` capability; never the extension otherwise, even when the server
- * names it, since the bridge has no 2026 tasks of a legacy server to carry.
+ * A legacy server's capabilities as a 2026 host reads them: the tasks extension in place of the 2025 `tasks`
+ * capability, since the bridge carries the 2025 tasks a server runs, and makes its own of the calls of a server that
+ * runs none (made-tasks.ts). The extension a legacy server names is not its own word: it has no 2026 tasks to carry.
  */
 export function legacyCapabilities(client: Client): JsonObject {
   const { tasks: _, extensions: named, ...others } = client.serverCapabilities;
-  const { [TASKS_EXTENSION]: _named, ...extensions } = (named ?? {}) as JsonObject;
-  if (offersLegacyTasks(client)) extensions[TASKS_EXTENSION] = {};
-  return Object.keys(extensions).length > 0 ? { ...others, extensions } : others;
+  return { ...others, extensions: { ...(named as JsonObject | undefined), [TASKS_EXTENSION]: {} } };
 }
 
 interface Followed {

@@ -6,7 +6,9 @@
 // round's request bounds only that round: a caller who gives it up (cancels, or hangs up before the answer) gives up
 // the call, but the end of a round that was answered ends nothing. Calls are bounded in count, per caller and in
 // all, and in time: a caller who never retries leaves the server an error answer, not a request held for ever. A
-// handle names this process: another instance, or this one restarted, refuses it with the reason.
+// handle names this process: another instance, or this one restarted, refuses it with the reason. A task the bridge
+// makes runs its call detached (made-tasks.ts): the same back and bounds, but no rounds and no handle, what the server
+// asks read and answered by key whenever its caller comes.
 
 import { McpError, type ClientCapabilities, type CreateMessageResult, type ElicitResult, type Host, type InputContext, type InputResponse, type JsonObject, type JsonRpcNotification, type ListRootsResult, type LoggingLevel } from '@byhand/client';
 import type { StateCodec } from '@byhand/servers/edge';
@@ -53,6 +55,18 @@ export interface Leased {
   run(signal: AbortSignal, progress: Progress): Promise<JsonObject>;
   /** Resolves once the server has read what the back sent it so far (a ping answered after it). */
   flush?(): Promise<void>;
+}
+
+/** A call run for a task the bridge makes: what the server asks is read and answered by key, in no round. */
+export interface DetachedCall {
+  /** What the server asked and no answer has reached yet, by key. */
+  questions(): JsonObject;
+  /** Answers the questions named, a key not waiting ignored; whether any was. */
+  answer(responses: JsonObject): boolean;
+  /** The call's result, or why it failed: the server's error, -32021 for what the caller did not declare, a give-up. */
+  outcome: Promise<JsonObject>;
+  /** The call given up: what the server is waiting on is answered with `error`, and the request cancelled. */
+  giveUp(error: Error): void;
 }
 
 export interface CallStart {
@@ -110,6 +124,8 @@ function declares(declared: ClientCapabilities, need: string): boolean {
 
 class PendingCall {
   readonly waiting = new Map<string, Waiting>();
+  /** Every key the call has used: one is never used twice, so an answer always means the request it was given for. */
+  private readonly used = new Set<string>();
   /** Keys already sent to the caller and not yet answered. */
   readonly told = new Set<string>();
   readonly controller = new AbortController();
@@ -136,9 +152,16 @@ class PendingCall {
       return Promise.reject(new McpError('protocol', `the caller did not declare ${need}`, 'the caller must declare the capability in its envelope'));
     }
     return new Promise<InputResponse>((resolve, reject) => {
-      this.waiting.set(unique(key, this.waiting), { request, resolve, reject });
+      this.keep(key, { request, resolve, reject });
       this.wake?.();
     });
+  }
+
+  /** A request waiting under `key`, or under a key made from it when that one was used before. */
+  keep(key: string, waiting: Waiting): void {
+    const kept = unique(key, this.used);
+    this.used.add(kept);
+    this.waiting.set(kept, waiting);
   }
 
   /** The server asked for what the caller did not declare: the call ends with -32021, naming it (mrtr.mdx). */
@@ -194,7 +217,7 @@ class PendingCall {
   }
 }
 
-function unique(key: string, taken: Map<string, unknown>): string {
+function unique(key: string, taken: { has(key: string): boolean }): string {
   if (!taken.has(key)) return key;
   for (let n = 2; ; n++) if (!taken.has(`${key}#${n}`)) return `${key}#${n}`;
 }
@@ -265,6 +288,40 @@ export class PendingCalls {
 
   /** A call's first round: its result, or `input_required` with what the server asks. */
   async start(start: CallStart, round: Round = {}): Promise<JsonObject> {
+    const call = this.open(start);
+    await this.take(call, round);
+    return this.answer(call, round);
+  }
+
+  /**
+   * A call with no rounds, for a task the bridge makes (made-tasks.ts): its caller is not waiting on a request, so
+   * what the server asks waits until the caller reads it (`questions`) and answers it, by key, whenever it comes.
+   * `asked` is told each time the server asks more. Bounded with the other calls; no requestState, no wait for a retry.
+   */
+  detach(start: CallStart, asked: () => void = () => undefined): DetachedCall {
+    const call = this.open(start);
+    const outcome = this.take(call, {}).then(() => this.settle(call, asked));
+    return {
+      questions: () => Object.fromEntries([...call.waiting].map(([key, waiting]) => [key, waiting.request])),
+      answer: (responses) => {
+        let answered = false;
+        for (const [key, response] of Object.entries(responses)) {
+          const waiting = call.waiting.get(key);
+          if (waiting === undefined) continue;
+          call.waiting.delete(key);
+          call.told.delete(key);
+          waiting.resolve(response as InputResponse);
+          answered = true;
+        }
+        return answered;
+      },
+      outcome,
+      giveUp: (error) => this.end(call, error),
+    };
+  }
+
+  /** A new call, within the bounds on calls in all and per caller. */
+  private open(start: CallStart): PendingCall {
     if (this.calls.size >= this.max) {
       throw new AnswerError({ code: -32603, message: `byhand bridge: ${this.max} calls are already running or waiting; try again when one ends` });
     }
@@ -275,11 +332,16 @@ export class PendingCalls {
     const call = new PendingCall(String(++this.nextId), start.declared, start);
     this.calls.set(call.id, call);
     this.perCaller.set(start.caller, mine + 1);
+    return call;
+  }
+
+  /** The call takes its back, what the server asked before it is its first question, and its work is sent. */
+  private async take(call: PendingCall, round: Round): Promise<void> {
     const gaveUp = () => this.end(call, new McpError('aborted', 'the caller gave up the call', 'the caller cancelled its request, or hung up before the answer'));
     round.signal?.addEventListener('abort', gaveUp, { once: true });
     try {
       if (round.signal?.aborted) gaveUp();
-      call.leased = await start.lease(call.controller.signal);
+      call.leased = await call.start.lease(call.controller.signal);
     } catch (error) {
       this.end(call, error instanceof Error ? error : new Error(String(error)));
       throw error;
@@ -296,7 +358,7 @@ export class PendingCalls {
     const answered = lane.takeHeld().map(
       (held) =>
         new Promise<void>((settled) => {
-          call.waiting.set(unique(held.key, call.waiting), {
+          call.keep(held.key, {
             request: held.request,
             resolve: (response) => (held.resolve(response), settled()),
             reject: (error) => (held.reject(error), settled()),
@@ -312,7 +374,22 @@ export class PendingCalls {
     call.current = round;
     // The client writes the host's answers on the turn they come; the call is sent once the server has read them.
     call.result = answered.length > 0 ? Promise.all(answered).then(nextTurn).then(() => leased.flush?.()).then(run) : run();
-    return this.answer(call, round);
+  }
+
+  /** A detached call until it ends: its result, or why it failed. */
+  private async settle(call: PendingCall, asked: () => void): Promise<JsonObject> {
+    for (;;) {
+      const outcome = await call.next();
+      if (call.refused) {
+        this.end(call, call.refused);
+        throw call.refused;
+      }
+      if ('result' in outcome) return (this.end(call), outcome.result);
+      if ('error' in outcome) throw (this.end(call), outcome.error);
+      // Seen: the next wait is for the server's next question, or the end.
+      for (const key of call.untold()) call.told.add(key);
+      asked();
+    }
   }
 
   /** A retry: its `inputResponses` answer what the call was waiting for, and the call goes on. */

@@ -9,6 +9,7 @@ import { JsonRpcPeer } from './json-rpc-peer.js';
 import { alsoWhenGone, LegacyFace, type OpenBack } from './legacy-face.js';
 import { ModernBacks } from './modern-backs.js';
 import { isModernRequest, ModernFace } from './modern-face.js';
+import type { MadeTasksOptions } from './made-tasks.js';
 import type { PendingCalls } from './pending-calls.js';
 
 /** The host's end of a pipe: what it writes (stdin), what the bridge writes to it (stdout), and when to stop. */
@@ -29,6 +30,8 @@ export interface Backs {
   warn: (text: string) => void;
   /** Backs open at once per group of callers in front of a legacy server (modern-backs.ts). */
   backsPerGroup?: number;
+  /** The bounds on the tasks the bridge makes (made-tasks.ts). */
+  tasks?: MadeTasksOptions;
 }
 
 /**
@@ -48,7 +51,7 @@ export async function serveStdio(io: StdioIO, backs: Backs): Promise<string | un
     if (face === undefined && request.method === 'ping') return {};
     if (face === undefined && isModernRequest(request)) {
       const opened: ModernBacks = (modernBacks = new ModernBacks(open, backs.pending, (n, from) => modern.relay(n, from), { warn: backs.warn, ...(backs.backsPerGroup !== undefined ? { maxPerGroup: backs.backsPerGroup } : {}) }));
-      const modern = new ModernFace(opened, backs.pending);
+      const modern = new ModernFace(opened, backs.pending, { tasks: backs.tasks });
       face = modern;
     }
     face ??= new LegacyFace(link, open, backs.own, backs.warn);

@@ -2,10 +2,12 @@
 // (SEP-2663): whether this request may get a CreateTaskResult, and the -32021 answer when a tool needs one and the
 // client did not declare the extension. tasks/result and tasks/list are gone in SEP-2663; the SDK already answers
 // them -32601 on the 2026-07-28 era (node_modules/@modelcontextprotocol/server/dist/src-DdvbAHrR.mjs, `_onrequest`).
+// On a 2025 session there is no extension to declare and no task to make: a task's work runs in the call, as a 2025
+// server that runs no tasks runs every tool.
 
 import { ProtocolError, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { TASKS_EXTENSION, TaskStorageUnavailableError, TaskStoreFullError, type TaskStarter, type TaskStore, type TaskWork } from './tasks.js';
+import { TASKS_EXTENSION, TaskProtocolError, TaskStorageUnavailableError, TaskStoreFullError, type InputRequestMap, type InputResponseMap, type TaskStarter, type TaskStore, type TaskWork } from './tasks.js';
 
 const MISSING_CAPABILITY = -32021;
 const INVALID_PARAMS = -32602;
@@ -30,20 +32,47 @@ export function assertTasksDeclared(ctx: ServerContext, what: string): void {
 
 /**
  * For a tool that runs as a task: a CreateTaskResult when the request declares the extension, otherwise the
- * synchronous answer, or for a task-only tool (no `sync`) a tool error; on the modern era gateTaskOnlyTools has
- * already answered -32021 before such a request gets here.
+ * synchronous answer, or for a task-only tool (no `sync`) its work run in the call. On the modern era
+ * gateTaskOnlyTools has already answered -32021 before such a request gets here, so that is a 2025 session's call.
  */
 export async function runAsTask(ctx: ServerContext, store: TaskStarter, work: TaskWork, sync?: () => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
-  if (!declaresTasks(ctx)) {
-    if (sync !== undefined) return sync();
-    return { content: [{ type: 'text', text: `This tool runs only as a task, which needs the ${TASKS_EXTENSION} extension` }], isError: true };
-  }
+  if (!declaresTasks(ctx)) return sync !== undefined ? sync() : inTheCall(ctx, work);
   try {
     return await store.start(work);
   } catch (error) {
     if (error instanceof TaskStoreFullError || error instanceof TaskStorageUnavailableError) throw new ProtocolError(-32603, error.message);
     throw error;
   }
+}
+
+/** Where a protocol error of work run in the call waits in the tool's result, for answerProtocolErrors to throw. */
+const PROTOCOL_ERROR = 'byhand/taskProtocolError';
+
+/**
+ * A task's work in a 2025 session's call: what it asks goes over the session as pushed requests, all at once, and a
+ * protocol error it reports is carried out of the tool in its result, since McpServer makes an isError result of
+ * whatever a tool throws (mcp-oHn3ureC.mjs:1615).
+ */
+async function inTheCall(ctx: ServerContext, work: TaskWork): Promise<Record<string, unknown>> {
+  const ask = async (requests: InputRequestMap): Promise<InputResponseMap> =>
+    Object.fromEntries(await Promise.all(Object.entries(requests).map(async ([key, request]) => [key, await pushed(ctx, request)] as const)));
+  try {
+    return await work({ signal: ctx.mcpReq.signal, ask });
+  } catch (error) {
+    if (!(error instanceof TaskProtocolError)) throw error;
+    const carried = { code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) };
+    return { content: [{ type: 'text', text: error.message }], isError: true, _meta: { [PROTOCOL_ERROR]: carried } };
+  }
+}
+
+/** One question, on the call's own stream (its related request): a session's GET stream is for what belongs to no call. */
+function pushed(ctx: ServerContext, request: InputRequestMap[string]): Promise<unknown> {
+  const options = { relatedRequestId: ctx.mcpReq.id };
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- a 2025 session's own way to ask, which this is for
+  if (request.method === 'elicitation/create') return ctx.mcpReq.elicitInput(request.params as Parameters<ServerContext['mcpReq']['elicitInput']>[0], options);
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- the same, for sampling
+  if (request.method === 'sampling/createMessage') return ctx.mcpReq.requestSampling(request.params as Parameters<ServerContext['mcpReq']['requestSampling']>[0], options);
+  return Promise.reject(new Error(`a task's ${request.method} cannot be asked over a 2025 session`));
 }
 
 const taskParams = z.object({ taskId: z.string() });
@@ -66,6 +95,22 @@ export function gateTaskOnlyTools(server: McpServer, names: ReadonlySet<string>)
     const name = request.params?.name;
     if (typeof name === 'string' && names.has(name)) assertTasksDeclared(ctx, `The tool ${name}`);
     return inner(request, ctx);
+  });
+}
+
+/**
+ * On a 2025 session: a protocol error the work of a task-only tool reported in the call (inTheCall) is the call's
+ * JSON-RPC error, as the task would have ended `failed`. The stored handler is replaced as gateTaskOnlyTools does.
+ */
+export function answerProtocolErrors(server: McpServer): void {
+  const handlers = (server.server as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  const inner = handlers instanceof Map ? (handlers.get('tools/call') as StoredHandler | undefined) : undefined;
+  if (!(handlers instanceof Map) || inner === undefined) throw new Error('answerProtocolErrors: the SDK no longer keeps a tools/call handler where 2.4.0 did');
+  handlers.set('tools/call', async (request: Parameters<StoredHandler>[0], ctx: ServerContext) => {
+    const result = await inner(request, ctx);
+    const carried = (result as { _meta?: Record<string, unknown> } | undefined)?._meta?.[PROTOCOL_ERROR] as { code: number; message: string; data?: unknown } | undefined;
+    if (carried !== undefined) throw new ProtocolError(carried.code, carried.message, carried.data);
+    return result;
   });
 }
 

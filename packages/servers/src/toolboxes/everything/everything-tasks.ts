@@ -1,13 +1,15 @@
 // The Everything toolbox's tasks-extension fixtures, named and shaped as the conformance suite's tasks-* scenarios
 // require (conformance-2026 dist/index.js, each scenario's "Required server fixtures"): greet (sync only),
 // slow_compute (optional task), failing_job and protocol_error_job (required task), confirm_delete and multi_input
-// (tasks that park for input), test_tool_with_task (MRTR rounds, then a task).
+// (tasks that park for input), test_tool_with_task (MRTR rounds, then a task). On a 2025 session, which has no
+// extension to declare, each lists its task support in the 2025 form (`execution.taskSupport`), and a task-only tool
+// runs in the call and asks over the session (task-methods.ts).
 
-import { acceptedContent, inputRequired, type InputRequest, type McpServer } from '@modelcontextprotocol/server';
+import { acceptedContent, inputRequired, type InputRequest, type McpServer, type RegisteredTool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { elicitOutcome, text } from '../../edge/mrtr.js';
 import { sharedSchema } from '../../edge/schemas.js';
-import { gateTaskOnlyTools, registerTaskMethods, runAsTask } from '../../edge/task-methods.js';
+import { answerProtocolErrors, gateTaskOnlyTools, registerTaskMethods, runAsTask } from '../../edge/task-methods.js';
 import { TaskProtocolError, type TaskStore } from '../../edge/tasks.js';
 import type { BuildContext } from '../../edge/toolbox.js';
 
@@ -46,6 +48,17 @@ function accepted(answer: unknown): Record<string, unknown> | undefined {
   return acceptedContent({ answer }, 'answer');
 }
 
+/**
+ * On a 2025 session a tool that may run as a task says so in its listing: `optional` rather than `required`, since a
+ * server that offers no 2025 tasks can require none (2025-11-25 tasks.mdx, Tool-Level Negotiation). registerTool takes
+ * no `execution` in 2.4.0 (mcp-oHn3ureC.mjs:1994); the registered tool keeps it for tools/list. The 2026 era has no
+ * such field (the SDK would leave it out), and a server narrowed to one tool (narrow.ts) shares one stand-in for the
+ * others, so it is set on the 2025 era only.
+ */
+function listedAsTask(era: BuildContext['era']): (tool: RegisteredTool) => void {
+  return era === 'legacy' ? (tool) => void (tool.execution = { taskSupport: 'optional' }) : () => undefined;
+}
+
 /** The tools that run only as tasks: a request that does not declare the extension gets -32021. */
 const TASK_ONLY = new Set(['failing_job', 'protocol_error_job', 'confirm_delete', 'multi_input', 'test_tool_with_task']);
 
@@ -53,12 +66,13 @@ export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store
   const schema = (schemas ??= makeSchemas());
   // Tasks count against the quota of the client this request came from.
   const tasks = store.startingFor(ctx.client);
+  const mayRunAsTask = listedAsTask(ctx.era);
 
   server.registerTool('greet', { description: 'Sync only: says hello', inputSchema: schema.greet }, async ({ name }) =>
     text(`Hello, ${name}!`),
   );
 
-  server.registerTool(
+  mayRunAsTask(server.registerTool(
     'slow_compute',
     {
       description: 'Sleeps `seconds` then answers; a task when the client declares the tasks extension',
@@ -79,23 +93,23 @@ export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store
         },
       ) as never;
     },
-  );
+  ));
 
-  server.registerTool('failing_job', { description: 'Task only: reports a tool error after a moment' }, async (call) =>
+  mayRunAsTask(server.registerTool('failing_job', { description: 'Task only: reports a tool error after a moment' }, async (call) =>
     runAsTask(call, tasks, async (run) => {
       await sleep(300, run.signal);
       return text('The job failed, as it always does', true);
     }) as never,
-  );
+  ));
 
-  server.registerTool('protocol_error_job', { description: 'Task only: fails with a protocol error' }, async (call) =>
+  mayRunAsTask(server.registerTool('protocol_error_job', { description: 'Task only: fails with a protocol error' }, async (call) =>
     runAsTask(call, tasks, async (run) => {
       await sleep(100, run.signal);
       throw new TaskProtocolError(-32603, 'protocol_error_job fails on purpose');
     }) as never,
-  );
+  ));
 
-  server.registerTool(
+  mayRunAsTask(server.registerTool(
     'confirm_delete',
     { description: 'Task only: asks for confirmation, then "deletes" the file', inputSchema: schema.confirmDelete },
     async ({ filename }, call) =>
@@ -103,9 +117,9 @@ export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store
         const answers = await run.ask({ confirm: ask(`Delete ${filename}?`, { confirm: { type: 'boolean' } }) });
         return text(accepted(answers.confirm)?.confirm === true ? `Deleted ${filename}` : `Kept ${filename}`);
       }) as never,
-  );
+  ));
 
-  server.registerTool('multi_input', { description: 'Task only: asks two questions at once' }, async (call) =>
+  mayRunAsTask(server.registerTool('multi_input', { description: 'Task only: asks two questions at once' }, async (call) =>
     runAsTask(call, tasks, async (run) => {
       const answers = await run.ask({
         name: ask('Your name?', { name: { type: 'string' } }),
@@ -113,19 +127,19 @@ export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store
       });
       return text(`Thanks, ${((name: unknown) => (typeof name === 'string' ? name : 'stranger'))(accepted(answers.name)?.name)}`);
     }) as never,
-  );
+  ));
 
-  server.registerTool('test_tool_with_task', { description: 'MRTR for the name, then a task that greets' }, async (call) => {
+  mayRunAsTask(server.registerTool('test_tool_with_task', { description: 'MRTR for the name, then a task that greets' }, async (call) => {
     const answer = elicitOutcome(call, 'user_name');
     if (answer.kind === 'missing') {
       return inputRequired({ inputRequests: { user_name: ask('What is your name?', { name: { type: 'string' } }) } });
     }
     const name = answer.kind === 'accept' && typeof answer.content.name === 'string' ? answer.content.name : 'stranger';
     return runAsTask(call, tasks, async () => text(`Hello, ${name}!`)) as never;
-  });
+  }));
 
   if (ctx.era === 'modern') {
     registerTaskMethods(server, store);
     gateTaskOnlyTools(server, TASK_ONLY);
-  }
+  } else answerProtocolErrors(server);
 }
