@@ -22,8 +22,8 @@ const URL_IN_PAGE = 'http://localhost/mcp';
 
 /** How an embedder opens the server: byhand's client, with the host the bridge gives it. */
 function opener(target: Target): OpenBack {
-  return async (host, events) => {
-    const client = await connect(target, { host, onNotification: events.onNotification, ...(events.onGone ? { onGone: events.onGone } : {}) });
+  return async (host, events, extensions) => {
+    const client = await connect(target, { host, extensions, onNotification: events.onNotification, ...(events.onGone ? { onGone: events.onGone } : {}) });
     return { client, close: () => client.close() };
   };
 }

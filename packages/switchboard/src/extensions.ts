@@ -25,3 +25,14 @@ export function carriedCapabilities(capabilities: JsonObject, keep: readonly str
   const carried = Object.fromEntries(Object.entries(extensions).filter(([name]) => Object.hasOwn(CARRIED_EXTENSIONS, name) || keep.includes(name)));
   return Object.keys(carried).length > 0 ? { ...others, extensions: carried } : others;
 }
+
+/** What a host declared of the extensions the bridge carries, with their settings: what its back declares too. */
+export function declaredExtensions(capabilities: JsonObject): Record<string, JsonObject> {
+  const extensions = capabilities.extensions;
+  if (extensions === undefined || extensions === null || typeof extensions !== 'object') return {};
+  const declared: Record<string, JsonObject> = {};
+  for (const [name, settings] of Object.entries(extensions)) {
+    if (Object.hasOwn(CARRIED_EXTENSIONS, name) && settings !== null && typeof settings === 'object') declared[name] = settings as JsonObject;
+  }
+  return declared;
+}

@@ -6,7 +6,7 @@
 
 import { LEGACY_VERSIONS, McpError, type Client, type ClientCapabilities, type Host, type JsonObject, type JsonRpcNotification, type JsonRpcRequest, type ToolCallOptions } from '@byhand/client';
 import { isLogLevel, LOG_LEVELS } from './log-levels.js';
-import { carriedCapabilities } from './extensions.js';
+import { carriedCapabilities, declaredExtensions } from './extensions.js';
 import { forward } from './forward.js';
 import { AnswerError } from './json-rpc-peer.js';
 import { LEGACY_TASKS_CAPABILITY, LegacyTasks, offersTasks, withTaskSupport } from './legacy-tasks.js';
@@ -28,12 +28,15 @@ export interface BackEvents {
   onGone?(reason: string): void;
 }
 
-/** Opens the server with this host; what it tells besides its answers goes to `events`. */
-export type OpenBack = (host: Host, events: BackEvents) => Promise<Back>;
+/**
+ * Opens the server with this host, declaring these extensions (the ones the hosts behind the back declared that the
+ * bridge carries: `connect`'s `extensions`); what it tells besides its answers goes to `events`.
+ */
+export type OpenBack = (host: Host, events: BackEvents, extensions: Record<string, JsonObject>) => Promise<Back>;
 
 /** `open`, with `gone` told too when a server it opened is gone (after the events' own onGone). */
 export function alsoWhenGone(open: OpenBack, gone: (reason: string) => void): OpenBack {
-  return (host, events) => open(host, { ...events, onGone: (reason) => (events.onGone?.(reason), gone(reason)) });
+  return (host, events, extensions) => open(host, { ...events, onGone: (reason) => (events.onGone?.(reason), gone(reason)) }, extensions);
 }
 
 export interface HostLink {
@@ -124,7 +127,7 @@ export class LegacyFace {
   private async initialize(params: JsonObject): Promise<JsonObject> {
     if (this.opening !== undefined) throw new AnswerError({ code: -32600, message: 'Invalid Request: initialize was already sent on this connection' });
     const declared = (params.capabilities ?? {}) as ClientCapabilities;
-    this.opening = this.openBack(relayHost(declared, this.link.ask, this.own), { onNotification: (n) => this.relay(n) });
+    this.opening = this.openBack(relayHost(declared, this.link.ask, this.own), { onNotification: (n) => this.relay(n) }, declaredExtensions(declared));
     let client: Client;
     try {
       this.back = await this.opening;

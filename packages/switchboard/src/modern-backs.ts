@@ -12,9 +12,10 @@
 // when it is free, so a server whose calls never overlap sees one session, as without the bridge. Backs stay open
 // until the face closes, or until their server's process exits: the next request then starts one again.
 
-import type { Client, ClientCapabilities, Host, JsonRpcNotification } from '@byhand/client';
+import type { Client, ClientCapabilities, Host, JsonObject, JsonRpcNotification } from '@byhand/client';
 import type { Back, OpenBack } from './legacy-face.js';
 import type { PendingCalls } from './pending-calls.js';
+import { declaredExtensions } from './extensions.js';
 import { elicitationModes } from './relay-host.js';
 
 /** A back, and what ends when its server can tell nothing more between calls (its events ended, or it is gone). */
@@ -48,6 +49,8 @@ interface Slot {
 interface Group {
   key: string;
   host: (scope: string) => Host;
+  /** The carried extensions its callers declared, which its backs declare too. */
+  extensions: Record<string, JsonObject>;
   slots: Slot[];
   /** Calls waiting for a back of this group, in the order they came. */
   waiting: { take: (slot: Slot) => void; only: string | undefined }[];
@@ -117,7 +120,7 @@ export class ModernBacks {
   private groupOf(declared: ClientCapabilities): Group {
     const key = groupKey(declared);
     let group = this.groups.get(key);
-    if (group === undefined) this.groups.set(key, (group = { key, host: (scope) => this.pending.host(declared, scope), slots: [], waiting: [], opened: 0 }));
+    if (group === undefined) this.groups.set(key, (group = { key, host: (scope) => this.pending.host(declared, scope), extensions: declaredExtensions(declared), slots: [], waiting: [], opened: 0 }));
     return group;
   }
 
@@ -138,7 +141,7 @@ export class ModernBacks {
           // What it started goes with it (closing a client reaps the process group).
           void slot.back.then((back) => back.close()).catch(() => undefined);
         },
-      }).then(settled),
+      }, group.extensions).then(settled),
     };
     group.slots.push(slot);
     // A back that failed to open is tried again by the next request.
@@ -220,7 +223,9 @@ async function settled(back: Back): Promise<Back> {
 function groupKey(declared: ClientCapabilities): string {
   const sampling = isDeclared(declared.sampling) ? (declared.sampling.tools !== undefined ? 'sampling+tools' : 'sampling') : '';
   const elicitation = isDeclared(declared.elicitation) ? `elicitation:${elicitationModes(declared.elicitation).join('+')}` : '';
-  return `${sampling}|${elicitation}|${isDeclared(declared.roots) ? 'roots' : ''}`;
+  // The carried extensions are few and usually absent: a key of their own only when there are any.
+  const extensions = declared.extensions === undefined ? '' : JSON.stringify(Object.entries(declaredExtensions(declared)).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return `${sampling}|${elicitation}|${isDeclared(declared.roots) ? 'roots' : ''}|${extensions}`;
 }
 
 const isDeclared = (value: unknown) => value !== undefined && value !== null;

@@ -34,9 +34,10 @@ export async function bridgeCommand(args: string[], io: CommandIO = processIO())
     const opened = new Set<Client>();
     const closeQuietly = (client: Client) => client.close().catch(() => undefined);
     defer(() => Promise.all([...opened].map(closeQuietly)));
-    const openBack: OpenBack = async (host, events) => {
+    const openBack: OpenBack = async (host, events, extensions) => {
       let gone = false;
       const client = await connectResolved(resolved, flags, io, {
+        extensions,
         host: {
           ...host,
           eventsEnded: (reason) => {
