@@ -122,7 +122,8 @@ for (const [i, { folder, what, link: name, native, builtIn }] of TOOLS.entries()
     process.stdout.write(`${step}: installed, lockfile unchanged${name ? link(dir, name) : ''}\n`);
     continue;
   }
-  if (builtIn !== undefined && (await hasBuiltIn(builtIn))) {
+  // BYHAND_TEST_TOOLS_BUILD_ALL=1 installs it all the same: to try the build on any Node (this script's own tests do).
+  if (builtIn !== undefined && process.env.BYHAND_TEST_TOOLS_BUILD_ALL !== '1' && (await hasBuiltIn(builtIn))) {
     process.stdout.write(`${step}: not needed, this Node has ${builtIn}\n`);
     continue;
   }
