@@ -9,7 +9,7 @@ export { envelope, standardHeaders, META, INPUT_METHODS } from './modern.js';
 export { headerParams, paramHeaders } from './headers.js';
 export { isReservedMetaKey } from './exchange.js';
 export type { TraceEntry, Trace, Reply } from './transport/transport.js';
-export { isChallenge, type HttpAuth } from './transport/http.js';
+export { isChallenge, type HttpAuth, type AuthRequest } from './transport/http.js';
 export type { Limits } from './limits.js';
 export { DEFAULT_LIMITS } from './limits.js';
 export { VerdictCache, type EraVerdict } from './verdict.js';

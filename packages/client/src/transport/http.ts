@@ -28,15 +28,26 @@ export interface HttpOptions {
   auth?: HttpAuth;
 }
 
+/** What an authorization is told of a request: where it goes, its method (a DPoP proof names it), and its signal. */
+export interface AuthRequest {
+  readonly url: string;
+  readonly method: 'POST' | 'GET' | 'DELETE';
+  /** Ends with the request; made when first read, so an authorization with nothing to add makes none. */
+  readonly signal: AbortSignal;
+}
+
 /** Authorization for HTTP: a source of headers, and what to do when the server refuses them. */
 export interface HttpAuth {
-  /** Headers for every request, e.g. `Authorization: Bearer …`; `method` is the request's (a DPoP proof names it). */
-  headers(url: string, signal: AbortSignal, method?: string): Promise<Record<string, string>>;
+  /**
+   * The headers for a request, e.g. `Authorization: Bearer …`; undefined when it carries none. Given at once rather
+   * than as a promise, the request goes out in the same turn: a URL with no login costs nothing per request.
+   */
+  headers(request: AuthRequest): Record<string, string> | undefined | Promise<Record<string, string> | undefined>;
   /** A 401, or a 403 with a Bearer challenge: get new credentials; true means try the request again. */
   challenged(challenge: { status: number; headers: Headers; url: string }, signal: AbortSignal): Promise<boolean>;
   /**
-   * Any other answer: what it says for later requests (a DPoP-Nonce, RFC 9449 §8.2, §9) is taken without a round
-   * trip. `header` reads one header; `headers` makes a Headers object only when read (on Node 20 the first one
+   * Any other answer (at least each one to a request it gave headers for): what it says for later requests (a DPoP-Nonce, RFC 9449 §8.2,
+   * §9) is taken without a round trip. `header` reads one header; `headers` makes a Headers object only when read (on Node 20 the first one
    * loads undici, and the checkpoint's answers would pay for it on every request).
    */
   answered?(answer: { status: number; header(name: string): string | null; readonly headers: Headers; url: string }): void;
@@ -130,17 +141,27 @@ export class HttpTransport implements Transport {
     return { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...this.baseHeaders, ...extra, ...this.session?.headers() };
   }
 
-  async signed(extra: Record<string, string>, deadline: Deadline, method: 'POST' | 'GET'): Promise<Record<string, string>> {
-    if (!this.auth) return this.headers(extra);
-    return { ...this.headers(extra), ...(await this.auth.headers(this.url, deadline.signal, method)) };
+  /** What the authorization adds to a request, if anything: a record given at once, or a promise of one. */
+  authorization(deadline: Deadline, method: AuthRequest['method']): ReturnType<HttpAuth['headers']> {
+    return this.auth?.headers({ url: this.url, method, get signal() { return deadline.signal; } });
+  }
+
+  /** The headers of a request with its authorization; a promise only when the authorization gives one. */
+  signed(extra: Record<string, string>, deadline: Deadline, method: AuthRequest['method']): Record<string, string> | Promise<Record<string, string>> {
+    const added = this.authorization(deadline, method);
+    if (added === undefined) return this.headers(extra);
+    if (!isPromise(added)) return { ...this.headers(extra), ...added };
+    return added.then((more) => ({ ...this.headers(extra), ...more }));
   }
 
   private async post(message: JsonRpcMessage, exchange: Exchange): Promise<WireResponse> {
     const { deadline } = exchange;
     const body = JSON.stringify(message);
     for (let attempt = 1; ; attempt++) {
-      // No await without authorization: one fewer turn of the event loop per request.
-      const headers = this.auth ? await this.signed(exchange.headers, deadline, 'POST') : this.headers(exchange.headers);
+      // No await when the authorization adds nothing, or adds it at once: one fewer turn of the event loop per request.
+      let added = this.authorization(deadline, 'POST');
+      if (isPromise(added)) added = await added;
+      const headers = added === undefined ? this.headers(exchange.headers) : { ...this.headers(exchange.headers), ...added };
       if (this.trace) this.trace({ direction: 'send', transport: 'http', message, http: { method: 'POST', url: redactUrl(this.url), headers: redactHeaders(headers) } });
       let response: WireResponse;
       try {
@@ -150,7 +171,7 @@ export class HttpTransport implements Transport {
       }
       await this.refuseRedirect(response);
       if (!this.auth) return response;
-      if (attempt >= MAX_AUTH_ATTEMPTS || !isChallenge(response)) return this.answered(response);
+      if (attempt >= MAX_AUTH_ATTEMPTS || !isChallenge(response)) return added === undefined ? response : this.answered(response);
       await drain(response);
       this.traceHttp('receive', { status: response.status, headers: Object.fromEntries(response.headers()) });
       if (!(await deadline.excluding(() => this.auth!.challenged({ status: response.status, headers: response.headers(), url: this.url }, deadline.signal)))) {
@@ -249,6 +270,10 @@ export function isChallenge(response: { status: number; header(name: string): st
 /** Reads a small body to its end, so a kept-alive connection can be reused; a large or broken one is cut, unread. */
 export async function drain(response: WireResponse): Promise<void> {
   await readText(response.body, 64 * 1024, 'a body').catch(() => undefined);
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
 }
 
 export function parseJson(text: string): unknown {

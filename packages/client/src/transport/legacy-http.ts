@@ -191,7 +191,10 @@ export class HttpSession implements Session {
     const { http } = this;
     const deadline = new kit.Deadline('DELETE', 2000);
     try {
-      const headers = { ...http.baseHeaders, ...(await http.auth?.headers(http.url, deadline.signal, 'DELETE').catch(() => ({}))), 'mcp-session-id': this.id };
+      const authorization = await Promise.resolve()
+        .then(() => http.authorization(deadline, 'DELETE'))
+        .catch(() => undefined);
+      const headers = { ...http.baseHeaders, ...authorization, 'mcp-session-id': this.id };
       http.traceHttp('send', { method: 'DELETE', url: http.url, headers });
       // Ending a legacy session is a courtesy: a server that cannot (405) or is gone has nothing to end.
       const response = await http.requester({ method: 'DELETE', url: http.url, headers, abort: deadline }).catch(() => undefined);
