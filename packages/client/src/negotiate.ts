@@ -55,7 +55,12 @@ export async function negotiate(options: NegotiateOptions): Promise<Negotiated> 
     return { connection, identity: connection.identity, verdict: { era: 'legacy', version: connection.protocolVersion, how: 'pinned', evidence: 'pinned by the caller', at: now() } };
   }
   const cached = mode === 'auto' ? cache.get(key) : undefined;
-  if (cached?.era === 'modern') return { connection: new ModernConnection(settings, cached.version), verdict: { ...cached, how: 'cached' }, unconfirmed: true };
+  // A modern verdict is taken from the cache only with who the server said it is (VerdictCache.discovered): without
+  // it the client would not know its capabilities, and finding them is the probe itself.
+  const discovered = cached?.era === 'modern' ? cache.discovered(key, now()) : undefined;
+  if (cached && discovered) {
+    return { connection: new ModernConnection(settings, cached.version), verdict: { ...cached, how: 'cached' }, identity: identityOf(discovered), discovered, unconfirmed: true };
+  }
   if (cached?.era === 'legacy') {
     try {
       const connection = await openLegacy(options, cached.version);
@@ -65,13 +70,13 @@ export async function negotiate(options: NegotiateOptions): Promise<Negotiated> 
       cache.delete(key);
       const found = await probe(options, true);
       found.verdict.revalidated = `the cached legacy verdict failed: ${(error as McpError).message}`;
-      cache.set(key, found.verdict);
+      cache.set(key, found.verdict, found.discovered);
       return found;
     }
   }
   const found = await probe(options, mode === 'auto');
   if (mode === 'modern') found.verdict.how = 'pinned';
-  else cache.set(key, found.verdict);
+  else cache.set(key, found.verdict, found.discovered);
   return found;
 }
 

@@ -6,7 +6,7 @@
 
 import { HttpStatusError, McpError, ProtocolError, StreamClosedError, TimeoutError } from './errors.js';
 import type { Reply } from './transport/transport.js';
-import type { Era } from './types.js';
+import type { DiscoverResult, Era } from './types.js';
 import { isModernVersion, pickVersion } from './versions.js';
 
 /** The codes only a modern server sends (spec basic/index.mdx "Error Codes"). */
@@ -79,17 +79,29 @@ export interface EraVerdict {
   revalidated?: string;
 }
 
-/** Probed verdicts per endpoint (URL, or command line). One process-wide cache serves every client unless another is given. */
+/**
+ * Probed verdicts per endpoint (URL, or command line). One process-wide cache serves every client unless another is
+ * given. A modern verdict keeps the server/discover answer it was found with, so that a client that takes the era from
+ * here still knows who the server is, for as long as that answer's ttlMs lets it be reused (SEP-2549, DiscoverResult
+ * is a CacheableResult); past it the era is found again, which is the same one request.
+ */
 export class VerdictCache {
-  private readonly verdicts = new Map<string, EraVerdict>();
+  private readonly verdicts = new Map<string, { verdict: EraVerdict; discovered?: DiscoverResult; until: number }>();
 
   get(key: string): EraVerdict | undefined {
-    return this.verdicts.get(key);
+    return this.verdicts.get(key)?.verdict;
   }
 
-  set(key: string, verdict: EraVerdict): void {
+  /** The server/discover answer kept with the verdict, while its ttlMs lasts at `now`. */
+  discovered(key: string, now: number): DiscoverResult | undefined {
+    const kept = this.verdicts.get(key);
+    return kept !== undefined && now < kept.until ? kept.discovered : undefined;
+  }
+
+  set(key: string, verdict: EraVerdict, discovered?: DiscoverResult): void {
     if (verdict.how === 'pinned') return;
-    this.verdicts.set(key, { ...verdict, how: 'probe' });
+    const ttlMs = typeof discovered?.ttlMs === 'number' && discovered.ttlMs > 0 ? discovered.ttlMs : 0;
+    this.verdicts.set(key, { verdict: { ...verdict, how: 'probe' }, ...(discovered ? { discovered } : {}), until: verdict.at + ttlMs });
   }
 
   delete(key: string): void {
