@@ -30,8 +30,10 @@ test('standard headers: Mcp-Name only on the three named methods', () => {
 test('the envelope is kept between requests, and made again for a new version, a new log level or a request\'s own _meta', async () => {
   const sent: { meta: JsonObject; header: string }[] = [];
   const transport: Transport = {
-    kind: 'http',
+    name: 'recording',
     key: 'units',
+    carriesHeaders: true,
+    held: false,
     async request(message: JsonRpcRequest, exchange) {
       sent.push({ meta: message.params!._meta as JsonObject, header: exchange.headers['mcp-protocol-version'] });
       return { message: { jsonrpc: '2.0', id: message.id, result: {} } };
@@ -114,18 +116,18 @@ test('SSE: events split across chunks, CRLF, comments, multi-line data, id and r
 test('the probe classifier: evidence for each era, outages for neither', () => {
   const reply = (body: object, status = 200) => ({ message: { jsonrpc: '2.0' as const, id: 1, ...body }, status });
   const err = (code: number, data?: unknown) => reply({ error: { code, message: 'x', data } }, 400);
-  assert.equal(classifyProbe(reply({ result: { supportedVersions: ['2026-07-28'] } }), '2026-07-28', 'http').kind, 'modern');
-  assert.deepEqual(classifyProbe(err(-32022, { supported: ['2026-07-28'] }), '2026-07-28', 'http'), { kind: 'retry', version: '2026-07-28' });
-  assert.equal(classifyProbe(err(-32022, { supported: ['2025-11-25'] }), '2026-07-28', 'http').kind, 'legacy');
-  assert.equal(classifyProbe(err(-32020), '2026-07-28', 'http').kind, 'error');
-  assert.equal(classifyProbe(err(-32021), '2026-07-28', 'http').kind, 'error');
-  for (const code of [-32601, -32602, -32000, -32600]) assert.equal(classifyProbe(err(code), '2026-07-28', 'http').kind, 'legacy', String(code));
+  assert.equal(classifyProbe(reply({ result: { supportedVersions: ['2026-07-28'] } }), '2026-07-28').kind, 'modern');
+  assert.deepEqual(classifyProbe(err(-32022, { supported: ['2026-07-28'] }), '2026-07-28'), { kind: 'retry', version: '2026-07-28' });
+  assert.equal(classifyProbe(err(-32022, { supported: ['2025-11-25'] }), '2026-07-28').kind, 'legacy');
+  assert.equal(classifyProbe(err(-32020), '2026-07-28').kind, 'error');
+  assert.equal(classifyProbe(err(-32021), '2026-07-28').kind, 'error');
+  for (const code of [-32601, -32602, -32000, -32600]) assert.equal(classifyProbe(err(code), '2026-07-28').kind, 'legacy', String(code));
   const status = (n: number) => new HttpStatusError(n, '', new Headers(), 'u');
-  for (const n of [400, 404, 405]) assert.equal(classifyProbe(status(n), '2026-07-28', 'http').kind, 'legacy');
-  for (const n of [401, 403, 500, 502]) assert.equal(classifyProbe(status(n), '2026-07-28', 'http').kind, 'error');
-  assert.equal(classifyProbe(new TimeoutError('server/discover', 1), '2026-07-28', 'stdio').kind, 'legacy');
-  assert.equal(classifyProbe(new TimeoutError('server/discover', 1), '2026-07-28', 'http').kind, 'error');
-  assert.equal(classifyProbe(new StreamClosedError('gone'), '2026-07-28', 'stdio').kind, 'legacy');
+  for (const n of [400, 404, 405]) assert.equal(classifyProbe(status(n), '2026-07-28').kind, 'legacy');
+  for (const n of [401, 403, 500, 502]) assert.equal(classifyProbe(status(n), '2026-07-28').kind, 'error');
+  assert.equal(classifyProbe(new TimeoutError('server/discover', 1), '2026-07-28', true).kind, 'legacy');
+  assert.equal(classifyProbe(new TimeoutError('server/discover', 1), '2026-07-28').kind, 'error');
+  assert.equal(classifyProbe(new StreamClosedError('gone'), '2026-07-28', true).kind, 'legacy');
 });
 
 test('an error reads as its code, a colon, the message; a hint names no library call', { timeout: 5_000 }, () => {

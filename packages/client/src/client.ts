@@ -8,7 +8,7 @@ import { defaultRequester, defaultTransport } from '#default-requester';
 import { ProtocolError, RpcError } from './errors.js';
 import type { RequestOptions, Wire } from './exchange.js';
 import { capabilitiesFor } from './fulfil.js';
-import type { Connection, Send, ServerIdentity } from './connection.js';
+import type { Connection, Send, ServerIdentity, Traits } from './connection.js';
 import { asTask, followTask, isTaskHandle, TASKS_EXTENSION, type Task, type TaskOps } from './tasks.js';
 import { headerParams, paramHeaders, type HeaderParam } from './headers.js';
 import { HttpTransport, type HttpAuth } from './transport/http.js';
@@ -82,7 +82,11 @@ export function forgetEras(): void {
   processVerdicts.clear();
 }
 
-export async function connect(target: Target, options: ConnectOptions = {}): Promise<Client> {
+/**
+ * Connects to a server: a URL, a command line (stdio), or a transport of the caller's own (transport.ts says what one
+ * must do; it is used as given, the HTTP options do not apply to it, and it is closed with the client).
+ */
+export async function connect(target: Target | Transport, options: ConnectOptions = {}): Promise<Client> {
   const client = new Client(target, options, await openTransport(target, options));
   try {
     await client.open();
@@ -120,7 +124,7 @@ export class Client {
   /** List results the server said may be reused (ttlMs), until they expire or a list_changed says otherwise. */
   private readonly lists = new Map<string, { items: unknown[]; expires: number }>();
 
-  constructor(private readonly target: Target, options: ConnectOptions, transport: Transport) {
+  constructor(private readonly target: Target | Transport, options: ConnectOptions, transport: Transport) {
     this.options = options;
     this.now = options.now ?? Date.now;
     const capabilities = capabilitiesFor(options.host ?? {});
@@ -158,14 +162,19 @@ export class Client {
     return this.wire.transport.sessionId;
   }
 
+  /** 'http' when messages carry HTTP headers, else 'stdio' (a stream): `traits` says what a caller usually wants to know. */
   get transportKind(): 'http' | 'stdio' {
-    return this.wire.transport.kind;
+    return this.wire.transport.carriesHeaders ? 'http' : 'stdio';
   }
 
-  /** Which transport carries the connection: found by trying on HTTP, like the era. */
-  get transportName(): 'streamable-http' | 'sse' | 'stdio' {
-    const { transport } = this.wire;
-    return transport.kind === 'stdio' ? 'stdio' : transport.endpoint !== undefined ? 'sse' : 'streamable-http';
+  /** Which transport carries the connection ('streamable-http', 'sse', 'stdio', or a given one's): found by trying on HTTP, like the era. */
+  get transportName(): string {
+    return this.wire.transport.name;
+  }
+
+  /** What the connection can do: whether the server pushes, keeps a session, tells of changes, and which headers requests carry. */
+  get traits(): Traits {
+    return this.connection.traits;
   }
 
   async open(): Promise<void> {
@@ -208,8 +217,8 @@ export class Client {
     this.toolHeaders = new Map();
     this.connection.listedTools(all);
     for (const tool of all) {
-      // Only HTTP mirrors arguments into headers, so only HTTP must refuse a bad annotation (SEP-2243).
-      const check = this.transportKind === 'http' ? headerParams(tool) : { params: [] };
+      // Only a connection that mirrors arguments into headers must refuse a bad annotation (SEP-2243).
+      const check = this.connection.traits.mirrorsHeaders ? headerParams(tool) : { params: [] };
       if ('invalid' in check) {
         this.excludedTools.push({ name: tool.name, reason: check.invalid });
         continue;
@@ -419,9 +428,10 @@ function expectShape(result: JsonObject, method: string, name: string, field: st
 }
 
 /** HTTP needs nothing but a requester; stdio, and node:child_process with it, loads only when asked for, so the client imports on fetch-only runtimes. */
-async function openTransport(target: Target, options: ConnectOptions): Promise<Transport> {
+async function openTransport(target: Target | Transport, options: ConnectOptions): Promise<Transport> {
   const { auth, onTrace: trace, onGone } = options;
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  if (typeof target === 'object' && 'request' in target) return target;
   if (typeof target === 'string' || target instanceof URL || 'url' in target) {
     const url = typeof target === 'string' || target instanceof URL ? String(target) : target.url;
     const headers = typeof target === 'object' && 'url' in target ? target.headers : undefined;

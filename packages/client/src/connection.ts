@@ -16,9 +16,27 @@ export interface ServerIdentity {
   instructions: string | undefined;
 }
 
+/**
+ * What a connection can do, for a caller that would otherwise ask which era it is: the era (Client.era) is what a
+ * person is told, these are what code decides on.
+ */
+export interface Traits {
+  /** The server sends requests of its own (sampling, forms, roots) on a held connection: the legacy era, in a session. */
+  readonly pushes: boolean;
+  /** The server asks for input by answering input_required, and the client sends the request again with the answers (MRTR): the modern era. */
+  readonly inputRounds: boolean;
+  /** The server keeps a session for this client: a legacy initialize on a held connection (stdio, HTTP+SSE) or one that named an Mcp-Session-Id. */
+  readonly sessionful: boolean;
+  /** How changes between calls arrive: subscriptions/listen (modern), the session's stream (legacy, sessionful), or not at all. */
+  readonly changes: 'listen' | 'session' | 'none';
+  /** Requests carry MCP-Protocol-Version, Mcp-Method, Mcp-Name and Mcp-Param-* mirroring the body (modern, over HTTP; SEP-2243). */
+  readonly mirrorsHeaders: boolean;
+}
+
 export interface Connection {
   readonly era: Era;
   readonly protocolVersion: string;
+  readonly traits: Traits;
   /** Any request, with the era's envelope, headers or session; a JSON-RPC error is thrown as an RpcError. */
   request(method: string, params?: JsonObject, options?: RequestOptions): Promise<JsonObject>;
   /** tools/call, resources/read or prompts/get: the host's input is gathered the era's way while the request runs. */

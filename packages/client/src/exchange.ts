@@ -45,8 +45,6 @@ export interface EraHooks {
   headers: Record<string, string>;
   /** Answers a legacy server's pushes (sampling, elicitation, roots) while the request runs. */
   onServerRequest?: (request: JsonRpcRequest, signal: AbortSignal) => Promise<ServerRequestAnswer>;
-  /** The request was given up (timeout or abort): the era says so on the wire if it must. */
-  onAbandon?: (id: JsonRpcRequest['id'], reason: string) => void;
 }
 
 /** Sends one request and returns its reply, error or not. A progress token is added to `_meta` when progress is wanted. */
@@ -73,9 +71,6 @@ export async function exchange(wire: Wire, method: string, params: JsonObject, o
         wire.onNotification?.(notification);
       },
     });
-  } catch (error) {
-    if (deadline.aborted) era.onAbandon?.(id, (error as Error).message);
-    throw error;
   } finally {
     deadline.dispose();
   }

@@ -4,7 +4,7 @@
 // same host. A request given up is announced with notifications/cancelled (2025 spec, cancellation:
 // the client SHOULD send it; the server otherwise keeps running the tool).
 
-import type { Connection, Send, ServerIdentity } from './connection.js';
+import type { Connection, Send, ServerIdentity, Traits } from './connection.js';
 import type { RequestOptions, Wire } from './exchange.js';
 import { sessionOf, type HttpSession } from './transport/legacy-http.js';
 import { kit } from './legacy-kit.js';
@@ -37,6 +37,15 @@ export class LegacyConnection implements Connection {
 
   private constructor(private readonly settings: LegacySettings) {
     this.session = sessionOf(settings.wire.transport);
+  }
+
+  /**
+   * A session on a held connection (stdio, HTTP+SSE), or one the server named (Mcp-Session-Id): what the server pushes
+   * comes back on it. A stateless server keeps none, and cannot ask at all.
+   */
+  get traits(): Traits {
+    const sessionful = this.settings.wire.transport.held || this.session?.id !== undefined;
+    return { pushes: sessionful, inputRounds: false, sessionful, changes: sessionful ? 'session' : 'none', mirrorsHeaders: false };
   }
 
   /** Runs the handshake with `version`; the server may agree on another it names. */
@@ -184,29 +193,12 @@ export class LegacyConnection implements Connection {
     return { 'mcp-protocol-version': this.protocolVersion };
   }
 
+  /** A request given up is said to the server by the transport, the way its protocol says it (transport.ts). */
   private hooks(method: string, params: JsonObject) {
-    const { transport } = this.settings.wire;
     return {
       headers: this.headers(),
       onServerRequest: (request: JsonRpcRequest, signal: AbortSignal) => this.answer(request, method, params, signal),
-      // stdio says so itself, in both eras; over HTTP the 2025 session needs to be told.
-      ...(transport.kind === 'http' ? { onAbandon: (id: JsonRpcRequest['id'], reason: string) => void this.cancel(id, reason) } : {}),
     };
-  }
-
-  private async cancel(requestId: JsonRpcRequest['id'], reason: string): Promise<void> {
-    const deadline = new kit.Deadline('notifications/cancelled', 2000);
-    try {
-      const message = { jsonrpc: '2.0' as const, method: 'notifications/cancelled', params: { requestId, reason } };
-      const sent = this.settings.wire.transport.notify(message, { deadline, headers: this.headers() });
-      // A session ended now must let this arrive first: a DELETE sent alongside it would end the session first.
-      this.session?.track(sent);
-      await sent;
-    } catch {
-      // A courtesy to the server: if it cannot be told, the request is abandoned all the same.
-    } finally {
-      deadline.dispose();
-    }
   }
 
   /** The 2025 shape of the same capabilities: roots may say listChanged, and byhand never sends that notification. */

@@ -16,7 +16,7 @@ import { fulfil } from './fulfil.js';
 import { ReAsks } from './reask.js';
 import { classifyProbe } from './verdict.js';
 import { encodeHeaderValue } from './headers.js';
-import type { Connection, Send, ServerIdentity } from './connection.js';
+import type { Connection, Send, ServerIdentity, Traits } from './connection.js';
 import { asTask, TASK_METHODS, type Task } from './tasks.js';
 import type { Reply } from './transport/transport.js';
 import type { ClientCapabilities, DiscoverResult, Host, Implementation, InputResponse, JsonObject, LoggingLevel } from './types.js';
@@ -68,11 +68,14 @@ export interface ModernSettings {
 
 export class ModernConnection implements Connection {
   readonly era = 'modern';
+  readonly traits: Traits;
 
   // The envelope of a request without _meta of its own, kept while the version and the log level stay: it is the same on every request.
   private kept: JsonObject | undefined;
 
-  constructor(private readonly settings: ModernSettings, public protocolVersion: string) {}
+  constructor(private readonly settings: ModernSettings, public protocolVersion: string) {
+    this.traits = { pushes: false, inputRounds: true, sessionful: false, changes: 'listen', mirrorsHeaders: settings.wire.transport.carriesHeaders };
+  }
 
   /** One exchange with the envelope and the headers; the reply, error or not. `version` overrides ours (the probe). */
   send(method: string, params: JsonObject, options: RequestOptions = {}, version = this.protocolVersion): Promise<Reply> {
@@ -93,7 +96,7 @@ export class ModernConnection implements Connection {
     if (reply.message.error?.code === -32022) {
       // The server changed its versions under us: one retry with one it names (spec versioning.mdx L69-71),
       // read by the same rule as the probe's.
-      const verdict = classifyProbe(reply, this.protocolVersion, this.settings.wire.transport.kind);
+      const verdict = classifyProbe(reply, this.protocolVersion);
       if (verdict.kind === 'retry') {
         this.protocolVersion = verdict.version;
         reply = await this.send(method, params, options);

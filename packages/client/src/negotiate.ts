@@ -49,7 +49,7 @@ export interface NegotiateOptions {
 export async function negotiate(options: NegotiateOptions): Promise<Negotiated> {
   const { mode, settings, cache, now } = options;
   const key = settings.wire.transport.key;
-  if (settings.wire.transport.endpoint !== undefined) return overSse(options);
+  if (settings.wire.transport.era === 'legacy') return legacyOnly(options);
   if (mode === 'legacy') {
     const connection = await openLegacy(options, LEGACY_VERSIONS[0]);
     return { connection, identity: connection.identity, verdict: { era: 'legacy', version: connection.protocolVersion, how: 'pinned', evidence: 'pinned by the caller', at: now() } };
@@ -80,14 +80,14 @@ export async function negotiate(options: NegotiateOptions): Promise<Negotiated> 
   return found;
 }
 
-/** Asked for by name (`transport: 'sse'`): that transport carries only the legacy era, which it pins, so there is nothing to probe. */
-async function overSse(options: NegotiateOptions): Promise<Negotiated> {
-  if (options.mode === 'modern') {
-    throw new ProtocolError('the era is pinned to modern, but the HTTP+SSE transport of 2024-11-05 carries only the legacy era', 'drop the pin, or use the server\'s Streamable HTTP URL');
-  }
+/** A transport that carries only the legacy era (HTTP+SSE, asked for by name) pins it: there is nothing to probe. */
+async function legacyOnly(options: NegotiateOptions): Promise<Negotiated> {
+  const { name } = options.settings.wire.transport;
+  const carries = `the ${name === 'sse' ? 'HTTP+SSE transport (2024-11-05)' : `${name} transport`} carries only the legacy era`;
+  if (options.mode === 'modern') throw new ProtocolError(`the era is pinned to modern, but ${carries}`, 'drop the pin, or use the server\'s Streamable HTTP URL');
   const { LegacyConnection } = await legacyEra();
   const connection = await LegacyConnection.open(options.settings, LEGACY_VERSIONS[0]);
-  return { connection, identity: connection.identity, verdict: { era: 'legacy', version: connection.protocolVersion, how: 'pinned', evidence: 'the HTTP+SSE transport (2024-11-05) carries only the legacy era', at: options.now() } };
+  return { connection, identity: connection.identity, verdict: { era: 'legacy', version: connection.protocolVersion, how: 'pinned', evidence: carries, at: options.now() } };
 }
 
 /**
@@ -108,7 +108,7 @@ async function probe(options: NegotiateOptions, fallback: boolean): Promise<Nego
   let retriedWith: string | undefined;
   for (let attempt = 0; ; attempt++) {
     const outcome = await discover(options, modern, version);
-    const verdict: ProbeVerdict = 'silent' in outcome ? { kind: 'legacy', reason: outcome.silent } : classifyProbe(outcome, version, settings.wire.transport.kind);
+    const verdict: ProbeVerdict = 'silent' in outcome ? { kind: 'legacy', reason: outcome.silent } : classifyProbe(outcome, version, settings.wire.transport.refusesSilently);
     if (verdict.kind === 'modern') {
       modern.protocolVersion = verdict.version;
       const evidence = retriedWith ? `-32022, then server/discover answered with ${verdict.version}` : 'server/discover answered';
@@ -141,7 +141,7 @@ async function probe(options: NegotiateOptions, fallback: boolean): Promise<Nego
 /** The probe's answer: a reply, an error, or (stdio) a server alive but silent on server/discover. */
 async function discover(options: NegotiateOptions, modern: ModernConnection, version: string): Promise<Reply | Error | { silent: string }> {
   const { wire } = options.settings;
-  if (wire.transport.kind !== 'stdio') return modern.send('server/discover', {}, {}, version).catch((error: Error) => error);
+  if (!wire.transport.refusesSilently) return modern.send('server/discover', {}, {}, version).catch((error: Error) => error);
 
   const stop = new AbortController();
   const signal = wire.signal ? AbortSignal.any([wire.signal, stop.signal]) : stop.signal;

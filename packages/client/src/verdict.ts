@@ -22,15 +22,15 @@ export type ProbeVerdict =
   | { kind: 'error'; error: McpError | Reply };
 // An 'error' Reply always carries a JSON-RPC error: the caller turns it into an RpcError.
 
-/** Reads the answer to a `server/discover` probe sent with `version`. */
-export function classifyProbe(outcome: Reply | Error, version: string, transport: 'http' | 'stdio'): ProbeVerdict {
+/** Reads the answer to a `server/discover` probe sent with `version`; `refusesSilently`: the transport's (transport.ts). */
+export function classifyProbe(outcome: Reply | Error, version: string, refusesSilently = false): ProbeVerdict {
   if (outcome instanceof Error) {
     if (outcome instanceof HttpStatusError) {
       if (REFUSED_STATUSES.includes(outcome.status)) return { kind: 'legacy', reason: `HTTP ${outcome.status} without a modern error` };
       return { kind: 'error', error: outcome };
     }
     // A stdio server may ignore an unknown pre-initialize request, or exit on it (spec stdio.mdx L121-147).
-    if (transport === 'stdio' && (outcome instanceof TimeoutError || outcome instanceof StreamClosedError)) {
+    if (refusesSilently && (outcome instanceof TimeoutError || outcome instanceof StreamClosedError)) {
       return { kind: 'legacy', reason: outcome instanceof TimeoutError ? 'no answer to server/discover' : 'the process exited on server/discover' };
     }
     return { kind: 'error', error: outcome instanceof McpError ? outcome : new McpError('protocol', outcome.message, 'unexpected failure while probing the era') };

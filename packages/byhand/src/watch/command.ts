@@ -53,7 +53,7 @@ export async function watchCommand(args: string[], io: CommandIO = processIO()):
     if (io.interrupt?.aborted) onInterrupt();
     io.interrupt?.addEventListener('abort', onInterrupt, { once: true });
     try {
-      if (client.era === 'modern') await listen(client, uris, lists, stop.signal, io, armed);
+      if (client.traits.changes === 'listen') await listen(client, uris, lists, stop.signal, io, armed);
       else await subscribe(client, uris, stop.signal, io, armed);
     } finally {
       io.interrupt?.removeEventListener('abort', onInterrupt);

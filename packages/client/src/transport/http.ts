@@ -75,12 +75,16 @@ export interface Session {
   accepted(request: JsonRpcRequest, response: WireResponse): void;
   /** An SSE answer that ended before its response: resumed, or the error that it was lost. */
   resume(request: JsonRpcRequest, exchange: Exchange, position: StreamPosition): Promise<WireResponse>;
+  /** A request was given up (its deadline): the server is told, as a 2025 client SHOULD (cancellation). */
+  abandoned(request: JsonRpcRequest, exchange: Exchange, reason: string): void;
   /** Ends the session (a DELETE) before the transport closes. */
   end(): Promise<void>;
 }
 
 export class HttpTransport implements Transport {
-  readonly kind = 'http';
+  readonly name = 'streamable-http';
+  readonly carriesHeaders = true;
+  readonly held = false;
   readonly key: string;
   readonly url: string;
   /** What it was made with: a legacy session and the HTTP+SSE transport post with the same requester, headers and authorization. */
@@ -107,13 +111,16 @@ export class HttpTransport implements Transport {
   }
 
   async request(message: JsonRpcRequest, exchange: Exchange): Promise<Reply> {
-    const response = await this.post(message, exchange);
+    let response: WireResponse | undefined;
     try {
+      response = await this.post(message, exchange);
       const reply = await this.read(response, message, exchange);
       this.session?.accepted(message, response);
       return reply;
     } catch (error) {
-      throw this.failure(error, exchange, `the answer to ${message.method} broke off`);
+      const failure = response === undefined ? error : this.failure(error, exchange, `the answer to ${message.method} broke off`);
+      if (exchange.deadline.aborted) this.session?.abandoned(message, exchange, (failure as Error).message);
+      throw failure;
     }
   }
 

@@ -169,9 +169,19 @@ export class HttpSession implements Session {
     }
   }
 
-  /** A notification on its way: the session's end waits for it. */
-  track(sent: Promise<void>): void {
-    const settled = sent.then(() => undefined, () => undefined);
+  /**
+   * notifications/cancelled for a request given up (spec 2025-11-25 cancellation: the client SHOULD send it; the server
+   * otherwise keeps running the tool). A courtesy: if the server cannot be told, the request is abandoned all the same.
+   * The session's end waits for it, since a DELETE sent alongside would end the session first.
+   */
+  abandoned(request: JsonRpcRequest, exchange: Exchange, reason: string): void {
+    const deadline = new kit.Deadline('notifications/cancelled', 2000);
+    const version = exchange.headers['mcp-protocol-version'];
+    const message = { jsonrpc: '2.0' as const, method: 'notifications/cancelled', params: { requestId: request.id, reason } };
+    const settled = this.http
+      .notify(message, { deadline, headers: version ? { 'mcp-protocol-version': version } : {} })
+      .catch(() => undefined)
+      .finally(() => deadline.dispose());
     this.notifying.add(settled);
     void settled.then(() => this.notifying.delete(settled));
   }

@@ -54,7 +54,10 @@ interface Pending {
 }
 
 export class StdioTransport implements Transport {
-  readonly kind = 'stdio';
+  readonly name = 'stdio';
+  readonly carriesHeaders = false;
+  readonly held = true;
+  readonly refusesSilently = true;
   readonly key: string;
   /** Settles at the server's first output on stdout or stderr, or its exit: proof that it started. */
   readonly started: Promise<'stdout' | 'stderr' | 'exit'>;
