@@ -8,7 +8,7 @@ import type { Transport } from '../packages/client/src/transport/transport.js';
 import type { JsonObject, JsonRpcRequest } from '../packages/client/src/types.js';
 import { classifyProbe } from '../packages/client/src/verdict.js';
 import { fromReadableStream } from '../packages/client/src/transport/bytes.js';
-import { readSse } from '../packages/client/src/transport/sse.js';
+import { readSse } from '../packages/client/src/transport/event-stream.js';
 import { HttpStatusError, McpError, RpcError, StreamClosedError, TimeoutError } from '../packages/client/src/errors.js';
 
 test('header values: the spec\'s encoding table (streamable-http.mdx "Value Encoding")', () => {

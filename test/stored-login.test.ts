@@ -10,8 +10,8 @@ import { memoryStore, serverKey, type CredentialStore } from '../packages/client
 import type { AuthRequest } from '../packages/client/src/index.ts';
 import { Deadline } from '../packages/client/src/deadline.ts';
 import { DEFAULT_LIMITS } from '../packages/client/src/limits.ts';
-import { HttpTransport } from '../packages/client/src/transport/http.ts';
-import type { Requester, WireRequest } from '../packages/client/src/transport/wire.ts';
+import { HttpTransport } from '../packages/client/src/transport/http/http.ts';
+import type { Requester, WireRequest } from '../packages/client/src/transport/http/wire.ts';
 import { RECHECK_MS, storedLogin } from '../packages/byhand/src/shared/stored-login.ts';
 
 const URL = 'https://mcp.example/api';

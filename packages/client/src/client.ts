@@ -11,7 +11,7 @@ import { capabilitiesFor } from './fulfil.js';
 import type { Connection, Send, ServerIdentity, Traits } from './connection.js';
 import { asTask, followTask, isTaskHandle, TASKS_EXTENSION, type Task, type TaskOps } from './tasks.js';
 import { headerParams, paramHeaders, type HeaderParam } from './headers.js';
-import { HttpTransport, type HttpAuth } from './transport/http.js';
+import { HttpTransport, type HttpAuth } from './transport/http/http.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import { legacyEra } from './legacy-door.js';
 import { DEFAULT_MAX_ROUNDS, type RoundEvent } from './modern.js';
@@ -24,7 +24,7 @@ import type {
   JsonRpcNotification, JsonRpcRequest, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
 } from './types.js';
 import { processVerdicts, type EraVerdict, type VerdictCache } from './verdict.js';
-import { fetchRequester, type Requester } from './transport/wire.js';
+import { fetchRequester, type Requester } from './transport/http/wire.js';
 
 /** An HTTP target may name its transport: 'sse' is the deprecated HTTP+SSE of 2024-11-05; unnamed, Streamable HTTP is tried first and HTTP+SSE after it. */
 export type Target = string | URL | { url: string; headers?: Record<string, string>; transport?: 'sse' } | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string };

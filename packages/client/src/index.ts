@@ -11,7 +11,7 @@ export { isReservedMetaKey } from './exchange.js';
 export type { TraceEntry, Trace, Reply, Transport, Exchange, ServerRequestAnswer } from './transport/transport.js';
 export type { Deadline } from './deadline.js';
 export type { Traits } from './connection.js';
-export { isChallenge, type HttpAuth, type AuthRequest } from './transport/http.js';
+export { isChallenge, type HttpAuth, type AuthRequest } from './transport/http/http.js';
 export type { Limits } from './limits.js';
 export { DEFAULT_LIMITS } from './limits.js';
 export { VerdictCache, type EraVerdict } from './verdict.js';

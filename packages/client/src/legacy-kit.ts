@@ -8,10 +8,10 @@ import type { Deadline } from './deadline.js';
 import type { HostError, HttpStatusError, McpError, ProtocolError, RpcError, StreamClosedError, TimeoutError } from './errors.js';
 import type { exchange, resultOf } from './exchange.js';
 import type { fulfil } from './fulfil.js';
-import type { drain, HttpTransport, parseJson } from './transport/http.js';
+import type { drain, HttpTransport, parseJson } from './transport/http/http.js';
 import type { redactUrl } from './redact.js';
 import type { sleep } from './sleep.js';
-import type { readSse } from './transport/sse.js';
+import type { readSse } from './transport/event-stream.js';
 import type { asTask } from './tasks.js';
 import type { isRequest, isResponse } from './transport/transport.js';
 

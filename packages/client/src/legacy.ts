@@ -6,7 +6,7 @@
 
 import type { Connection, Send, ServerIdentity, Traits } from './connection.js';
 import type { RequestOptions, Wire } from './exchange.js';
-import { sessionOf, type HttpSession } from './transport/legacy-http.js';
+import { sessionOf, type HttpSession } from './transport/http/legacy-http.js';
 import { kit } from './legacy-kit.js';
 import { createdTask, getLegacyTask, LEGACY_CLIENT_TASKS, legacyTaskOps, offersToolTasks, runsAsTask } from './legacy-tasks.js';
 import type { Task } from './tasks.js';

@@ -14,7 +14,7 @@
 
 import { HttpStatusError, McpError, ProtocolError, RpcError, TimeoutError } from './errors.js';
 import { rpcErrorOf } from './exchange.js';
-import { HttpTransport } from './transport/http.js';
+import { HttpTransport } from './transport/http/http.js';
 import { legacyEra } from './legacy-door.js';
 import type { Connection, ServerIdentity } from './connection.js';
 import type { LegacyConnection, LegacySettings } from './legacy.js';

@@ -8,7 +8,7 @@
 // Without a browser, a configured grant (grants.ts) replaces the code flow; tokens may be DPoP-bound
 // (dpop.ts); a server without Protected Resource Metadata gets the 2025-03-26 discovery (backcompat.ts).
 
-import type { AuthRequest, HttpAuth } from '../transport/http.js';
+import type { AuthRequest, HttpAuth } from '../transport/http/http.js';
 import { legacyDiscovery } from './backcompat.js';
 import { parseWwwAuthenticate, scopeSet } from './challenge.js';
 import {

@@ -8,7 +8,7 @@
 
 import { Agent as HttpAgent, request as httpRequest, type AgentOptions, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ByteStream } from './bytes.js';
+import type { ByteStream } from '../bytes.js';
 import type { Requester, WireRequest, WireResponse } from './wire.js';
 
 type Send = (options: RequestOptions, onResponse: (res: IncomingMessage) => void) => ClientRequest;

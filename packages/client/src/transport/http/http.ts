@@ -4,15 +4,15 @@
 // object made in the legacy chunk (legacy-http.ts), which this transport asks where the eras differ.
 // Nothing here follows a redirect, and every read is bounded by `limits`.
 
-import { readText } from './bytes.js';
-import type { Deadline } from '../deadline.js';
-import { BodyError, HttpStatusError, McpError, NetworkError, RedirectError, StreamClosedError, truncate } from '../errors.js';
-import type { Limits } from '../limits.js';
-import { redactHeaders, redactUrl } from '../redact.js';
-import { readSse } from './sse.js';
-import type { Exchange, Reply, Trace, Transport } from './transport.js';
-import { isRequest, isResponse } from './transport.js';
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../types.js';
+import { readText } from '../bytes.js';
+import type { Deadline } from '../../deadline.js';
+import { BodyError, HttpStatusError, McpError, NetworkError, RedirectError, StreamClosedError, truncate } from '../../errors.js';
+import type { Limits } from '../../limits.js';
+import { redactHeaders, redactUrl } from '../../redact.js';
+import { readSse } from '../event-stream.js';
+import type { Exchange, Reply, Trace, Transport } from '../transport.js';
+import { isRequest, isResponse } from '../transport.js';
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../../types.js';
 import type { Requester, WireResponse } from './wire.js';
 
 export interface HttpOptions {

@@ -10,14 +10,14 @@
 // chunk that shared modules with the entry would split them into a chunk of their own, which every caller
 // would pay for (bench/bundle-size.js).
 
-import type { Deadline } from '../deadline.js';
-import type { McpError, ProtocolError, StreamClosedError } from '../errors.js';
-import type { HttpTransport } from './http.js';
-import type { HttpSession } from './legacy-http.js';
-import type { redactUrl } from '../redact.js';
-import type { readSse, SseEvent } from './sse.js';
-import type { Exchange, isRequest, isResponse, Reply, Transport } from './transport.js';
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../types.js';
+import type { Deadline } from '../../deadline.js';
+import type { McpError, ProtocolError, StreamClosedError } from '../../errors.js';
+import type { HttpTransport } from '../http/http.js';
+import type { HttpSession } from '../http/legacy-http.js';
+import type { redactUrl } from '../../redact.js';
+import type { readSse, SseEvent } from '../event-stream.js';
+import type { Exchange, isRequest, isResponse, Reply, Transport } from '../transport.js';
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../types.js';
 
 export interface SseKit {
   Deadline: typeof Deadline;

@@ -5,12 +5,12 @@
 // server no longer knows, so the next initialize starts a new one (legacy.ts). The modern era has none of
 // these, so they live here, in the legacy chunk (legacy-kit.ts says why its pieces are handed over).
 
-import type { Deadline } from '../deadline.js';
-import type { Exchange, Transport } from './transport.js';
+import type { Deadline } from '../../deadline.js';
+import type { Exchange, Transport } from '../transport.js';
 import type { HttpTransport, Session, StreamPosition } from './http.js';
-import { kit } from '../legacy-kit.js';
-import type { JsonRpcMessage, JsonRpcRequest } from '../types.js';
-import type { SseEvent } from './sse.js';
+import { kit } from '../../legacy-kit.js';
+import type { JsonRpcMessage, JsonRpcRequest } from '../../types.js';
+import type { SseEvent } from '../event-stream.js';
 import type { WireResponse } from './wire.js';
 
 // A legacy server may close an answer's stream and let the client resume it (spec 2025-11-25,
