@@ -9,9 +9,10 @@ import { bundleChunks, modernPathBundle } from '../bench/bundle-size.js';
 // The plain-language messages and hints are part of the product and of these bytes. The budget is the modern path as
 // it stood when the eras became plug-ins (connection.ts), and what three fixes of issue 48 need on it: a request whose
 // authorization adds nothing sent at once (about 60 B), a cached verdict that keeps who the server is (about 100 B),
-// and the connection's traits with a transport that says what it can do (about 100 B). Growing past it is a
+// and the connection's traits with a transport that says what it can do (about 100 B); and one retry engine whose
+// rules (version, Mcp-Param header, verdict, auth) are written once in retry.ts (about 300 B). Growing past it is a
 // decision, made by raising it in the commit that needs the bytes and saying why there.
-const BUDGET_BYTES = 16_100;
+const BUDGET_BYTES = 16_400;
 
 test('connect, for an HTTP-only browser caller, stays within its min+gzip budget', { timeout: 60_000 }, async () => {
   const { modern, chunks } = await modernPathBundle({ source: true });

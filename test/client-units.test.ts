@@ -1,4 +1,4 @@
-// The client's pure parts: header value encoding, x-mcp-header validation, the SSE reader, the probe classifier.
+// The client's pure parts: header value encoding, x-mcp-header validation, the SSE reader, the probe classifier, the retry engine.
 
 import assert from 'node:assert/strict';
 import { test } from './support/node-test.js';
@@ -7,6 +7,7 @@ import { ModernConnection, standardHeaders } from '../packages/client/src/modern
 import type { Transport } from '../packages/client/src/transport/transport.js';
 import type { JsonObject, JsonRpcRequest } from '../packages/client/src/types.js';
 import { classifyProbe } from '../packages/client/src/verdict.js';
+import { retrying, type Retry } from '../packages/client/src/retry.js';
 import { fromReadableStream } from '../packages/client/src/transport/bytes.js';
 import { readSse } from '../packages/client/src/transport/event-stream.js';
 import { HttpStatusError, McpError, RpcError, StreamClosedError, TimeoutError } from '../packages/client/src/errors.js';
@@ -135,4 +136,29 @@ test('an error reads as its code, a colon, the message; a hint names no library 
   assert.equal(new McpError('timeout', 'no answer within 300 ms', 'raise --timeout').explain(), 'timeout: no answer within 300 ms (hint: raise --timeout)');
   assert.match(error.hint, /no method resources\/list/);
   assert.doesNotMatch(error.hint, /\w\(\)/);
+});
+
+test('one retry engine: the first rule that knows a failure takes it, each as often as it may, and a rule that cannot help ends with the failure as it was', { timeout: 5_000 }, async () => {
+  const took: string[] = [];
+  /** Knows failures named `name`, recovers up to `limit` times, and says `helps`. */
+  const rule = (name: string, limit: number, helps = true): Retry<string> => (error, context, used) => {
+    if ((error as Error).message !== name || used >= limit) return undefined;
+    took.push(`${name} for ${context}`);
+    return Promise.resolve(helps);
+  };
+  const failing = (...failures: string[]) => {
+    let at = 0;
+    return async () => {
+      if (at < failures.length) throw new Error(failures[at++]);
+      return 'done';
+    };
+  };
+  assert.equal(await retrying(failing('version', 'header', 'auth', 'auth'), [rule('version', 1), rule('header', 1), rule('auth', 2)], 'tools/call'), 'done');
+  assert.deepEqual(took, ['version for tools/call', 'header for tools/call', 'auth for tools/call', 'auth for tools/call']);
+
+  took.length = 0;
+  await assert.rejects(retrying(failing('version', 'version'), [rule('version', 1)], 'x'), /^Error: version$/);
+  assert.deepEqual(took, ['version for x'], 'a rule sends one request again only as often as it may');
+  await assert.rejects(retrying(failing('verdict'), [rule('verdict', 1, false)], 'x'), /^Error: verdict$/);
+  await assert.rejects(retrying(failing('unknown'), [rule('verdict', 1)], 'x'), /^Error: unknown$/);
 });

@@ -5,7 +5,7 @@
 // x-mcp-header mirrors of a tool's arguments.
 
 import { defaultRequester, defaultTransport } from '#default-requester';
-import { ProtocolError, RpcError } from './errors.js';
+import { ProtocolError } from './errors.js';
 import type { RequestOptions, Wire } from './exchange.js';
 import { capabilitiesFor } from './fulfil.js';
 import type { Connection, Send, ServerIdentity, Traits } from './connection.js';
@@ -15,7 +15,8 @@ import { HttpTransport, type HttpAuth } from './transport/http/http.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import { legacyEra } from './legacy-door.js';
 import { DEFAULT_MAX_ROUNDS, type RoundEvent } from './modern.js';
-import { contradicts, negotiate } from './negotiate.js';
+import { negotiate } from './negotiate.js';
+import { headerRetry, retrying, verdictRetry, versionRetry, type Attempted, type Retry } from './retry.js';
 import { redactUrl } from './redact.js';
 import { Deadline } from './deadline.js';
 import type { Reply, Trace, Transport } from './transport/transport.js';
@@ -123,6 +124,12 @@ export class Client {
   private toolHeaders: Map<string, HeaderParam[]> | undefined;
   /** List results the server said may be reused (ttlMs), until they expire or a list_changed says otherwise. */
   private readonly lists = new Map<string, { items: unknown[]; expires: number }>();
+  /** How a failed request is sent again (retry.ts): the version the server named, the tools listed again, the era found again. */
+  private readonly retries: readonly Retry<Attempted>[] = [
+    versionRetry(() => this.connection),
+    headerRetry((options) => this.relist(options)),
+    verdictRetry(() => this.unconfirmed, (error) => this.refind(error)),
+  ];
 
   constructor(private readonly target: Target | Transport, options: ConnectOptions, transport: Transport) {
     this.options = options;
@@ -215,7 +222,7 @@ export class Client {
     const kept: Tool[] = [];
     this.excludedTools = [];
     this.toolHeaders = new Map();
-    this.connection.listedTools(all);
+    this.connection.listedTools?.(all);
     for (const tool of all) {
       // Only a connection that mirrors arguments into headers must refuse a bad annotation (SEP-2243).
       const check = this.connection.traits.mirrorsHeaders ? headerParams(tool) : { params: [] };
@@ -281,22 +288,11 @@ export class Client {
       throw new ProtocolError(`tool '${name}' was left out of tools/list: ${excluded.reason}`, 'a tool with an invalid x-mcp-header must not be called over HTTP (SEP-2243); the server must fix its schema');
     }
     const params: JsonObject = { name, arguments: args };
-    const asks = this.connection.asksForTask(name, () => this.listTools(options));
+    const asks = this.connection.asksForTask?.(name, () => this.listTools(options));
     if (asks && (await asks)) params.task = {};
-    // The headers are read at each call: after a -32020 the tools are listed again, and the schema may name others.
-    const call = (headers = this.paramHeadersFor(name, args)) => this.input('tools/call', name, params, headers ? { ...options, headers: { ...options.headers, ...headers } } : options);
-    let result: JsonObject;
-    try {
-      result = await call();
-    } catch (error) {
-      // A schema that changed since tools/list shows as an Mcp-Param mismatch: list again, once (streamable-http.mdx L539-544).
-      if (!(error instanceof RpcError) || error.code !== -32020 || !/Mcp-Param/i.test(error.message)) throw error;
-      this.lists.delete('tools/list');
-      await this.listTools(options);
-      result = await call();
-    }
+    const result = await this.input('tools/call', name, params, options);
     if (isTaskHandle(result)) return { task: asTask(result, `tools/call ${name}`) };
-    const task = this.connection.createdTask(result, `tools/call ${name}`);
+    const task = this.connection.createdTask?.(result, `tools/call ${name}`);
     if (task) return { task };
     return { result: expectShape(result, 'tools/call', name, 'content', 'a content array') as unknown as CallToolResult };
   }
@@ -332,7 +328,7 @@ export class Client {
   }
 
   async discover(options: CallOptions = {}): Promise<DiscoverResult> {
-    const { identity, result } = await this.revalidating(() => this.connection.discover(options));
+    const { identity, result } = await this.connection.discover((method, params) => this.send(method, params, options));
     this.discovered = result;
     this.recordIdentity(identity);
     return result;
@@ -340,7 +336,7 @@ export class Client {
 
   /** Any request, with the era's envelope and headers; throws McpError on a JSON-RPC error. */
   request(method: string, params: JsonObject = {}, options: CallOptions = {}): Promise<JsonObject> {
-    return this.revalidating(() => this.connection.request(method, params, options));
+    return this.send(method, params, options);
   }
 
   /**
@@ -362,23 +358,33 @@ export class Client {
   }
 
   private input(method: string, name: string, params: JsonObject, options: CallOptions): Promise<JsonObject> {
-    return this.revalidating(() => this.connection.input(method, name, params, options));
+    return this.connection.input(method, name, params, options, (round) => this.send(method, round, options));
   }
 
   /**
-   * A cached modern verdict that the server now contradicts (a 400/404/405 with no modern error: it
-   * was replaced by a legacy server) is found again, once, and the request sent on the new era.
+   * Every request of the connection goes out here, once or again where a rule of retry.ts says. A tools/call carries
+   * the Mcp-Param headers of its tool's schema, read at each attempt: after a -32020 the tools are listed again, and
+   * the schema may name others.
    */
-  private async revalidating<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (!this.unconfirmed || !contradicts(error, 'modern')) throw error;
-      (this.options.verdicts ?? processVerdicts).delete(this.wire.transport.key);
-      await this.open();
-      this.verdict.revalidated = `the cached modern verdict was contradicted: ${(error as Error).message}`;
-      return work();
-    }
+  private send(method: string, params: JsonObject, options: CallOptions): Promise<JsonObject> {
+    const attempt = () => {
+      const mirrors = method === 'tools/call' ? this.paramHeadersFor(params.name as string, params.arguments as JsonObject) : undefined;
+      return this.connection.request(method, params, mirrors ? { ...options, headers: { ...options.headers, ...mirrors } } : options);
+    };
+    return retrying(attempt, this.retries, { method, options });
+  }
+
+  /** retry.ts: the cached verdict was contradicted; the era is found again, and the request sent on it. */
+  private async refind(error: unknown): Promise<void> {
+    (this.options.verdicts ?? processVerdicts).delete(this.wire.transport.key);
+    await this.open();
+    this.verdict.revalidated = `the cached modern verdict was contradicted: ${(error as Error).message}`;
+  }
+
+  /** retry.ts: the schemas the Mcp-Param headers come from, listed again. */
+  private relist(options: CallOptions): Promise<unknown> {
+    this.lists.delete('tools/list');
+    return this.listTools(options);
   }
 
   private recordIdentity(identity: ServerIdentity): void {

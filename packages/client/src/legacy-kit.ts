@@ -6,7 +6,7 @@
 import type { readText } from './transport/bytes.js';
 import type { Deadline } from './deadline.js';
 import type { HostError, HttpStatusError, McpError, ProtocolError, RpcError, StreamClosedError, TimeoutError } from './errors.js';
-import type { exchange, resultOf } from './exchange.js';
+import type { exchange, message, resultOf } from './exchange.js';
 import type { fulfil } from './fulfil.js';
 import type { drain, HttpTransport, parseJson } from './transport/http/http.js';
 import type { redactUrl } from './redact.js';
@@ -28,6 +28,7 @@ export interface LegacyKit {
   asTask: typeof asTask;
   drain: typeof drain;
   exchange: typeof exchange;
+  message: typeof message;
   fulfil: typeof fulfil;
   isRequest: typeof isRequest;
   isResponse: typeof isResponse;

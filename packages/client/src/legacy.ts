@@ -86,7 +86,8 @@ export class LegacyConnection implements Connection {
   }
 
   private async send(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
-    const reply = await kit.exchange(this.settings.wire, method, params, options, this.hooks(method, params));
+    const request = kit.message(method, params, options, params._meta as JsonObject | undefined);
+    const reply = await kit.exchange(this.settings.wire, request, this.headers(), options, (pushed, signal) => this.answer(pushed, method, params, signal));
     return kit.resultOf(reply, method, params, this.protocolVersion);
   }
 
@@ -108,9 +109,9 @@ export class LegacyConnection implements Connection {
     for (const uri of this.subscribed) await this.send('resources/subscribe', { uri }, {});
   }
 
-  /** The legacy era has no MRTR: input arrives as pushes during the request, answered by the host. */
-  input(method: string, _name: string, params: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
-    return this.request(method, params, options);
+  /** The legacy era has no MRTR: input arrives as pushes during the one request, answered by the host. */
+  input(_method: string, _name: string, params: JsonObject, _options: RequestOptions, send: (params: JsonObject) => Promise<JsonObject>): Promise<JsonObject> {
+    return send(params);
   }
 
   async discover(): Promise<{ identity: ServerIdentity; result: DiscoverResult }> {
@@ -151,7 +152,7 @@ export class LegacyConnection implements Connection {
     const params = { protocolVersion: version, capabilities: this.capabilities(), clientInfo };
     // No MCP-Protocol-Version on initialize: the header names an agreed version, and the SDK refuses
     // an initialize that carries a modern one (-32020, curl L4 in sdk-2.4.0-wire.md).
-    const reply = await kit.exchange(wire, 'initialize', params, {}, { headers: {} });
+    const reply = await kit.exchange(wire, kit.message('initialize', params, {}), {}, {});
     const result = kit.resultOf(reply, 'initialize', params, undefined);
     const agreed = String(result.protocolVersion);
     if (!kit.LEGACY_VERSIONS.includes(agreed)) {
@@ -193,13 +194,6 @@ export class LegacyConnection implements Connection {
     return { 'mcp-protocol-version': this.protocolVersion };
   }
 
-  /** A request given up is said to the server by the transport, the way its protocol says it (transport.ts). */
-  private hooks(method: string, params: JsonObject) {
-    return {
-      headers: this.headers(),
-      onServerRequest: (request: JsonRpcRequest, signal: AbortSignal) => this.answer(request, method, params, signal),
-    };
-  }
 
   /** The 2025 shape of the same capabilities: roots may say listChanged, and byhand never sends that notification. */
   private capabilities(): ClientCapabilities {

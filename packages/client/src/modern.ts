@@ -11,10 +11,9 @@
 // byte) as TOP-LEVEL members of params, not in _meta (SEP-2322, spec basic/patterns/mrtr.mdx).
 
 import { ProtocolError, RoundLimitError } from './errors.js';
-import { exchange, resultOf, type RequestOptions, type Wire } from './exchange.js';
+import { exchange, message, resultOf, type RequestOptions, type Wire } from './exchange.js';
 import { fulfil } from './fulfil.js';
 import { ReAsks } from './reask.js';
-import { classifyProbe } from './verdict.js';
 import { encodeHeaderValue } from './headers.js';
 import type { Connection, Send, ServerIdentity, Traits } from './connection.js';
 import { asTask, TASK_METHODS, type Task } from './tasks.js';
@@ -77,7 +76,10 @@ export class ModernConnection implements Connection {
     this.traits = { pushes: false, inputRounds: true, sessionful: false, changes: 'listen', mirrorsHeaders: settings.wire.transport.carriesHeaders };
   }
 
-  /** One exchange with the envelope and the headers; the reply, error or not. `version` overrides ours (the probe). */
+  /**
+   * One exchange, its bytes made here: the envelope in `_meta` (kept between requests while the version and the log
+   * level stay), the headers that mirror the body, the caller's; the reply, error or not. `version` overrides ours (the probe).
+   */
   send(method: string, params: JsonObject, options: RequestOptions = {}, version = this.protocolVersion): Promise<Reply> {
     const { wire, capabilities, clientInfo, logLevel } = this.settings;
     const own = params._meta as JsonObject | undefined;
@@ -86,34 +88,28 @@ export class ModernConnection implements Connection {
       meta = envelope(version, capabilities, clientInfo, logLevel, own);
       if (!own) this.kept = meta;
     }
-    const body = { ...params, _meta: meta };
-    return exchange(wire, method, body, options, { headers: standardHeaders(method, body, version) });
+    return exchange(wire, message(method, params, options, meta), standardHeaders(method, params, version), options);
   }
 
-  /** A request whose JSON-RPC error becomes an RpcError. An input_required answer outside MRTR is a server bug. */
+  /** A request whose JSON-RPC error becomes an RpcError (a -32022 is sent again by the client: retry.ts). An input_required answer outside MRTR is a server bug. */
   async request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {
-    let reply = await this.send(method, params, options);
-    if (reply.message.error?.code === -32022) {
-      // The server changed its versions under us: one retry with one it names (spec versioning.mdx L69-71),
-      // read by the same rule as the probe's.
-      const verdict = classifyProbe(reply, this.protocolVersion);
-      if (verdict.kind === 'retry') {
-        this.protocolVersion = verdict.version;
-        reply = await this.send(method, params, options);
-      }
-    }
-    const result = resultOf(reply, method, params, this.protocolVersion, () => standardHeaders(method, params, this.protocolVersion));
+    const result = resultOf(await this.send(method, params, options), method, params, this.protocolVersion, () => standardHeaders(method, params, this.protocolVersion));
     if (result.resultType === 'input_required' && !INPUT_METHODS.has(method)) throw inputRequiredMisplaced(method);
     return result;
   }
 
-  /** tools/call, resources/read or prompts/get: sends `params`, then answers input requests until the result is complete. */
-  async input(method: string, name: string, params: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
+  /** There is no handshake: the version is each request's, so the next one may name another. */
+  useVersion(version: string): void {
+    this.protocolVersion = version;
+  }
+
+  /** tools/call, resources/read or prompts/get: sends `params` (each round through `send`), then answers input requests until the result is complete. */
+  async input(method: string, name: string, params: JsonObject, options: RequestOptions, send: (params: JsonObject) => Promise<JsonObject>): Promise<JsonObject> {
     const { host, maxRounds, onRound } = this.settings;
     const reAsks = new ReAsks(method, name);
     let next = params;
     for (let round = 1; ; round++) {
-      const result = await this.request(method, next, options);
+      const result = await send(next);
       const type = result.resultType;
       // A task handle (the tasks extension, tasks.ts) is the caller's to follow.
       if (type === undefined || type === 'complete' || type === 'task') return result;
@@ -168,22 +164,12 @@ export class ModernConnection implements Connection {
     this.settings.logLevel = level;
   }
 
-  async discover(options: RequestOptions = {}): Promise<{ identity: ServerIdentity; result: DiscoverResult }> {
-    const result = (await this.request('server/discover', {}, options)) as unknown as DiscoverResult;
+  async discover(send: Send): Promise<{ identity: ServerIdentity; result: DiscoverResult }> {
+    const result = (await send('server/discover', {})) as unknown as DiscoverResult;
     return { identity: identityOf(result), result };
   }
 
   // The 2026 tasks extension: the server decides which call runs as a task and answers with its handle.
-  listedTools(): void {}
-
-  asksForTask(): false {
-    return false;
-  }
-
-  createdTask(): Task | undefined {
-    return undefined;
-  }
-
   taskOps(send: Send) {
     return {
       get: (taskId: string, signal: AbortSignal) => send('tasks/get', { taskId }, signal),

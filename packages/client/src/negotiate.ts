@@ -12,7 +12,7 @@
 // and an envelope-less ping would pin it legacy (@modelcontextprotocol/server dist/stdio.mjs,
 // serveStdio processMessage, the "legacy" case discards the probe instance).
 
-import { HttpStatusError, McpError, ProtocolError, RpcError, TimeoutError } from './errors.js';
+import { HttpStatusError, McpError, ProtocolError, TimeoutError } from './errors.js';
 import { rpcErrorOf } from './exchange.js';
 import { HttpTransport } from './transport/http/http.js';
 import { legacyEra } from './legacy-door.js';
@@ -21,7 +21,7 @@ import type { LegacyConnection, LegacySettings } from './legacy.js';
 import { identityOf, ModernConnection, standardHeaders, type ModernSettings } from './modern.js';
 import type { Reply, Transport } from './transport/transport.js';
 import type { DiscoverResult, Era } from './types.js';
-import { classifyProbe, MODERN_ERROR_CODES, REFUSED_STATUSES, type EraVerdict, type ProbeVerdict, type VerdictCache } from './verdict.js';
+import { classifyProbe, contradicts, REFUSED_STATUSES, type EraVerdict, type ProbeVerdict, type VerdictCache } from './verdict.js';
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from './versions.js';
 
 export interface Negotiated {
@@ -88,17 +88,6 @@ async function legacyOnly(options: NegotiateOptions): Promise<Negotiated> {
   const { LegacyConnection } = await legacyEra();
   const connection = await LegacyConnection.open(options.settings, LEGACY_VERSIONS[0]);
   return { connection, identity: connection.identity, verdict: { era: 'legacy', version: connection.protocolVersion, how: 'pinned', evidence: carries, at: options.now() } };
-}
-
-/**
- * An answer that says a cached verdict is stale rather than that the server is down. For a legacy verdict, any
- * JSON-RPC error or a 400, 404 or 405. For a modern one, a 400, 404 or 405 without a modern error, read as the probe
- * reads one: a legacy server answers so to a request without its session, the SDK's with -32000 "Server not
- * initialized" in a JSON-RPC error at 400, not only with a bare status.
- */
-export function contradicts(error: unknown, cached: Era): boolean {
-  if (error instanceof HttpStatusError) return REFUSED_STATUSES.includes(error.status);
-  return error instanceof RpcError && (cached === 'legacy' || (REFUSED_STATUSES.includes(error.status!) && !MODERN_ERROR_CODES.has(error.code as number)));
 }
 
 async function probe(options: NegotiateOptions, fallback: boolean): Promise<Negotiated> {

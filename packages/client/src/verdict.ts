@@ -4,7 +4,7 @@
 // network, 401/403) are never taken as era evidence. A verdict is an object that says what was found,
 // how and when; verdicts found by probing are cached per endpoint, pins never are.
 
-import { HttpStatusError, McpError, ProtocolError, StreamClosedError, TimeoutError } from './errors.js';
+import { HttpStatusError, McpError, ProtocolError, RpcError, StreamClosedError, TimeoutError } from './errors.js';
 import type { Reply } from './transport/transport.js';
 import type { DiscoverResult, Era } from './types.js';
 import { isModernVersion, pickVersion } from './versions.js';
@@ -49,17 +49,37 @@ export function classifyProbe(outcome: Reply | Error, version: string, refusesSi
   }
   const error = message.error!;
   if (error.code === -32022) {
-    const data = (error.data ?? {}) as { supported?: unknown };
-    const supported: unknown[] = Array.isArray(data.supported) ? data.supported : [];
-    const modern = pickVersion(supported.filter((v) => typeof v === 'string' && isModernVersion(v)));
+    const modern = namedVersion(error.data);
     if (modern) return { kind: 'retry', version: modern };
-    const legacy = pickVersion(supported);
+    const legacy = pickVersion(supportedIn(error.data));
     // A dual-era server that lists only a legacy version asks for the handshake (spec versioning.mdx).
     if (legacy) return { kind: 'legacy', reason: `the server supports ${legacy}`, version: legacy };
     return { kind: 'error', error: outcome };
   }
   if (MODERN_ERROR_CODES.has(error.code)) return { kind: 'error', error: outcome };
   return { kind: 'legacy', reason: `server/discover answered ${error.code} ${error.message}` };
+}
+
+/** The `supported` list of a -32022's data (spec versioning.mdx L48-52). */
+function supportedIn(data: unknown): unknown[] {
+  const supported = (data as { supported?: unknown } | null | undefined)?.supported;
+  return Array.isArray(supported) ? supported : [];
+}
+
+/** The modern version to try again with, of those a -32022 names. */
+export function namedVersion(data: unknown): string | undefined {
+  return pickVersion(supportedIn(data).filter((v) => typeof v === 'string' && isModernVersion(v)));
+}
+
+/**
+ * An answer that says a cached verdict is stale rather than that the server is down. For a legacy verdict, any
+ * JSON-RPC error or a 400, 404 or 405. For a modern one, a 400, 404 or 405 without a modern error, read as the probe
+ * reads one: a legacy server answers so to a request without its session, the SDK's with -32000 "Server not
+ * initialized" in a JSON-RPC error at 400, not only with a bare status.
+ */
+export function contradicts(error: unknown, cached: Era): boolean {
+  if (error instanceof HttpStatusError) return REFUSED_STATUSES.includes(error.status);
+  return error instanceof RpcError && (cached === 'legacy' || (REFUSED_STATUSES.includes(error.status!) && !MODERN_ERROR_CODES.has(error.code as number)));
 }
 
 /** What the client decided about a server's era, and why. */

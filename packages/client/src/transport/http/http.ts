@@ -10,6 +10,7 @@ import { BodyError, HttpStatusError, McpError, NetworkError, RedirectError, Stre
 import type { Limits } from '../../limits.js';
 import { redactHeaders, redactUrl } from '../../redact.js';
 import { readSse } from '../event-stream.js';
+import { authRetry, isChallenge, retrying } from '../../retry.js';
 import type { Exchange, Reply, Trace, Transport } from '../transport.js';
 import { isRequest, isResponse } from '../transport.js';
 import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../../types.js';
@@ -52,10 +53,6 @@ export interface HttpAuth {
    */
   answered?(answer: { status: number; header(name: string): string | null; readonly headers: Headers; url: string }): void;
 }
-
-// Bounds re-authorization per request: a server that refuses every token must not loop us
-// (conformance auth/scope-retry-limit allows at most three attempts).
-const MAX_AUTH_ATTEMPTS = 3;
 
 /** Where an SSE answer had got to when it ended: what a legacy session needs to resume it. */
 export interface StreamPosition {
@@ -161,30 +158,35 @@ export class HttpTransport implements Transport {
     return added.then((more) => ({ ...this.headers(extra), ...more }));
   }
 
-  private async post(message: JsonRpcMessage, exchange: Exchange): Promise<WireResponse> {
-    const { deadline } = exchange;
+  /** A POST; with an authorization, sent again where its challenge is met (retry.ts, authRetry). */
+  private post(message: JsonRpcMessage, exchange: Exchange): Promise<WireResponse> {
     const body = JSON.stringify(message);
-    for (let attempt = 1; ; attempt++) {
-      // No await when the authorization adds nothing, or adds it at once: one fewer turn of the event loop per request.
-      let added = this.authorization(deadline, 'POST');
-      if (isPromise(added)) added = await added;
-      const headers = added === undefined ? this.headers(exchange.headers) : { ...this.headers(exchange.headers), ...added };
-      if (this.trace) this.trace({ direction: 'send', transport: 'http', message, http: { method: 'POST', url: redactUrl(this.url), headers: redactHeaders(headers) } });
-      let response: WireResponse;
-      try {
-        response = await this.requester({ method: 'POST', url: this.url, headers, body, abort: deadline });
-      } catch (error) {
-        throw this.failure(error, exchange, `cannot reach ${this.url}`);
-      }
-      await this.refuseRedirect(response);
-      if (!this.auth) return response;
-      if (attempt >= MAX_AUTH_ATTEMPTS || !isChallenge(response)) return added === undefined ? response : this.answered(response);
-      await drain(response);
-      this.traceHttp('receive', { status: response.status, headers: Object.fromEntries(response.headers()) });
-      if (!(await deadline.excluding(() => this.auth!.challenged({ status: response.status, headers: response.headers(), url: this.url }, deadline.signal)))) {
-        return response;
-      }
+    if (!this.auth) return this.postOnce(message, body, exchange);
+    return retrying(() => this.postOnce(message, body, exchange), [authRetry(this.auth, this.url, exchange.deadline)], undefined);
+  }
+
+  /** One POST. A challenge to a request an authorization could sign is its failure, for the auth rule to meet. */
+  private async postOnce(message: JsonRpcMessage, body: string, exchange: Exchange): Promise<WireResponse> {
+    const { deadline } = exchange;
+    // No await when the authorization adds nothing, or adds it at once: one fewer turn of the event loop per request.
+    let added = this.authorization(deadline, 'POST');
+    if (isPromise(added)) added = await added;
+    const headers = added === undefined ? this.headers(exchange.headers) : { ...this.headers(exchange.headers), ...added };
+    if (this.trace) this.trace({ direction: 'send', transport: 'http', message, http: { method: 'POST', url: redactUrl(this.url), headers: redactHeaders(headers) } });
+    let response: WireResponse;
+    try {
+      response = await this.requester({ method: 'POST', url: this.url, headers, body, abort: deadline });
+    } catch (error) {
+      throw this.failure(error, exchange, `cannot reach ${this.url}`);
     }
+    await this.refuseRedirect(response);
+    if (!this.auth) return response;
+    if (isChallenge(response)) {
+      const text = await readText(response.body, 64 * 1024, 'a challenge').catch(() => '');
+      this.traceHttp('receive', { status: response.status, headers: Object.fromEntries(response.headers()) });
+      throw new HttpStatusError(response.status, text, response.headers(), this.url);
+    }
+    return added === undefined ? response : this.answered(response);
   }
 
   answered(response: WireResponse): WireResponse {
@@ -266,12 +268,6 @@ export class HttpTransport implements Transport {
     if (!this.trace) return;
     this.trace({ direction, transport: 'http', http: { ...http, ...(http.url ? { url: redactUrl(http.url) } : {}), headers: redactHeaders(http.headers) } });
   }
-}
-
-/** An answer that asks for (other) credentials: a 401, or a 403 whose Bearer challenge names insufficient_scope. */
-export function isChallenge(response: { status: number; header(name: string): string | null }): boolean {
-  if (response.status === 401) return true;
-  return response.status === 403 && /insufficient_scope/i.test(response.header('www-authenticate') ?? '');
 }
 
 /** Reads a small body to its end, so a kept-alive connection can be reused; a large or broken one is cut, unread. */
