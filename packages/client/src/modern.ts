@@ -10,7 +10,7 @@
 // method again, with a new id, carrying `inputResponses` (bare results) and `requestState` (byte for
 // byte) as TOP-LEVEL members of params, not in _meta (SEP-2322, spec basic/patterns/mrtr.mdx).
 
-import { ProtocolError, RoundLimitError } from './errors.js';
+import { AbortedError, ProtocolError, RoundLimitError } from './errors.js';
 import { exchange, message, resultOf, type RequestOptions, type Wire } from './exchange.js';
 import { fulfil } from './fulfil.js';
 import { ReAsks } from './reask.js';
@@ -137,19 +137,19 @@ export class ModernConnection implements Connection {
       const signal = options.signal ?? this.settings.wire.signal ?? new AbortController().signal;
       const failed = new AbortController();
       const roundSignal = AbortSignal.any([signal, failed.signal]);
-      const responses = Object.fromEntries(
-        await Promise.all(
-          asks.map(async ({ key, request, again }) => {
-            const ctx = { key, method, name, round, era: 'modern' as const, again, signal: roundSignal };
-            try {
-              return [key, await fulfil(host, request, ctx)] as const;
-            } catch (error) {
-              failed.abort(error);
-              throw error;
-            }
-          }),
-        ),
+      const answers = Promise.all(
+        asks.map(async ({ key, request, again }) => {
+          const ctx = { key, method, name, round, era: 'modern' as const, again, signal: roundSignal };
+          try {
+            return [key, await fulfil(host, request, ctx)] as const;
+          } catch (error) {
+            failed.abort(error);
+            throw error;
+          }
+        }),
       );
+      // A caller that gives up is not kept waiting on a host that does not stop, as no request is kept waiting on it.
+      const responses = Object.fromEntries(await untilAborted(answers, signal, method));
       reAsks.answered(asks, responses, state, round);
       if (entries.length > 0) onRound?.({ phase: 'answered', round, method, name, inputResponses: responses });
       // A new request, not a continuation: the original params, this round's answers, the state as sent.
@@ -180,6 +180,16 @@ export class ModernConnection implements Connection {
   async getTask(send: Send, taskId: string): Promise<Task> {
     return asTask(await send('tasks/get', { taskId }), `tasks/get ${taskId}`);
   }
+}
+
+/** `work`, or an AbortedError for `method` as soon as `signal` aborts. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal, method: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const stop = () => reject(new AbortedError(method, signal.reason));
+    if (signal.aborted) stop();
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
 }
 
 /** server/discover's answer as the client keeps it. The final spec moved serverInfo into _meta (PR #3002); older mocks still put it in the body. */
