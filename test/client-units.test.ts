@@ -7,7 +7,7 @@ import { ModernConnection, standardHeaders } from '../packages/client/src/modern
 import type { Transport } from '../packages/client/src/transport/transport.js';
 import type { JsonObject, JsonRpcRequest } from '../packages/client/src/types.js';
 import { classifyProbe } from '../packages/client/src/verdict.js';
-import { retrying, type Retry } from '../packages/client/src/retry.js';
+import { retryAfter, type Retry } from '../packages/client/src/retry.js';
 import { fromReadableStream } from '../packages/client/src/transport/bytes.js';
 import { readSse } from '../packages/client/src/transport/event-stream.js';
 import { HttpStatusError, McpError, RpcError, StreamClosedError, TimeoutError } from '../packages/client/src/errors.js';
@@ -153,6 +153,8 @@ test('one retry engine: the first rule that knows a failure takes it, each as of
       return 'done';
     };
   };
+  /** As the client and the HTTP transport use the engine: an attempt, and the engine on its failure. */
+  const retrying = (attempt: () => Promise<string>, rules: Retry<string>[], context: string) => attempt().catch((error: unknown) => retryAfter(error, attempt, rules, context));
   assert.equal(await retrying(failing('version', 'header', 'auth', 'auth'), [rule('version', 1), rule('header', 1), rule('auth', 2)], 'tools/call'), 'done');
   assert.deepEqual(took, ['version for tools/call', 'header for tools/call', 'auth for tools/call', 'auth for tools/call']);
 

@@ -16,7 +16,7 @@ import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import { legacyEra } from './legacy-door.js';
 import { DEFAULT_MAX_ROUNDS, type RoundEvent } from './modern.js';
 import { negotiate } from './negotiate.js';
-import { headerRetry, retrying, verdictRetry, versionRetry, type Attempted, type Retry } from './retry.js';
+import { headerRetry, retryAfter, verdictRetry, versionRetry, type Attempted, type Retry } from './retry.js';
 import { redactUrl } from './redact.js';
 import { Deadline } from './deadline.js';
 import type { Reply, Trace, Transport } from './transport/transport.js';
@@ -362,16 +362,21 @@ export class Client {
   }
 
   /**
-   * Every request of the connection goes out here, once or again where a rule of retry.ts says. A tools/call carries
-   * the Mcp-Param headers of its tool's schema, read at each attempt: after a -32020 the tools are listed again, and
-   * the schema may name others.
+   * Every request of the connection goes out here, once, and again where a rule of retry.ts says so after a failure.
+   * A tools/call carries the Mcp-Param headers of its tool's schema, read at each attempt: after a -32020 the tools
+   * are listed again, and the schema may name others.
    */
   private send(method: string, params: JsonObject, options: CallOptions): Promise<JsonObject> {
-    const attempt = () => {
-      const mirrors = method === 'tools/call' ? this.paramHeadersFor(params.name as string, params.arguments as JsonObject) : undefined;
-      return this.connection.request(method, params, mirrors ? { ...options, headers: { ...options.headers, ...mirrors } } : options);
-    };
-    return retrying(attempt, this.retries, { method, options });
+    return this.attempt(method, params, options).catch((error: unknown) => this.retry(error, method, params, options));
+  }
+
+  private retry(error: unknown, method: string, params: JsonObject, options: CallOptions): Promise<JsonObject> {
+    return retryAfter(error, () => this.attempt(method, params, options), this.retries, { method, options });
+  }
+
+  private attempt(method: string, params: JsonObject, options: CallOptions): Promise<JsonObject> {
+    const mirrors = method === 'tools/call' ? this.paramHeadersFor(params.name as string, params.arguments as JsonObject) : undefined;
+    return this.connection.request(method, params, mirrors ? { ...options, headers: { ...options.headers, ...mirrors } } : options);
   }
 
   /** retry.ts: the cached verdict was contradicted; the era is found again, and the request sent on it. */

@@ -11,7 +11,7 @@
 // byte) as TOP-LEVEL members of params, not in _meta (SEP-2322, spec basic/patterns/mrtr.mdx).
 
 import { AbortedError, ProtocolError, RoundLimitError } from './errors.js';
-import { exchange, message, resultOf, type RequestOptions, type Wire } from './exchange.js';
+import { exchange, message, resultOf, rpcErrorOf, type RequestOptions, type Wire } from './exchange.js';
 import { fulfil } from './fulfil.js';
 import { ReAsks } from './reask.js';
 import { encodeHeaderValue } from './headers.js';
@@ -93,7 +93,10 @@ export class ModernConnection implements Connection {
 
   /** A request whose JSON-RPC error becomes an RpcError (a -32022 is sent again by the client: retry.ts). An input_required answer outside MRTR is a server bug. */
   async request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {
-    const result = resultOf(await this.send(method, params, options), method, params, this.protocolVersion, () => standardHeaders(method, params, this.protocolVersion));
+    const reply = await this.send(method, params, options);
+    const version = this.protocolVersion;
+    if (reply.message.error) throw rpcErrorOf(reply, method, params, version, () => standardHeaders(method, params, version));
+    const result = resultOf(reply, method, params, version);
     if (result.resultType === 'input_required' && !INPUT_METHODS.has(method)) throw inputRequiredMisplaced(method);
     return result;
   }
@@ -106,7 +109,7 @@ export class ModernConnection implements Connection {
   /** tools/call, resources/read or prompts/get: sends `params` (each round through `send`), then answers input requests until the result is complete. */
   async input(method: string, name: string, params: JsonObject, options: RequestOptions, send: (params: JsonObject) => Promise<JsonObject>): Promise<JsonObject> {
     const { host, maxRounds, onRound } = this.settings;
-    const reAsks = new ReAsks(method, name);
+    let reAsks: ReAsks | undefined;
     let next = params;
     for (let round = 1; ; round++) {
       const result = await send(next);
@@ -128,6 +131,7 @@ export class ModernConnection implements Connection {
         throw new ProtocolError(`${method} ${name} asked for input but sent neither inputRequests nor requestState`, 'this is a server bug (spec: at least one of them MUST be present)');
       }
       const entries = Object.entries((requests ?? {}) as JsonObject);
+      reAsks ??= new ReAsks(method, name);
       const asks = reAsks.asks(entries, round);
       onRound?.({ phase: 'asked', round, method, name, inputRequests: (requests ?? {}) as JsonObject, ...(state !== undefined ? { requestState: state } : {}) });
 

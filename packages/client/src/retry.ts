@@ -23,20 +23,22 @@ import { contradicts, namedVersion } from './verdict.js';
  */
 export type Retry<C = undefined> = (error: unknown, context: C, used: number) => Promise<boolean> | undefined;
 
-/** Runs `attempt` until it succeeds, or until no rule will have it run again: then its failure is the caller's. */
-export async function retrying<T, C>(attempt: () => Promise<T>, rules: readonly Retry<C>[], context: C): Promise<T> {
-  let used: number[] | undefined;
-  for (;;) {
+/**
+ * The engine, entered with a request's first failure (so a request that succeeds pays nothing for it): each rule in
+ * turn reads the failure, the first that knows it recovers, and `attempt` runs again, until it succeeds or no rule
+ * will have it run again; then its failure is the caller's.
+ */
+export async function retryAfter<T, C>(failure: unknown, attempt: () => Promise<T>, rules: readonly Retry<C>[], context: C): Promise<T> {
+  const used = rules.map(() => 0);
+  for (let error = failure; ; ) {
+    let recovered: Promise<boolean> | undefined;
+    let rule = 0;
+    while (rule < rules.length && (recovered = rules[rule](error, context, used[rule])) === undefined) rule++;
+    if (recovered === undefined || (used[rule]++, !(await recovered))) throw error;
     try {
       return await attempt();
-    } catch (error) {
-      used ??= rules.map(() => 0);
-      let recovered: Promise<boolean> | undefined;
-      let rule = 0;
-      while (rule < rules.length && (recovered = rules[rule](error, context, used[rule])) === undefined) rule++;
-      if (recovered === undefined) throw error;
-      used[rule]++;
-      if (!(await recovered)) throw error;
+    } catch (again) {
+      error = again;
     }
   }
 }

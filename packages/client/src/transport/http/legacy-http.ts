@@ -68,7 +68,7 @@ export class HttpSession implements Session {
       throw http.failure(error, { deadline }, `cannot reach ${http.url}`);
     }
     http.traceHttp('receive', { status: response.status, headers: Object.fromEntries(response.headers()) });
-    await http.refuseRedirect(response);
+    if (response.status >= 300 && response.status < 400) await http.refuseRedirect(response);
     if (http.auth) http.answered(response);
     if (response.status < 300 && (response.header('content-type') ?? '').includes('text/event-stream')) return response;
     const text = strict ? await kit.readText(response.body, 4096, 'an error body').catch(() => '') : (await kit.drain(response), '');
