@@ -5,7 +5,7 @@ import { TOOLBOXES, type ToolboxName } from '../toolboxes/registry.js';
 import type { StorageFailureReport } from '../toolboxes/cookie-jar/jar/guarded-store.js';
 import { openJarStorage } from '../toolboxes/cookie-jar/jar/open.js';
 import { defaultStateKey } from './state.js';
-import type { LegacyMode, ToolboxHandler } from './toolbox.js';
+import { DEFAULT_MAX_BODY_BYTES, type LegacyMode, type ToolboxHandler } from './toolbox.js';
 import { acceptedHosts } from './host-check.js';
 import { hostForUrl } from './host-check.js';
 import { listenFetch, type ServerLimits } from './listen.js';
@@ -91,7 +91,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const listening = await listenFetch(async (request, path) => {
     const toolbox = mounted.get(path);
     return toolbox === undefined ? notFound(path) : toolbox.fetch(request);
-  }, { host, ...(options.port !== undefined ? { port: options.port } : {}), ...(options.limits !== undefined ? { limits: options.limits } : {}), ...(options.onerror !== undefined ? { onerror: options.onerror } : {}) });
+  }, {
+    host,
+    // Every toolbox refuses a body past its cap before reading it; one under it is read whole, as the SDK's adapter does.
+    bufferBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    ...(options.port !== undefined ? { port: options.port } : {}),
+    ...(options.limits !== undefined ? { limits: options.limits } : {}),
+    ...(options.onerror !== undefined ? { onerror: options.onerror } : {}),
+  });
   const url = `http://${hostForUrl(host)}:${listening.port}`;
   const urls: Record<string, string> = {};
   for (const [path, toolbox] of mounted) urls[toolbox.info.name] = `${url}${path}`;

@@ -3,7 +3,8 @@
 // slow_compute (optional task), failing_job and protocol_error_job (required task), confirm_delete and multi_input
 // (tasks that park for input), test_tool_with_task (MRTR rounds, then a task).
 
-import { acceptedContent, inputRequired, type InputRequest, type McpServer } from '@modelcontextprotocol/server';
+import { acceptedContent, inputRequired, type InputRequest, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
+import { clientAddressOf } from '../../edge/client-address.js';
 import { z } from 'zod';
 import { elicitOutcome, text } from '../../edge/mrtr.js';
 import { sharedSchema } from '../../edge/schemas.js';
@@ -51,8 +52,9 @@ const TASK_ONLY = new Set(['failing_job', 'protocol_error_job', 'confirm_delete'
 
 export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store: TaskStore): void {
   const schema = (schemas ??= makeSchemas());
-  // Tasks count against the quota of the client this request came from.
-  const tasks = store.startingFor(ctx.client);
+  // Tasks count against the quota of the client the call came from, read from its request: the registration serves
+  // every call of its tool (narrow.ts), whoever makes it.
+  const tasksOf = (call: ServerContext) => store.startingFor(clientAddressOf(call.http?.req));
 
   server.registerTool('greet', { description: 'Sync only: says hello', inputSchema: schema.greet }, async ({ name }) =>
     text(`Hello, ${name}!`),
@@ -68,7 +70,7 @@ export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store
       const answer = () => text(`Computed ${label ?? 'result'} after ${seconds}s`);
       return runAsTask(
         call,
-        tasks,
+        tasksOf(call),
         async (run) => {
           await sleep(seconds * 1000, run.signal);
           return answer();
@@ -82,14 +84,14 @@ export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store
   );
 
   server.registerTool('failing_job', { description: 'Task only: reports a tool error after a moment' }, async (call) =>
-    runAsTask(call, tasks, async (run) => {
+    runAsTask(call, tasksOf(call), async (run) => {
       await sleep(300, run.signal);
       return text('The job failed, as it always does', true);
     }) as never,
   );
 
   server.registerTool('protocol_error_job', { description: 'Task only: fails with a protocol error' }, async (call) =>
-    runAsTask(call, tasks, async (run) => {
+    runAsTask(call, tasksOf(call), async (run) => {
       await sleep(100, run.signal);
       throw new TaskProtocolError(-32603, 'protocol_error_job fails on purpose');
     }) as never,
@@ -99,14 +101,14 @@ export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store
     'confirm_delete',
     { description: 'Task only: asks for confirmation, then "deletes" the file', inputSchema: schema.confirmDelete },
     async ({ filename }, call) =>
-      runAsTask(call, tasks, async (run) => {
+      runAsTask(call, tasksOf(call), async (run) => {
         const answers = await run.ask({ confirm: ask(`Delete ${filename}?`, { confirm: { type: 'boolean' } }) });
         return text(accepted(answers.confirm)?.confirm === true ? `Deleted ${filename}` : `Kept ${filename}`);
       }) as never,
   );
 
   server.registerTool('multi_input', { description: 'Task only: asks two questions at once' }, async (call) =>
-    runAsTask(call, tasks, async (run) => {
+    runAsTask(call, tasksOf(call), async (run) => {
       const answers = await run.ask({
         name: ask('Your name?', { name: { type: 'string' } }),
         confirm: ask('Go ahead?', { confirm: { type: 'boolean' } }),
@@ -121,11 +123,16 @@ export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store
       return inputRequired({ inputRequests: { user_name: ask('What is your name?', { name: { type: 'string' } }) } });
     }
     const name = answer.kind === 'accept' && typeof answer.content.name === 'string' ? answer.content.name : 'stranger';
-    return runAsTask(call, tasks, async () => text(`Hello, ${name}!`)) as never;
+    return runAsTask(call, tasksOf(call), async () => text(`Hello, ${name}!`)) as never;
   });
 
   if (ctx.era === 'modern') {
     registerTaskMethods(server, store);
     gateTaskOnlyTools(server, TASK_ONLY);
   }
+}
+
+/** A modern server narrowed to `tool` (narrow.ts): the gate, when the tool runs only as a task. */
+export function narrowedTaskFixture(server: McpServer, tool: string): void {
+  if (TASK_ONLY.has(tool)) gateTaskOnlyTools(server, TASK_ONLY);
 }

@@ -18,7 +18,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { everythingSkills } from './everything-skills.js';
-import { registerTaskFixtures } from './everything-tasks.js';
+import { registerTaskFixtures, narrowedTaskFixture } from './everything-tasks.js';
 import { elicitOutcome, samplingText, text } from '../../edge/mrtr.js';
 import { sharedSchema } from '../../edge/schemas.js';
 import { TASKS_EXTENSION, TaskStore } from '../../edge/tasks.js';
@@ -551,6 +551,7 @@ export function everythingSpec(): ToolboxSpec {
       registerTaskFixtures(server, ctx, tasks);
       skills.attach(server);
     },
+    narrowed: narrowedTaskFixture,
     dispose: () => tasks.close(),
   };
 }
