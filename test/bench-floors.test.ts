@@ -1,10 +1,17 @@
 // The bench's floors (bench/floors.js) send what byhand sends, byte for byte but for the id: the same body and the
 // same headers in the same order, on node:http and on fetch alike, recorded as they reach one loopback server. A
 // floor that sent fewer bytes, or other headers, would make byhand look slower than it is (or faster). And
-// docs/performance.md lists those requests as byhand sends them on node:http.
+// docs/performance.md lists those requests as byhand sends them on node:http. The checkpoint's floor
+// (bench/checkpoint-floor.js) sends what `byhand checkpoint` sends, the same way.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { byhandIn } from './support/cli.js';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from './support/node-test.js';
@@ -99,3 +106,21 @@ function listed(): string {
   const doc = readFileSync(new URL('../docs/performance.md', import.meta.url), 'utf8');
   return doc.slice(doc.indexOf('<!-- floors:requests -->\n') + '<!-- floors:requests -->\n'.length, doc.indexOf('\n<!-- /floors:requests -->'));
 }
+
+test('the checkpoint\'s floor sends what byhand checkpoint sends, its id aside: server/discover, then the lists', { timeout: 30_000 }, async (t) => {
+  const server = await recording();
+  const scratch = mkdtempSync(join(tmpdir(), 'byhand-bench-floors-'));
+  t.after(async () => {
+    rmSync(scratch, { recursive: true, force: true });
+    await server.close();
+  });
+  await byhandIn({ cwd: scratch, env: { HOME: scratch, XDG_CONFIG_HOME: join(scratch, '.config') } }, 'checkpoint', server.url);
+  const fromByhand = server.seen.splice(0);
+  const config = join(scratch, 'config.json');
+  writeFileSync(config, JSON.stringify({ mcpServers: { one: { url: server.url } } }));
+  const { stdout } = await promisify(execFile)(process.execPath, [fileURLToPath(new URL('../bench/checkpoint-floor.js', import.meta.url)), config], { timeout: 20_000 });
+  assert.equal(stdout, '1\n');
+  const fromFloor = server.seen.splice(0);
+  assert.deepEqual(fromFloor.map((r) => r.body.match(/"method":"([^"]+)"/)?.[1]), ['server/discover', 'tools/list']);
+  assert.deepEqual(fromFloor.map(sameId), fromByhand.map(sameId));
+});
