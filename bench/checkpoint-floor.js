@@ -2,7 +2,9 @@
 // does on the wire, with no MCP library: per server one keep-alive node:http agent, POST server/discover, then the
 // lists its capabilities offer (tools, resources, prompts, resource templates) at once, as byhand's probe does, close;
 // every server at once, started one per event-loop turn as byhand's pool starts them. Prints how many servers
-// answered them all. What is left between this and `byhand checkpoint` is byhand's own cost.
+// answered them all. Each request is the one `byhand checkpoint` sends, byte for byte but the id: its envelope (the
+// looking host's capabilities, the tasks extension, its clientInfo, in its order) and its headers in its order, node:http
+// counting the body for both. What is left between this and `byhand checkpoint` is byhand's own cost.
 
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -10,8 +12,8 @@ import http from 'node:http';
 const VERSION = '2026-07-28';
 const META = {
   'io.modelcontextprotocol/protocolVersion': VERSION,
-  'io.modelcontextprotocol/clientInfo': { name: 'checkpoint-floor', version: '1' },
-  'io.modelcontextprotocol/clientCapabilities': { sampling: {}, elicitation: {} },
+  'io.modelcontextprotocol/clientCapabilities': { sampling: {}, elicitation: { form: {}, url: {} }, roots: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } },
+  'io.modelcontextprotocol/clientInfo': { name: 'byhand-checkpoint', version: '0.1.0' },
 };
 
 /**
@@ -30,7 +32,6 @@ function post(agent, url, method, id) {
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': VERSION,
       'mcp-method': method,
-      'content-length': Buffer.byteLength(body),
     };
     const request = http.request(url, { agent, method: 'POST', headers, timeout: 10_000 }, (response) => {
       let text = '';

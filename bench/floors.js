@@ -1,8 +1,10 @@
 // The floors: the benchmark's requests hand-built, with no MCP library at all, over bare fetch and
 // over raw node:http with a keep-alive agent. What any client pays at least on each way out.
-// Each request: the modern envelope in _meta, the SEP-2243 headers, one JSON answer read whole. The envelope
-// declares what byhand's does in this benchmark (sampling, the tasks extension, a clientInfo of the same length),
-// so a server reads as many bytes from a floor as from byhand, and what differs per call is the client's own work.
+// Each request is byte for byte the one byhand sends in this benchmark, its id aside: the same body (the envelope
+// byhand makes with its default clientInfo, sampling and the tasks extension declared; the same members in the same
+// order) and the same headers in the same order, node:http adding Host, Connection and Content-Length to both. So a
+// server reads the same bytes from a floor as from byhand, and what differs per call is the client's own work.
+// test/bench-floors.test.ts records both on one server and holds them to it.
 
 import { Agent, request } from 'node:http';
 /** @import { CreateMessageResult } from '@byhand/client' */
@@ -11,7 +13,7 @@ const VERSION = '2026-07-28';
 const META = {
   'io.modelcontextprotocol/protocolVersion': VERSION,
   'io.modelcontextprotocol/clientCapabilities': { sampling: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } },
-  'io.modelcontextprotocol/clientInfo': { name: 'floors', version: '0.2.0' },
+  'io.modelcontextprotocol/clientInfo': { name: 'byhand', version: '0.2.0' },
 };
 /** A sampling answer, for byhand's host, the SDK client and the floors alike. @satisfies {CreateMessageResult} */
 export const ANSWER = { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'bench', stopReason: 'endTurn' };
@@ -85,7 +87,8 @@ export function nodeFloor(url) {
   const post = (method, params) =>
     new Promise((resolve, reject) => {
       const body = bodyFor(++id, method, params);
-      const req = request(url, { method: 'POST', agent, headers: { ...headersFor(method, params.name), 'content-length': Buffer.byteLength(body) } }, (res) => {
+      // No Content-Length of ours: node:http counts a body given whole to end(), as it does for byhand.
+      const req = request(url, { method: 'POST', agent, headers: headersFor(method, params.name) }, (res) => {
         /** @type {Buffer[]} */
         const chunks = [];
         res.on('data', (chunk) => chunks.push(chunk));

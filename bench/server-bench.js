@@ -17,8 +17,8 @@ import { fig, int, median, ms, p95, startChild, times, us } from './lib.js';
 
 /** The issue asks for every toolbox at 8 and at 64 concurrent callers. */
 const CONCURRENCIES = [8, 64];
-/** A toolbox / the SDK reference, calls/s, at or above this is the target met. */
-const TARGET = 0.9;
+/** A toolbox / the SDK reference, calls/s, at or above this is the target met: at least as fast as the SDK doing the same. */
+const TARGET = 1;
 /** The servers take turns in this many slices per workload, so background load on the machine falls on all of them alike. */
 const SLICES = 5;
 

@@ -74,7 +74,7 @@ test('client credentials with a key: private_key_jwt by default, the challenged 
   const [h, c, s] = assertion.split('.');
   assert.equal(await subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, pair.publicKey, Buffer.from(s, 'base64url'), new TextEncoder().encode(`${h}.${c}`)), true);
   assert.deepEqual([claims(assertion).iss, claims(assertion).sub, claims(assertion).aud], ['svc', 'svc', AS]);
-  assert.deepEqual(await auth.headers(MCP, signal), { Authorization: 'Bearer cc-access' });
+  assert.deepEqual(await auth.headers({ url: MCP, method: 'POST', signal }), { Authorization: 'Bearer cc-access' });
 });
 
 test('client credentials needs a client id; a secret goes as Basic where offered', { timeout: 10_000 }, async () => {
@@ -151,7 +151,7 @@ test('DPoP: asked for when both sides take it, nonces retried once per new nonce
   assert.equal(claims(first.headers.get('dpop')!).htu, `${AS}/token`);
   assert.equal(claims(second.headers.get('dpop')!).nonce, 'as-nonce');
 
-  const sent = await auth.headers(MCP, signal, 'GET');
+  const sent = await auth.headers({ url: MCP, method: 'GET', signal });
   assert.equal(sent.Authorization, 'DPoP bound');
   const proof = claims(sent.DPoP);
   assert.deepEqual([proof.htm, proof.htu, proof.nonce], ['GET', MCP, undefined]);
@@ -159,7 +159,7 @@ test('DPoP: asked for when both sides take it, nonces retried once per new nonce
   // The resource server's nonce: one retry for a new one, none for the same one again.
   const rsNonce = challenge('DPoP error="use_dpop_nonce"', 401, { 'DPoP-Nonce': 'rs-nonce' });
   assert.equal(await auth.challenged(rsNonce, signal), true);
-  assert.equal(claims((await auth.headers(MCP, signal)).DPoP).nonce, 'rs-nonce');
+  assert.equal(claims((await auth.headers({ url: MCP, method: 'POST', signal })).DPoP).nonce, 'rs-nonce');
   assert.equal(await auth.challenged(rsNonce, signal), false);
 });
 
@@ -176,9 +176,9 @@ test('DPoP: not asked for when only the authorization server offers it; a second
 
   const held = (tokens: StoredTokens) => memoryStore({ version: 1, clients: {}, servers: { [serverKey(MCP)]: { issuer: AS, resource: MCP, tokens: { [AS]: tokens } } } });
   const elsewhere = { access_token: 'bound-elsewhere', token_type: 'DPoP', dpop_jkt: 'another-key', resource: MCP };
-  assert.deepEqual(await createOAuth({ store: held(elsewhere) }).headers(MCP, signal), {});
+  assert.deepEqual(await createOAuth({ store: held(elsewhere) }).headers({ url: MCP, method: 'POST', signal }), {});
   // The same store entry, unbound, is sent: the key is what kept it back.
-  assert.deepEqual(await createOAuth({ store: held({ ...elsewhere, token_type: 'Bearer', dpop_jkt: undefined }) }).headers(MCP, signal), { Authorization: 'Bearer bound-elsewhere' });
+  assert.deepEqual(await createOAuth({ store: held({ ...elsewhere, token_type: 'Bearer', dpop_jkt: undefined }) }).headers({ url: MCP, method: 'POST', signal }), { Authorization: 'Bearer bound-elsewhere' });
 });
 
 test('2025-03-26: no resource metadata, so the origin\'s authorization server metadata (an issuer elsewhere is not taken), else /authorize, /token, /register', { timeout: 10_000 }, async () => {
@@ -194,7 +194,7 @@ test('2025-03-26: no resource metadata, so the origin\'s authorization server me
   const second = createOAuth({ fetch: bare.fetch, grant: { type: 'client_credentials' }, clientId: 'svc' });
   await second.challenged(challenge('Bearer'), signal);
   assert.equal(bare.at('https://mcp.example/token')[0].body.get('resource'), MCP);
-  assert.deepEqual(await second.headers(MCP, signal), { Authorization: 'Bearer legacy' });
+  assert.deepEqual(await second.headers({ url: MCP, method: 'POST', signal }), { Authorization: 'Bearer legacy' });
 });
 
 test('DPoP across processes: the key made by one provider is stored with its bound token and signs the next provider\'s proofs; a given key is never stored', { timeout: 10_000 }, async () => {
@@ -208,7 +208,7 @@ test('DPoP across processes: the key made by one provider is stored with its bou
   assert.equal(stored.token_type, 'DPoP');
   assert.equal(typeof stored.dpop_key?.d, 'string');
   const publicKey = await subtle.importKey('jwk', { kty: 'EC', crv: 'P-256', x: stored.dpop_key!.x, y: stored.dpop_key!.y }, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
-  const later = await createOAuth({ store }).headers(MCP, signal);
+  const later = await createOAuth({ store }).headers({ url: MCP, method: 'POST', signal });
   assert.equal(later.Authorization, 'DPoP bound');
   const [h, c, s] = later.DPoP.split('.');
   assert.equal(await subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, publicKey, Buffer.from(s, 'base64url'), new TextEncoder().encode(`${h}.${c}`)), true);
@@ -220,7 +220,7 @@ test('DPoP across processes: the key made by one provider is stored with its bou
   assert.equal(bound.dpop_key, undefined);
   // Another provider cannot present it: not sent, and a challenge asks for a login rather than resending it.
   const stranger = createOAuth({ store: keptOut, fetch: fakeFetch(routes).fetch });
-  assert.deepEqual(await stranger.headers(MCP, signal), {});
+  assert.deepEqual(await stranger.headers({ url: MCP, method: 'POST', signal }), {});
   const error = await refused(stranger.challenged(challenge('DPoP'), signal), /no stored token is usable/);
   assert.equal(error.reason, 'login-required');
 });

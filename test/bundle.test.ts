@@ -6,13 +6,14 @@ import assert from 'node:assert/strict';
 import { test } from './support/node-test.js';
 import { bundleChunks, modernPathBundle } from '../bench/bundle-size.js';
 
-// The plain-language messages and hints are part of the product and of these bytes. The budget is the modern path as
-// it stood when the eras became plug-ins (connection.ts): growing past it is a decision, made by raising it in the
-// commit that needs the bytes and saying why there.
-// Raised from 15,800 for one bound over all the pages of a list (limits.maxListBytes) and the depth bound on listed
-// tools (MAX_TOOL_DEPTH): a hostile server's pages, or a 100k-deep schema, no longer take the caller down; then for
-// the hint of a refused requestState (the instances behind one URL must share its key).
-const BUDGET_BYTES = 16_200;
+// The budget is a rule, not the last measurement: a browser caller of the modern path pays at most a fifth of what the
+// official SDK client costs for the same (87,871 B min+gzip for its Client and StreamableHTTPClientTransport, SDK
+// 2.4.0, measured the same way by bench/bundle-bench.js), rounded down. It sits about a kilobyte above the path on
+// purpose, so that a fix or a deduplication of a few bytes is never blocked by it, as one was when the budget sat 2 B
+// above the path. What this test is for is the change that costs kilobytes (the legacy era, HTTP+SSE or stdio
+// pulled onto the path, a dependency bundled in), which the chunk checks below also catch. If the SDK client shrinks,
+// or byhand's path nears the line, the rule is what to revisit, in the commit that needs it, saying why there.
+const BUDGET_BYTES = 17_500;
 
 test('connect, for an HTTP-only browser caller, stays within its min+gzip budget', { timeout: 60_000 }, async () => {
   const { modern, chunks } = await modernPathBundle({ source: true });

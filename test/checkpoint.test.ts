@@ -14,6 +14,7 @@ import { fixtureScript } from './support/fixture-bundle.js';
 import { fixtureHandler, serve, type Served } from './fixtures/sdk-server.js';
 import { clickThrough, startMockAs, startMockRs } from './auth-mock.js';
 import { connect, VerdictCache } from '../packages/client/src/index.js';
+import { startServer } from '../packages/servers/src/edge/serve.js';
 import { createOAuth } from '../packages/client/src/auth/index.js';
 import { credentialsFile, fileStore } from '../packages/client/src/auth/file-store.js';
 
@@ -130,11 +131,33 @@ describe('a config that mixes eras, transports and failures', () => {
     assert.equal(stderr, `byhand: servers from ${join(scratch, 'many.json')}\n`);
   });
 
+  test('two entries for one server, as two hosts list it: the same counts twice, one probe after the other', async () => {
+    const twice = config('twice.json', { mcpServers: { 'from Claude Desktop': { url: modern.url }, 'from Cursor': { url: modern.url } } });
+    const { code, stdout } = await byhand(['checkpoint', '--config', twice, '--concurrency', '1', '--json']);
+    assert.equal(code, 0, stdout);
+    const rows = stdout.trim().split('\n').map((line) => JSON.parse(line) as { counts: unknown; capabilities: unknown; canSample: boolean });
+    assert.deepEqual(rows.map((r) => r.counts), [{ tools: 7, resources: 2, prompts: 1, templates: 0 }, { tools: 7, resources: 2, prompts: 1, templates: 0 }]);
+    assert.deepEqual(rows[1].capabilities, rows[0].capabilities);
+    assert.deepEqual(rows.map((r) => r.canSample), [true, true]);
+  });
+
   test('--trace shows the wire of every request and response', async () => {
     const { stderr } = await byhand(['checkpoint', '--config', config('one.json', { mcpServers: { only: { url: modern.url } } }), '--trace']);
     assert.match(stderr, /\[only\] → POST http:\/\/127\.0\.0\.1:\d+\/mcp \{"jsonrpc":"2\.0","id":\d+,"method":"server\/discover"/);
     assert.match(stderr, /\[only\] ← .*"supportedVersions":\["2026-07-28"\]/);
   });
+});
+
+test('a toolbox named twice: its server/discover may be reused, so the second probe takes the era and who the server is from the first, and shows the same', async (t) => {
+  const toolboxes = await startServer({ port: 0, toolboxes: ['kitchen'] });
+  t.after(() => toolboxes.close());
+  const url = toolboxes.urls.kitchen;
+  const { code, stdout } = await byhand(['checkpoint', url, url, '--concurrency', '1']);
+  assert.equal(code, 0, stdout);
+  const blocks = stdout.trimEnd().replace(/ · \d+ ms/g, ' · N ms').split(/\n(?=✓)/);
+  assert.equal(blocks.length, 2);
+  assert.match(blocks[0], /^✓ .*\(asks you to think\)\n.*\n {4}2 tool\(s\) · 2 resource\(s\) · 1 prompt\(s\)/);
+  assert.equal(blocks[1], blocks[0]);
 });
 
 describe('VS Code mcp.json and bad input', () => {

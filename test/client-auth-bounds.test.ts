@@ -54,7 +54,7 @@ describe('bearer tokens and plain http', () => {
     assert.equal(client.era, 'modern');
     assert.equal(server.requests[0].headers.authorization, 'Bearer the-access-token');
     const remote = 'https://mcp.example.test/mcp';
-    const headers = await createOAuth({ store: memoryStore(storedToken(remote)) }).headers(remote, AbortSignal.timeout(1000));
+    const headers = await createOAuth({ store: memoryStore(storedToken(remote)) }).headers({ url: remote, method: 'POST', signal: AbortSignal.timeout(1000) });
     assert.deepEqual(headers, { Authorization: 'Bearer the-access-token' });
   });
 

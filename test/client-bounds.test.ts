@@ -17,9 +17,9 @@ import {
 import { createOAuth, memoryStore } from '../packages/client/src/auth/index.js';
 import type { ByteStream } from '../packages/client/src/transport/bytes.js';
 import { DEFAULT_LIMITS } from '../packages/client/src/limits.js';
-import { LineSplitter, responseIdAt } from '../packages/client/src/transport/lines.js';
-import { readSse } from '../packages/client/src/transport/sse.js';
-import { StdioTransport } from '../packages/client/src/transport/stdio.js';
+import { LineSplitter, responseIdAt } from '../packages/client/src/transport/stdio/lines.js';
+import { readSse } from '../packages/client/src/transport/event-stream.js';
+import { StdioTransport } from '../packages/client/src/transport/stdio/stdio.js';
 import { traceLine } from '../packages/byhand/src/shared/show-wire.js';
 import { callCommand } from '../packages/byhand/src/call/command.js';
 import { checkpointCommand } from '../packages/byhand/src/checkpoint/command.js';

@@ -142,20 +142,51 @@ for (const mode of ['dual', 'modern-only'] as const) {
       assert.equal(posts(served, 'tools/call').at(-1)!.headers['mcp-param-region'], `=?base64?${Buffer.from('Zürich').toString('base64')}?=`);
     });
 
-    test('the verdict is cached per endpoint: a second client sends no probe', async (t) => {
+    test('a server whose server/discover may not be reused (the SDK\'s ttlMs 0) is discovered again: a second client knows who it is', async (t) => {
       const cleanup = cleanupAfter(t);
       const first = cleanup(await connect(served.url));
       await first.close();
       const probes = posts(served, 'server/discover').length;
       const second = await connect(served.url);
       t.after(() => second.close());
-      assert.equal(second.verdict.how, 'cached');
       assert.equal(second.era, 'modern');
-      assert.equal(posts(served, 'server/discover').length, probes);
-      await second.listTools();
+      assert.equal(posts(served, 'server/discover').length, probes + 1);
+      assert.deepEqual(identity(second), identity(first));
+      assert.equal(second.serverInfo?.name, 'sdk-fixture');
     });
   });
 }
+
+function identity(client: { serverInfo: unknown; serverCapabilities: unknown; instructions: unknown }) {
+  return { serverInfo: client.serverInfo, serverCapabilities: client.serverCapabilities, instructions: client.instructions };
+}
+
+test('the verdict is cached per endpoint with who the server is: while its server/discover may be reused (ttlMs), a second client sends no probe and knows it all the same', async (t) => {
+  const served = await serve(fixtureHandler('modern-only', { instructions: 'Ask for bread.', discoverTtlMs: 60_000 }));
+  t.after(() => served.close());
+  let now = 1_000_000;
+  const verdicts = new VerdictCache();
+  const first = await connect(served.url, { verdicts, now: () => now });
+  await first.close();
+  assert.equal(first.instructions, 'Ask for bread.');
+  const probes = posts(served, 'server/discover').length;
+
+  const second = await connect(served.url, { verdicts, now: () => now });
+  t.after(() => second.close());
+  assert.equal(second.verdict.how, 'cached');
+  assert.equal(posts(served, 'server/discover').length, probes);
+  assert.deepEqual(identity(second), identity(first));
+  assert.equal(second.discovered?.instructions, 'Ask for bread.');
+  await second.listTools();
+
+  // Past its ttlMs the answer is not reused: the era is found again, with who the server is now.
+  now += 60_000;
+  const third = await connect(served.url, { verdicts, now: () => now });
+  t.after(() => third.close());
+  assert.equal(third.verdict.how, 'probe');
+  assert.equal(posts(served, 'server/discover').length, probes + 1);
+  assert.deepEqual(identity(third), identity(first));
+});
 
 describe('legacy era against a sessionful SDK server (legacy only)', () => {
   let served: Served;
@@ -195,7 +226,8 @@ describe('legacy era against a sessionful SDK server (legacy only)', () => {
 
 test('a cached modern verdict that the server contradicts (now a legacy server at the same URL) is found again, once', async (t) => {
   const cleanup = cleanupAfter(t);
-  const modern = fixtureHandler('modern-only');
+  // The modern server's server/discover may be reused, so the second client takes its era from the cache unasked.
+  const modern = fixtureHandler('modern-only', { discoverTtlMs: 60_000 });
   const legacy = fixtureHandler('legacy-session');
   let current = modern;
   const served = cleanup(await serve((request) => current(request)));

@@ -1,4 +1,4 @@
-// The client's pure parts: header value encoding, x-mcp-header validation, the SSE reader, the probe classifier.
+// The client's pure parts: header value encoding, x-mcp-header validation, the SSE reader, the probe classifier, the retry engine.
 
 import assert from 'node:assert/strict';
 import { test } from './support/node-test.js';
@@ -7,8 +7,9 @@ import { ModernConnection, standardHeaders } from '../packages/client/src/modern
 import type { Transport } from '../packages/client/src/transport/transport.js';
 import type { JsonObject, JsonRpcRequest } from '../packages/client/src/types.js';
 import { classifyProbe } from '../packages/client/src/verdict.js';
+import { retryAfter, type Retry } from '../packages/client/src/retry.js';
 import { fromReadableStream } from '../packages/client/src/transport/bytes.js';
-import { readSse } from '../packages/client/src/transport/sse.js';
+import { readSse } from '../packages/client/src/transport/event-stream.js';
 import { HttpStatusError, McpError, RpcError, StreamClosedError, TimeoutError } from '../packages/client/src/errors.js';
 
 test('header values: the spec\'s encoding table (streamable-http.mdx "Value Encoding")', () => {
@@ -30,8 +31,10 @@ test('standard headers: Mcp-Name only on the three named methods', () => {
 test('the envelope is kept between requests, and made again for a new version, a new log level or a request\'s own _meta', async () => {
   const sent: { meta: JsonObject; header: string }[] = [];
   const transport: Transport = {
-    kind: 'http',
+    name: 'recording',
     key: 'units',
+    carriesHeaders: true,
+    held: false,
     async request(message: JsonRpcRequest, exchange) {
       sent.push({ meta: message.params!._meta as JsonObject, header: exchange.headers['mcp-protocol-version'] });
       return { message: { jsonrpc: '2.0', id: message.id, result: {} } };
@@ -114,18 +117,18 @@ test('SSE: events split across chunks, CRLF, comments, multi-line data, id and r
 test('the probe classifier: evidence for each era, outages for neither', () => {
   const reply = (body: object, status = 200) => ({ message: { jsonrpc: '2.0' as const, id: 1, ...body }, status });
   const err = (code: number, data?: unknown) => reply({ error: { code, message: 'x', data } }, 400);
-  assert.equal(classifyProbe(reply({ result: { supportedVersions: ['2026-07-28'] } }), '2026-07-28', 'http').kind, 'modern');
-  assert.deepEqual(classifyProbe(err(-32022, { supported: ['2026-07-28'] }), '2026-07-28', 'http'), { kind: 'retry', version: '2026-07-28' });
-  assert.equal(classifyProbe(err(-32022, { supported: ['2025-11-25'] }), '2026-07-28', 'http').kind, 'legacy');
-  assert.equal(classifyProbe(err(-32020), '2026-07-28', 'http').kind, 'error');
-  assert.equal(classifyProbe(err(-32021), '2026-07-28', 'http').kind, 'error');
-  for (const code of [-32601, -32602, -32000, -32600]) assert.equal(classifyProbe(err(code), '2026-07-28', 'http').kind, 'legacy', String(code));
+  assert.equal(classifyProbe(reply({ result: { supportedVersions: ['2026-07-28'] } }), '2026-07-28').kind, 'modern');
+  assert.deepEqual(classifyProbe(err(-32022, { supported: ['2026-07-28'] }), '2026-07-28'), { kind: 'retry', version: '2026-07-28' });
+  assert.equal(classifyProbe(err(-32022, { supported: ['2025-11-25'] }), '2026-07-28').kind, 'legacy');
+  assert.equal(classifyProbe(err(-32020), '2026-07-28').kind, 'error');
+  assert.equal(classifyProbe(err(-32021), '2026-07-28').kind, 'error');
+  for (const code of [-32601, -32602, -32000, -32600]) assert.equal(classifyProbe(err(code), '2026-07-28').kind, 'legacy', String(code));
   const status = (n: number) => new HttpStatusError(n, '', new Headers(), 'u');
-  for (const n of [400, 404, 405]) assert.equal(classifyProbe(status(n), '2026-07-28', 'http').kind, 'legacy');
-  for (const n of [401, 403, 500, 502]) assert.equal(classifyProbe(status(n), '2026-07-28', 'http').kind, 'error');
-  assert.equal(classifyProbe(new TimeoutError('server/discover', 1), '2026-07-28', 'stdio').kind, 'legacy');
-  assert.equal(classifyProbe(new TimeoutError('server/discover', 1), '2026-07-28', 'http').kind, 'error');
-  assert.equal(classifyProbe(new StreamClosedError('gone'), '2026-07-28', 'stdio').kind, 'legacy');
+  for (const n of [400, 404, 405]) assert.equal(classifyProbe(status(n), '2026-07-28').kind, 'legacy');
+  for (const n of [401, 403, 500, 502]) assert.equal(classifyProbe(status(n), '2026-07-28').kind, 'error');
+  assert.equal(classifyProbe(new TimeoutError('server/discover', 1), '2026-07-28', true).kind, 'legacy');
+  assert.equal(classifyProbe(new TimeoutError('server/discover', 1), '2026-07-28').kind, 'error');
+  assert.equal(classifyProbe(new StreamClosedError('gone'), '2026-07-28', true).kind, 'legacy');
 });
 
 test('an error reads as its code, a colon, the message; a hint names no library call', { timeout: 5_000 }, () => {
@@ -133,4 +136,31 @@ test('an error reads as its code, a colon, the message; a hint names no library 
   assert.equal(new McpError('timeout', 'no answer within 300 ms', 'raise --timeout').explain(), 'timeout: no answer within 300 ms (hint: raise --timeout)');
   assert.match(error.hint, /no method resources\/list/);
   assert.doesNotMatch(error.hint, /\w\(\)/);
+});
+
+test('one retry engine: the first rule that knows a failure takes it, each as often as it may, and a rule that cannot help ends with the failure as it was', { timeout: 5_000 }, async () => {
+  const took: string[] = [];
+  /** Knows failures named `name`, recovers up to `limit` times, and says `helps`. */
+  const rule = (name: string, limit: number, helps = true): Retry<string> => (error, context, used) => {
+    if ((error as Error).message !== name || used >= limit) return undefined;
+    took.push(`${name} for ${context}`);
+    return Promise.resolve(helps);
+  };
+  const failing = (...failures: string[]) => {
+    let at = 0;
+    return async () => {
+      if (at < failures.length) throw new Error(failures[at++]);
+      return 'done';
+    };
+  };
+  /** As the client and the HTTP transport use the engine: an attempt, and the engine on its failure. */
+  const retrying = (attempt: () => Promise<string>, rules: Retry<string>[], context: string) => attempt().catch((error: unknown) => retryAfter(error, attempt, rules, context));
+  assert.equal(await retrying(failing('version', 'header', 'auth', 'auth'), [rule('version', 1), rule('header', 1), rule('auth', 2)], 'tools/call'), 'done');
+  assert.deepEqual(took, ['version for tools/call', 'header for tools/call', 'auth for tools/call', 'auth for tools/call']);
+
+  took.length = 0;
+  await assert.rejects(retrying(failing('version', 'version'), [rule('version', 1)], 'x'), /^Error: version$/);
+  assert.deepEqual(took, ['version for x'], 'a rule sends one request again only as often as it may');
+  await assert.rejects(retrying(failing('verdict'), [rule('verdict', 1, false)], 'x'), /^Error: verdict$/);
+  await assert.rejects(retrying(failing('unknown'), [rule('verdict', 1)], 'x'), /^Error: unknown$/);
 });

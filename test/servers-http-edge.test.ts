@@ -7,7 +7,9 @@ import { connect as tcpConnect, type Socket } from 'node:net';
 import { describe, test } from './support/node-test.js';
 import { cleanupAfter } from './support/cleanup.js';
 import { startServer } from '../packages/servers/src/edge/serve.js';
-import { listenNode } from '../packages/servers/src/edge/listen.js';
+import { listenFetch, listenNode } from '../packages/servers/src/edge/listen.js';
+import { readBodyOf } from '../packages/servers/src/edge/request-body.js';
+import { request as httpRequest } from 'node:http';
 import { dropRestOfBody } from '../packages/servers/src/edge/node-adapter.js';
 import { clientKey } from '../packages/servers/src/edge/client-address.js';
 import { modernRpc } from './servers-support.js';
@@ -276,4 +278,30 @@ test('past its limit an unwanted body is not read on: the connection is destroye
   } finally {
     await listening.close();
   }
+});
+
+describe('a request body the listener reads whole', { timeout: 30_000 }, () => {
+  test('one of a declared length up to bufferBytes reaches the handler read; a larger one, or one of no declared length, is streamed to it', async (t) => {
+    const seen: string[] = [];
+    const listening = await listenFetch(async (request) => {
+      const read = readBodyOf(request);
+      seen.push(read !== undefined ? `read ${read.bytes} B: ${read.text}` : `streamed: ${await request.text()}`);
+      return new Response('ok');
+    }, { host: '127.0.0.1', bufferBytes: 16 });
+    t.after(() => listening.close());
+    const post = (body: string, chunked = false) =>
+      new Promise<void>((resolve, reject) => {
+        const req = httpRequest(`${listening.origin}/mcp`, { method: 'POST', agent: false, headers: chunked ? { 'content-type': 'application/json' } : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+          res.resume();
+          res.on('end', resolve);
+        });
+        req.on('error', reject);
+        if (chunked) req.write(body);
+        req.end(chunked ? undefined : body);
+      });
+    await post('{"a":"é"}');
+    await post('{"long":"xxxxxxxxxxxxxxxx"}');
+    await post('{"c":1}', true);
+    assert.deepEqual(seen, ['read 10 B: {"a":"é"}', 'streamed: {"long":"xxxxxxxxxxxxxxxx"}', 'streamed: {"c":1}']);
+  });
 });

@@ -1,37 +1,48 @@
-// A modern tools/call is served by a server that registers only the named tool (narrow.ts). What the client sees must
-// not change: the tool runs, the lists are whole, and a tool the toolbox lacks gets the full server's answer.
+// A modern tools/call is served by a server with the named tool's registration alone, recorded once and played again
+// (narrow.ts). What the client sees must not change: the tool runs, a gate over it still holds, the lists are whole,
+// and a tool the toolbox lacks gets the full server's answer.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from './support/node-test.js';
 import { McpServer } from '@modelcontextprotocol/server';
-import { keepingOnlyTool, recordingTools } from '../packages/servers/src/edge/narrow.js';
+import { recordingTools, replayTool, type RecordedTool } from '../packages/servers/src/edge/narrow.js';
 import { startServer, type RunningServer } from '../packages/servers/src/edge/serve.js';
 import { modernRpc } from './servers-support.ts';
 
-function registerThree(server: McpServer): void {
+function registerThree(server: McpServer): ReturnType<McpServer['registerTool']> {
   server.registerTool('a', { description: 'a' }, async () => ({ content: [{ type: 'text', text: 'a' }] }));
   server.registerTool('b', { description: 'b' }, async () => ({ content: [{ type: 'text', text: 'b' }] }));
   const handle = server.registerTool('c', { description: 'c' }, async () => ({ content: [{ type: 'text', text: 'c' }] }));
   handle.disable();
   server.registerPrompt('p', { description: 'p' }, async () => ({ messages: [] }));
   server.registerResource('r', 'test://r', {}, async (uri) => ({ contents: [{ uri: uri.href, text: 'r' }] }));
+  return handle;
 }
 
 describe('narrowed servers', () => {
-  test('the view keeps the named tool, drops the rest, and what it drops can be handled without effect', { timeout: 5_000 }, () => {
+  test('each tool\'s registration is recorded, with what was done with its handle, and the server gets them all', { timeout: 5_000 }, () => {
     const server = new McpServer({ name: 't', version: '1' });
-    registerThree(keepingOnlyTool(server, 'b'));
-    assert.notEqual(server.toolInputSchemaJson('b'), undefined);
-    assert.equal(server.toolInputSchemaJson('a'), undefined);
-    assert.equal(server.toolInputSchemaJson('c'), undefined);
+    const tools = new Map<string, RecordedTool>();
+    const recording = recordingTools(server, tools);
+    const handle = registerThree(recording.server);
+    recording.done();
+    assert.deepEqual([...tools.keys()], ['a', 'b', 'c']);
+    assert.deepEqual(tools.get('c')!.then.map((t) => t.method), ['disable']);
+    assert.notEqual(server.toolInputSchemaJson('a'), undefined);
+    // What a tool's code does with its handle once it runs is not registration.
+    handle.enable();
+    assert.deepEqual(tools.get('c')!.then.map((t) => t.method), ['disable']);
   });
 
-  test('the recording view sees every tool and registers them all', { timeout: 5_000 }, () => {
-    const server = new McpServer({ name: 't', version: '1' });
-    const names = new Set<string>();
-    registerThree(recordingTools(server, names));
-    assert.deepEqual([...names], ['a', 'b', 'c']);
-    assert.notEqual(server.toolInputSchemaJson('a'), undefined);
+  test('a recorded registration played on a fresh server registers that tool alone', { timeout: 5_000 }, () => {
+    const tools = new Map<string, RecordedTool>();
+    const recording = recordingTools(new McpServer({ name: 't', version: '1' }), tools);
+    registerThree(recording.server);
+    recording.done();
+    const narrowed = new McpServer({ name: 't', version: '1' });
+    replayTool(narrowed, tools.get('b')!);
+    assert.notEqual(narrowed.toolInputSchemaJson('b'), undefined);
+    assert.equal(narrowed.toolInputSchemaJson('a'), undefined);
   });
 });
 
@@ -52,6 +63,11 @@ describe('narrowed servers on the wire', { timeout: 30_000 }, () => {
     assert.equal(prompt.status, 200);
     const asked = await modernRpc(server.urls.kitchen, 'tools/call', { name: 'summarise_week', arguments: { depth: 'brief' } });
     assert.equal(asked.body?.result?.resultType, 'input_required');
+  });
+
+  test('a tool that runs only as a task keeps its gate: without the tasks extension, -32021', async () => {
+    const refused = await modernRpc(server.urls.everything, 'tools/call', { name: 'failing_job', arguments: {} });
+    assert.equal(refused.body?.error?.code, -32021, JSON.stringify(refused.body));
   });
 
   test('a tool the toolbox lacks gets the answer a full server gives', async () => {

@@ -5,17 +5,18 @@
 // x-mcp-header mirrors of a tool's arguments.
 
 import { defaultRequester, defaultTransport } from '#default-requester';
-import { ListLimitError, ProtocolError, RpcError } from './errors.js';
+import { ListLimitError, ProtocolError } from './errors.js';
 import type { RequestOptions, Wire } from './exchange.js';
 import { capabilitiesFor } from './fulfil.js';
-import type { Connection, Send, ServerIdentity } from './connection.js';
+import type { Connection, Send, ServerIdentity, Traits } from './connection.js';
 import { asTask, followTask, isTaskHandle, TASKS_EXTENSION, type Task, type TaskOps } from './tasks.js';
 import { headerParams, paramHeaders, type HeaderParam } from './headers.js';
-import { HttpTransport, type HttpAuth } from './transport/http.js';
+import { HttpTransport, type HttpAuth } from './transport/http/http.js';
 import { DEFAULT_LIMITS, MAX_TOOL_DEPTH, weigh, type Limits } from './limits.js';
 import { legacyEra } from './legacy-door.js';
 import { DEFAULT_MAX_ROUNDS, type RoundEvent } from './modern.js';
-import { contradicts, negotiate } from './negotiate.js';
+import { negotiate } from './negotiate.js';
+import { headerRetry, retryAfter, verdictRetry, versionRetry, type Attempted, type Retry } from './retry.js';
 import { redactUrl } from './redact.js';
 import { Deadline } from './deadline.js';
 import type { Reply, Trace, Transport } from './transport/transport.js';
@@ -24,7 +25,7 @@ import type {
   JsonRpcNotification, JsonRpcRequest, LoggingLevel, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
 } from './types.js';
 import { processVerdicts, type EraVerdict, type VerdictCache } from './verdict.js';
-import { fetchRequester, type Requester } from './transport/wire.js';
+import { fetchRequester, type Requester } from './transport/http/wire.js';
 
 /** An HTTP target may name its transport: 'sse' is the deprecated HTTP+SSE of 2024-11-05; unnamed, Streamable HTTP is tried first and HTTP+SSE after it. */
 export type Target = string | URL | { url: string; headers?: Record<string, string>; transport?: 'sse' } | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string };
@@ -87,7 +88,11 @@ export function forgetEras(): void {
   processVerdicts.clear();
 }
 
-export async function connect(target: Target, options: ConnectOptions = {}): Promise<Client> {
+/**
+ * Connects to a server: a URL, a command line (stdio), or a transport of the caller's own (transport.ts says what one
+ * must do; it is used as given, the HTTP options do not apply to it, and it is closed with the client).
+ */
+export async function connect(target: Target | Transport, options: ConnectOptions = {}): Promise<Client> {
   const client = new Client(target, options, await openTransport(target, options));
   try {
     await client.open();
@@ -124,8 +129,14 @@ export class Client {
   private toolHeaders: Map<string, HeaderParam[]> | undefined;
   /** List results the server said may be reused (ttlMs), until they expire or a list_changed says otherwise. */
   private readonly lists = new Map<string, { items: unknown[]; expires: number }>();
+  /** How a failed request is sent again (retry.ts): the version the server named, the tools listed again, the era found again. */
+  private readonly retries: readonly Retry<Attempted>[] = [
+    versionRetry(() => this.connection),
+    headerRetry((options) => this.relist(options)),
+    verdictRetry(() => this.unconfirmed, (error) => this.refind(error)),
+  ];
 
-  constructor(private readonly target: Target, options: ConnectOptions, transport: Transport) {
+  constructor(private readonly target: Target | Transport, options: ConnectOptions, transport: Transport) {
     this.options = options;
     this.now = options.now ?? Date.now;
     const capabilities = capabilitiesFor(options.host ?? {});
@@ -164,14 +175,19 @@ export class Client {
     return this.wire.transport.sessionId;
   }
 
+  /** 'http' when messages carry HTTP headers, else 'stdio' (a stream): `traits` says what a caller usually wants to know. */
   get transportKind(): 'http' | 'stdio' {
-    return this.wire.transport.kind;
+    return this.wire.transport.carriesHeaders ? 'http' : 'stdio';
   }
 
-  /** Which transport carries the connection: found by trying on HTTP, like the era. */
-  get transportName(): 'streamable-http' | 'sse' | 'stdio' {
-    const { transport } = this.wire;
-    return transport.kind === 'stdio' ? 'stdio' : transport.endpoint !== undefined ? 'sse' : 'streamable-http';
+  /** Which transport carries the connection ('streamable-http', 'sse', 'stdio', or a given one's): found by trying on HTTP, like the era. */
+  get transportName(): string {
+    return this.wire.transport.name;
+  }
+
+  /** What the connection can do: whether the server pushes, keeps a session, tells of changes, and which headers requests carry. */
+  get traits(): Traits {
+    return this.connection.traits;
   }
 
   async open(): Promise<void> {
@@ -212,15 +228,15 @@ export class Client {
     const kept: Tool[] = [];
     this.excludedTools = [];
     this.toolHeaders = new Map();
-    this.connection.listedTools(all);
+    this.connection.listedTools?.(all);
     for (const tool of all) {
       // A 100k-deep schema parses, but every walk of it after this one would overflow the stack: it is left out, said why.
       if (weigh(tool).depth > MAX_TOOL_DEPTH) {
         this.excludedTools.push({ name: String(tool.name), reason: `it nests deeper than ${MAX_TOOL_DEPTH} levels` });
         continue;
       }
-      // Only HTTP mirrors arguments into headers, so only HTTP must refuse a bad annotation (SEP-2243).
-      const check = this.transportKind === 'http' ? headerParams(tool) : { params: [] };
+      // Only a connection that mirrors arguments into headers must refuse a bad annotation (SEP-2243).
+      const check = this.connection.traits.mirrorsHeaders ? headerParams(tool) : { params: [] };
       if ('invalid' in check) {
         this.excludedTools.push({ name: tool.name, reason: check.invalid });
         continue;
@@ -284,22 +300,11 @@ export class Client {
       throw new ProtocolError(`tool '${name}' was left out of tools/list: ${excluded.reason}`, 'the server must fix the tool; until then it is not called');
     }
     const params: JsonObject = { name, arguments: args };
-    const asks = this.connection.asksForTask(name, () => this.listTools(options));
+    const asks = this.connection.asksForTask?.(name, () => this.listTools(options));
     if (asks && (await asks)) params.task = {};
-    // The headers are read at each call: after a -32020 the tools are listed again, and the schema may name others.
-    const call = (headers = this.paramHeadersFor(name, args)) => this.input('tools/call', name, params, headers ? { ...options, headers: { ...options.headers, ...headers } } : options);
-    let result: JsonObject;
-    try {
-      result = await call();
-    } catch (error) {
-      // A schema that changed since tools/list shows as an Mcp-Param mismatch: list again, once (streamable-http.mdx L539-544).
-      if (!(error instanceof RpcError) || error.code !== -32020 || !/Mcp-Param/i.test(error.message)) throw error;
-      this.lists.delete('tools/list');
-      await this.listTools(options);
-      result = await call();
-    }
+    const result = await this.input('tools/call', name, params, options);
     if (isTaskHandle(result)) return { task: asTask(result, `tools/call ${name}`) };
-    const task = this.connection.createdTask(result, `tools/call ${name}`);
+    const task = this.connection.createdTask?.(result, `tools/call ${name}`);
     if (task) return { task };
     return { result: expectShape(result, 'tools/call', name, 'content', 'a content array') as unknown as CallToolResult };
   }
@@ -335,7 +340,7 @@ export class Client {
   }
 
   async discover(options: CallOptions = {}): Promise<DiscoverResult> {
-    const { identity, result } = await this.revalidating(() => this.connection.discover(options));
+    const { identity, result } = await this.connection.discover((method, params) => this.send(method, params, options));
     this.discovered = result;
     this.recordIdentity(identity);
     return result;
@@ -343,7 +348,7 @@ export class Client {
 
   /** Any request, with the era's envelope and headers; throws McpError on a JSON-RPC error. */
   request(method: string, params: JsonObject = {}, options: CallOptions = {}): Promise<JsonObject> {
-    return this.revalidating(() => this.connection.request(method, params, options));
+    return this.send(method, params, options);
   }
 
   /**
@@ -365,23 +370,38 @@ export class Client {
   }
 
   private input(method: string, name: string, params: JsonObject, options: CallOptions): Promise<JsonObject> {
-    return this.revalidating(() => this.connection.input(method, name, params, options));
+    return this.connection.input(method, name, params, options, (round) => this.send(method, round, options));
   }
 
   /**
-   * A cached modern verdict that the server now contradicts (a 400/404/405 with no modern error: it
-   * was replaced by a legacy server) is found again, once, and the request sent on the new era.
+   * Every request of the connection goes out here, once, and again where a rule of retry.ts says so after a failure.
+   * A tools/call carries the Mcp-Param headers of its tool's schema, read at each attempt: after a -32020 the tools
+   * are listed again, and the schema may name others.
    */
-  private async revalidating<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      return await work();
-    } catch (error) {
-      if (!this.unconfirmed || !contradicts(error, 'modern')) throw error;
-      (this.options.verdicts ?? processVerdicts).delete(this.wire.transport.key);
-      await this.open();
-      this.verdict.revalidated = `the cached modern verdict was contradicted: ${(error as Error).message}`;
-      return work();
-    }
+  private send(method: string, params: JsonObject, options: CallOptions): Promise<JsonObject> {
+    return this.attempt(method, params, options).catch((error: unknown) => this.retry(error, method, params, options));
+  }
+
+  private retry(error: unknown, method: string, params: JsonObject, options: CallOptions): Promise<JsonObject> {
+    return retryAfter(error, () => this.attempt(method, params, options), this.retries, { method, options });
+  }
+
+  private attempt(method: string, params: JsonObject, options: CallOptions): Promise<JsonObject> {
+    const mirrors = method === 'tools/call' ? this.paramHeadersFor(params.name as string, params.arguments as JsonObject) : undefined;
+    return this.connection.request(method, params, mirrors ? { ...options, headers: { ...options.headers, ...mirrors } } : options);
+  }
+
+  /** retry.ts: the cached verdict was contradicted; the era is found again, and the request sent on it. */
+  private async refind(error: unknown): Promise<void> {
+    (this.options.verdicts ?? processVerdicts).delete(this.wire.transport.key);
+    await this.open();
+    this.verdict.revalidated = `the cached modern verdict was contradicted: ${(error as Error).message}`;
+  }
+
+  /** retry.ts: the schemas the Mcp-Param headers come from, listed again. */
+  private relist(options: CallOptions): Promise<unknown> {
+    this.lists.delete('tools/list');
+    return this.listTools(options);
   }
 
   private recordIdentity(identity: ServerIdentity): void {
@@ -435,9 +455,10 @@ function expectShape(result: JsonObject, method: string, name: string, field: st
 }
 
 /** HTTP needs nothing but a requester; stdio, and node:child_process with it, loads only when asked for, so the client imports on fetch-only runtimes. */
-async function openTransport(target: Target, options: ConnectOptions): Promise<Transport> {
+async function openTransport(target: Target | Transport, options: ConnectOptions): Promise<Transport> {
   const { auth, onTrace: trace, onGone } = options;
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  if (typeof target === 'object' && 'request' in target) return target;
   if (typeof target === 'string' || target instanceof URL || 'url' in target) {
     const url = typeof target === 'string' || target instanceof URL ? String(target) : target.url;
     const headers = typeof target === 'object' && 'url' in target ? target.headers : undefined;

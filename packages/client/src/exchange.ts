@@ -40,42 +40,50 @@ export interface Wire {
   onNotification: ((notification: JsonRpcNotification) => void) | undefined;
 }
 
-/** What an era adds to an exchange. */
-export interface EraHooks {
-  headers: Record<string, string>;
-  /** Answers a legacy server's pushes (sampling, elicitation, roots) while the request runs. */
-  onServerRequest?: (request: JsonRpcRequest, signal: AbortSignal) => Promise<ServerRequestAnswer>;
-  /** The request was given up (timeout or abort): the era says so on the wire if it must. */
-  onAbandon?: (id: JsonRpcRequest['id'], reason: string) => void;
+/**
+ * One JSON-RPC request with a new id: `params`, with the era's `_meta` (`base`: the modern envelope, or the params' own)
+ * over the caller's keys, and a progress token when progress is wanted. The caller's keys may not be the protocol's.
+ */
+export function message(method: string, params: JsonObject, options: RequestOptions, base?: JsonObject): JsonRpcRequest {
+  const id = nextId();
+  let meta = base;
+  if (options.meta || options.onProgress) {
+    const reserved = options.meta && Object.keys(options.meta).find(isReservedMetaKey);
+    if (reserved !== undefined) throw new ProtocolError(`the _meta key ${reserved} is the protocol's own, so a caller may not set it`, 'give your own keys, or a prefix of your own (example.com/key)');
+    meta = { ...options.meta, ...base, ...(options.onProgress ? { progressToken: progressToken(id) } : {}) };
+  }
+  return { jsonrpc: '2.0', id, method, params: meta ? { ...params, _meta: meta } : params };
 }
 
-/** Sends one request and returns its reply, error or not. A progress token is added to `_meta` when progress is wanted. */
-export async function exchange(wire: Wire, method: string, params: JsonObject, options: RequestOptions, era: EraHooks): Promise<Reply> {
-  const id = nextId();
-  const progressToken = options.onProgress ? `byhand-${id}` : undefined;
-  const reserved = options.meta && Object.keys(options.meta).find(isReservedMetaKey);
-  if (reserved !== undefined) throw new ProtocolError(`the _meta key ${reserved} is the protocol's own, so a caller may not set it`, 'give your own keys, or a prefix of your own (example.com/key)');
-  const body = progressToken || options.meta ? { ...params, _meta: { ...options.meta, ...(params._meta as JsonObject | undefined), ...(progressToken ? { progressToken } : {}) } } : params;
-  const request: JsonRpcRequest = { jsonrpc: '2.0', id, method, params: body };
-  const deadline = new Deadline(method, options.timeoutMs ?? wire.timeoutMs, options.signal ?? wire.signal);
-  const { onServerRequest } = era;
+const progressToken = (id: JsonRpcRequest['id']) => `byhand-${String(id)}`;
+
+/**
+ * Sends one request (`message`, with the headers its era gave and the caller's over them) and returns its reply,
+ * error or not. `onServerRequest` answers a legacy server's pushes (sampling, elicitation, roots) while it runs.
+ */
+export async function exchange(
+  wire: Wire,
+  message: JsonRpcRequest,
+  headers: Record<string, string>,
+  options: RequestOptions,
+  onServerRequest?: (request: JsonRpcRequest, signal: AbortSignal) => Promise<ServerRequestAnswer>,
+): Promise<Reply> {
+  const deadline = new Deadline(message.method, options.timeoutMs ?? wire.timeoutMs, options.signal ?? wire.signal);
+  const token = options.onProgress ? progressToken(message.id) : undefined;
   try {
-    return await wire.transport.request(request, {
+    return await wire.transport.request(message, {
       deadline,
-      headers: options.headers ? { ...era.headers, ...options.headers } : era.headers,
+      headers: options.headers ? { ...headers, ...options.headers } : headers,
       onServerRequest: onServerRequest && ((pushed: JsonRpcRequest) => onServerRequest(pushed, deadline.signal)),
       onNotification: (notification) => {
         const p = notification.params;
-        if (progressToken !== undefined && notification.method === 'notifications/progress' && p?.progressToken === progressToken) {
+        if (token !== undefined && notification.method === 'notifications/progress' && p?.progressToken === token) {
           options.onProgress!({ progress: Number(p.progress), total: p.total as number | undefined, message: p.message as string | undefined });
         }
         options.onNotification?.(notification);
         wire.onNotification?.(notification);
       },
     });
-  } catch (error) {
-    if (deadline.aborted) era.onAbandon?.(id, (error as Error).message);
-    throw error;
   } finally {
     deadline.dispose();
   }

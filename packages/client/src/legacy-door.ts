@@ -4,12 +4,12 @@
 import { readText } from './transport/bytes.js';
 import { Deadline } from './deadline.js';
 import { HostError, HttpStatusError, McpError, ProtocolError, RpcError, StreamClosedError, TimeoutError } from './errors.js';
-import { exchange, resultOf } from './exchange.js';
+import { exchange, message, resultOf } from './exchange.js';
 import { fulfil } from './fulfil.js';
-import { drain, HttpTransport, parseJson } from './transport/http.js';
+import { drain, HttpTransport, parseJson } from './transport/http/http.js';
 import { redactUrl } from './redact.js';
 import { sleep } from './sleep.js';
-import { readSse } from './transport/sse.js';
+import { readSse } from './transport/event-stream.js';
 import { asTask, TASKS_EXTENSION } from './tasks.js';
 import { isRequest, isResponse } from './transport/transport.js';
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from './versions.js';
@@ -25,7 +25,7 @@ export function legacyEra(): Promise<typeof import('./legacy-era.js')> {
     (era) => {
       era.useKit({
         Deadline, HostError, HttpStatusError, HttpTransport, McpError, ProtocolError, RpcError, StreamClosedError, TimeoutError,
-        asTask, drain, exchange, fulfil, isRequest, isResponse, parseJson, readSse, readText, redactUrl, resultOf, sleep,
+        asTask, drain, exchange, fulfil, message, isRequest, isResponse, parseJson, readSse, readText, redactUrl, resultOf, sleep,
         TASKS_EXTENSION, LEGACY_VERSIONS, MODERN_VERSIONS,
       });
       return era;

@@ -5,4 +5,4 @@ export { LegacyConnection } from './legacy.js';
 export { useKit } from './legacy-kit.js';
 // For the unit tests of the 2025-11-25 task form (the client reaches it through LegacyConnection).
 export { legacyTaskOps } from './legacy-tasks.js';
-export { openSse } from './transport/open-sse.js';
+export { openSse } from './transport/sse/open-sse.js';

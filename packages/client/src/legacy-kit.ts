@@ -6,12 +6,12 @@
 import type { readText } from './transport/bytes.js';
 import type { Deadline } from './deadline.js';
 import type { HostError, HttpStatusError, McpError, ProtocolError, RpcError, StreamClosedError, TimeoutError } from './errors.js';
-import type { exchange, resultOf } from './exchange.js';
+import type { exchange, message, resultOf } from './exchange.js';
 import type { fulfil } from './fulfil.js';
-import type { drain, HttpTransport, parseJson } from './transport/http.js';
+import type { drain, HttpTransport, parseJson } from './transport/http/http.js';
 import type { redactUrl } from './redact.js';
 import type { sleep } from './sleep.js';
-import type { readSse } from './transport/sse.js';
+import type { readSse } from './transport/event-stream.js';
 import type { asTask } from './tasks.js';
 import type { isRequest, isResponse } from './transport/transport.js';
 
@@ -28,6 +28,7 @@ export interface LegacyKit {
   asTask: typeof asTask;
   drain: typeof drain;
   exchange: typeof exchange;
+  message: typeof message;
   fulfil: typeof fulfil;
   isRequest: typeof isRequest;
   isResponse: typeof isResponse;

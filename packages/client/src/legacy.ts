@@ -4,9 +4,9 @@
 // same host. A request given up is announced with notifications/cancelled (2025 spec, cancellation:
 // the client SHOULD send it; the server otherwise keeps running the tool).
 
-import type { Connection, Send, ServerIdentity } from './connection.js';
+import type { Connection, Send, ServerIdentity, Traits } from './connection.js';
 import type { RequestOptions, Wire } from './exchange.js';
-import { sessionOf, type HttpSession } from './transport/legacy-http.js';
+import { sessionOf, type HttpSession } from './transport/http/legacy-http.js';
 import { kit } from './legacy-kit.js';
 import { createdTask, getLegacyTask, LEGACY_CLIENT_TASKS, legacyTaskOps, offersToolTasks, runsAsTask } from './legacy-tasks.js';
 import type { Task } from './tasks.js';
@@ -37,6 +37,15 @@ export class LegacyConnection implements Connection {
 
   private constructor(private readonly settings: LegacySettings) {
     this.session = sessionOf(settings.wire.transport);
+  }
+
+  /**
+   * A session on a held connection (stdio, HTTP+SSE), or one the server named (Mcp-Session-Id): what the server pushes
+   * comes back on it. A stateless server keeps none, and cannot ask at all.
+   */
+  get traits(): Traits {
+    const sessionful = this.settings.wire.transport.held || this.session?.id !== undefined;
+    return { pushes: sessionful, inputRounds: false, sessionful, changes: sessionful ? 'session' : 'none', mirrorsHeaders: false };
   }
 
   /** Runs the handshake with `version`; the server may agree on another it names. */
@@ -77,7 +86,8 @@ export class LegacyConnection implements Connection {
   }
 
   private async send(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
-    const reply = await kit.exchange(this.settings.wire, method, params, options, this.hooks(method, params));
+    const request = kit.message(method, params, options, params._meta as JsonObject | undefined);
+    const reply = await kit.exchange(this.settings.wire, request, this.headers(), options, (pushed, signal) => this.answer(pushed, method, params, signal));
     return kit.resultOf(reply, method, params, this.protocolVersion);
   }
 
@@ -103,9 +113,9 @@ export class LegacyConnection implements Connection {
     for (const uri of this.subscribed) await this.send('resources/subscribe', { uri }, {});
   }
 
-  /** The legacy era has no MRTR: input arrives as pushes during the request, answered by the host. */
-  input(method: string, _name: string, params: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
-    return this.request(method, params, options);
+  /** The legacy era has no MRTR: input arrives as pushes during the one request, answered by the host. */
+  input(_method: string, _name: string, params: JsonObject, _options: RequestOptions, send: (params: JsonObject) => Promise<JsonObject>): Promise<JsonObject> {
+    return send(params);
   }
 
   async discover(): Promise<{ identity: ServerIdentity; result: DiscoverResult }> {
@@ -146,7 +156,7 @@ export class LegacyConnection implements Connection {
     const params = { protocolVersion: version, capabilities: this.capabilities(), clientInfo };
     // No MCP-Protocol-Version on initialize: the header names an agreed version, and the SDK refuses
     // an initialize that carries a modern one (-32020, curl L4 in sdk-2.4.0-wire.md).
-    const reply = await kit.exchange(wire, 'initialize', params, {}, { headers: {} });
+    const reply = await kit.exchange(wire, kit.message('initialize', params, {}), {}, {});
     const result = kit.resultOf(reply, 'initialize', params, undefined);
     const agreed = String(result.protocolVersion);
     if (!kit.LEGACY_VERSIONS.includes(agreed)) {
@@ -188,30 +198,6 @@ export class LegacyConnection implements Connection {
     return { 'mcp-protocol-version': this.protocolVersion };
   }
 
-  private hooks(method: string, params: JsonObject) {
-    const { transport } = this.settings.wire;
-    return {
-      headers: this.headers(),
-      onServerRequest: (request: JsonRpcRequest, signal: AbortSignal) => this.answer(request, method, params, signal),
-      // stdio says so itself, in both eras; over HTTP the 2025 session needs to be told.
-      ...(transport.kind === 'http' ? { onAbandon: (id: JsonRpcRequest['id'], reason: string) => void this.cancel(id, reason) } : {}),
-    };
-  }
-
-  private async cancel(requestId: JsonRpcRequest['id'], reason: string): Promise<void> {
-    const deadline = new kit.Deadline('notifications/cancelled', 2000);
-    try {
-      const message = { jsonrpc: '2.0' as const, method: 'notifications/cancelled', params: { requestId, reason } };
-      const sent = this.settings.wire.transport.notify(message, { deadline, headers: this.headers() });
-      // A session ended now must let this arrive first: a DELETE sent alongside it would end the session first.
-      this.session?.track(sent);
-      await sent;
-    } catch {
-      // A courtesy to the server: if it cannot be told, the request is abandoned all the same.
-    } finally {
-      deadline.dispose();
-    }
-  }
 
   /** The 2025 shape of the same capabilities: roots may say listChanged, and byhand never sends that notification. */
   private capabilities(): ClientCapabilities {

@@ -10,13 +10,12 @@
 // method again, with a new id, carrying `inputResponses` (bare results) and `requestState` (byte for
 // byte) as TOP-LEVEL members of params, not in _meta (SEP-2322, spec basic/patterns/mrtr.mdx).
 
-import { ProtocolError, RoundLimitError } from './errors.js';
-import { exchange, resultOf, type RequestOptions, type Wire } from './exchange.js';
+import { AbortedError, ProtocolError, RoundLimitError } from './errors.js';
+import { exchange, message, resultOf, rpcErrorOf, type RequestOptions, type Wire } from './exchange.js';
 import { fulfil } from './fulfil.js';
 import { ReAsks } from './reask.js';
-import { classifyProbe } from './verdict.js';
 import { encodeHeaderValue } from './headers.js';
-import type { Connection, Send, ServerIdentity } from './connection.js';
+import type { Connection, Send, ServerIdentity, Traits } from './connection.js';
 import { asTask, TASK_METHODS, type Task } from './tasks.js';
 import type { Reply } from './transport/transport.js';
 import type { ClientCapabilities, DiscoverResult, Host, Implementation, InputResponse, JsonObject, LoggingLevel } from './types.js';
@@ -68,13 +67,19 @@ export interface ModernSettings {
 
 export class ModernConnection implements Connection {
   readonly era = 'modern';
+  readonly traits: Traits;
 
   // The envelope of a request without _meta of its own, kept while the version and the log level stay: it is the same on every request.
   private kept: JsonObject | undefined;
 
-  constructor(private readonly settings: ModernSettings, public protocolVersion: string) {}
+  constructor(private readonly settings: ModernSettings, public protocolVersion: string) {
+    this.traits = { pushes: false, inputRounds: true, sessionful: false, changes: 'listen', mirrorsHeaders: settings.wire.transport.carriesHeaders };
+  }
 
-  /** One exchange with the envelope and the headers; the reply, error or not. `version` overrides ours (the probe). */
+  /**
+   * One exchange, its bytes made here: the envelope in `_meta` (kept between requests while the version and the log
+   * level stay), the headers that mirror the body, the caller's; the reply, error or not. `version` overrides ours (the probe).
+   */
   send(method: string, params: JsonObject, options: RequestOptions = {}, version = this.protocolVersion): Promise<Reply> {
     const { wire, capabilities, clientInfo, logLevel } = this.settings;
     const own = params._meta as JsonObject | undefined;
@@ -83,34 +88,31 @@ export class ModernConnection implements Connection {
       meta = envelope(version, capabilities, clientInfo, logLevel, own);
       if (!own) this.kept = meta;
     }
-    const body = { ...params, _meta: meta };
-    return exchange(wire, method, body, options, { headers: standardHeaders(method, body, version) });
+    return exchange(wire, message(method, params, options, meta), standardHeaders(method, params, version), options);
   }
 
-  /** A request whose JSON-RPC error becomes an RpcError. An input_required answer outside MRTR is a server bug. */
+  /** A request whose JSON-RPC error becomes an RpcError (a -32022 is sent again by the client: retry.ts). An input_required answer outside MRTR is a server bug. */
   async request(method: string, params: JsonObject = {}, options: RequestOptions = {}): Promise<JsonObject> {
-    let reply = await this.send(method, params, options);
-    if (reply.message.error?.code === -32022) {
-      // The server changed its versions under us: one retry with one it names (spec versioning.mdx L69-71),
-      // read by the same rule as the probe's.
-      const verdict = classifyProbe(reply, this.protocolVersion, this.settings.wire.transport.kind);
-      if (verdict.kind === 'retry') {
-        this.protocolVersion = verdict.version;
-        reply = await this.send(method, params, options);
-      }
-    }
-    const result = resultOf(reply, method, params, this.protocolVersion, () => standardHeaders(method, params, this.protocolVersion));
+    const reply = await this.send(method, params, options);
+    const version = this.protocolVersion;
+    if (reply.message.error) throw rpcErrorOf(reply, method, params, version, () => standardHeaders(method, params, version));
+    const result = resultOf(reply, method, params, version);
     if (result.resultType === 'input_required' && !INPUT_METHODS.has(method)) throw inputRequiredMisplaced(method);
     return result;
   }
 
-  /** tools/call, resources/read or prompts/get: sends `params`, then answers input requests until the result is complete. */
-  async input(method: string, name: string, params: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
+  /** There is no handshake: the version is each request's, so the next one may name another. */
+  useVersion(version: string): void {
+    this.protocolVersion = version;
+  }
+
+  /** tools/call, resources/read or prompts/get: sends `params` (each round through `send`), then answers input requests until the result is complete. */
+  async input(method: string, name: string, params: JsonObject, options: RequestOptions, send: (params: JsonObject) => Promise<JsonObject>): Promise<JsonObject> {
     const { host, maxRounds, onRound } = this.settings;
-    const reAsks = new ReAsks(method, name);
+    let reAsks: ReAsks | undefined;
     let next = params;
     for (let round = 1; ; round++) {
-      const result = await this.request(method, next, options);
+      const result = await send(next);
       const type = result.resultType;
       // A task handle (the tasks extension, tasks.ts) is the caller's to follow.
       if (type === undefined || type === 'complete' || type === 'task') return result;
@@ -129,6 +131,7 @@ export class ModernConnection implements Connection {
         throw new ProtocolError(`${method} ${name} asked for input but sent neither inputRequests nor requestState`, 'this is a server bug (spec: at least one of them MUST be present)');
       }
       const entries = Object.entries((requests ?? {}) as JsonObject);
+      reAsks ??= new ReAsks(method, name);
       const asks = reAsks.asks(entries, round);
       onRound?.({ phase: 'asked', round, method, name, inputRequests: (requests ?? {}) as JsonObject, ...(state !== undefined ? { requestState: state } : {}) });
 
@@ -138,19 +141,19 @@ export class ModernConnection implements Connection {
       const signal = options.signal ?? this.settings.wire.signal ?? new AbortController().signal;
       const failed = new AbortController();
       const roundSignal = AbortSignal.any([signal, failed.signal]);
-      const responses = Object.fromEntries(
-        await Promise.all(
-          asks.map(async ({ key, request, again }) => {
-            const ctx = { key, method, name, round, era: 'modern' as const, again, signal: roundSignal };
-            try {
-              return [key, await fulfil(host, request, ctx)] as const;
-            } catch (error) {
-              failed.abort(error);
-              throw error;
-            }
-          }),
-        ),
+      const answers = Promise.all(
+        asks.map(async ({ key, request, again }) => {
+          const ctx = { key, method, name, round, era: 'modern' as const, again, signal: roundSignal };
+          try {
+            return [key, await fulfil(host, request, ctx)] as const;
+          } catch (error) {
+            failed.abort(error);
+            throw error;
+          }
+        }),
       );
+      // A caller that gives up is not kept waiting on a host that does not stop, as no request is kept waiting on it.
+      const responses = Object.fromEntries(await untilAborted(answers, signal, method));
       reAsks.answered(asks, responses, state, round);
       if (entries.length > 0) onRound?.({ phase: 'answered', round, method, name, inputResponses: responses });
       // A new request, not a continuation: the original params, this round's answers, the state as sent.
@@ -165,22 +168,12 @@ export class ModernConnection implements Connection {
     this.settings.logLevel = level;
   }
 
-  async discover(options: RequestOptions = {}): Promise<{ identity: ServerIdentity; result: DiscoverResult }> {
-    const result = (await this.request('server/discover', {}, options)) as unknown as DiscoverResult;
+  async discover(send: Send): Promise<{ identity: ServerIdentity; result: DiscoverResult }> {
+    const result = (await send('server/discover', {})) as unknown as DiscoverResult;
     return { identity: identityOf(result), result };
   }
 
   // The 2026 tasks extension: the server decides which call runs as a task and answers with its handle.
-  listedTools(): void {}
-
-  asksForTask(): false {
-    return false;
-  }
-
-  createdTask(): Task | undefined {
-    return undefined;
-  }
-
   taskOps(send: Send) {
     return {
       get: (taskId: string, signal: AbortSignal) => send('tasks/get', { taskId }, signal),
@@ -191,6 +184,16 @@ export class ModernConnection implements Connection {
   async getTask(send: Send, taskId: string): Promise<Task> {
     return asTask(await send('tasks/get', { taskId }), `tasks/get ${taskId}`);
   }
+}
+
+/** `work`, or an AbortedError for `method` as soon as `signal` aborts. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal, method: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const stop = () => reject(new AbortedError(method, signal.reason));
+    if (signal.aborted) stop();
+    signal.addEventListener('abort', stop, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
 }
 
 /** server/discover's answer as the client keeps it. The final spec moved serverInfo into _meta (PR #3002); older mocks still put it in the body. */

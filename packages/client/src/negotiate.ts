@@ -12,16 +12,16 @@
 // and an envelope-less ping would pin it legacy (@modelcontextprotocol/server dist/stdio.mjs,
 // serveStdio processMessage, the "legacy" case discards the probe instance).
 
-import { HttpStatusError, McpError, ProtocolError, RpcError, TimeoutError } from './errors.js';
+import { HttpStatusError, McpError, ProtocolError, TimeoutError } from './errors.js';
 import { rpcErrorOf } from './exchange.js';
-import { HttpTransport } from './transport/http.js';
+import { HttpTransport } from './transport/http/http.js';
 import { legacyEra } from './legacy-door.js';
 import type { Connection, ServerIdentity } from './connection.js';
 import type { LegacyConnection, LegacySettings } from './legacy.js';
 import { identityOf, ModernConnection, standardHeaders, type ModernSettings } from './modern.js';
 import type { Reply, Transport } from './transport/transport.js';
 import type { DiscoverResult, Era } from './types.js';
-import { classifyProbe, MODERN_ERROR_CODES, REFUSED_STATUSES, type EraVerdict, type ProbeVerdict, type VerdictCache } from './verdict.js';
+import { classifyProbe, contradicts, REFUSED_STATUSES, type EraVerdict, type ProbeVerdict, type VerdictCache } from './verdict.js';
 import { LEGACY_VERSIONS, MODERN_VERSIONS } from './versions.js';
 
 export interface Negotiated {
@@ -49,13 +49,18 @@ export interface NegotiateOptions {
 export async function negotiate(options: NegotiateOptions): Promise<Negotiated> {
   const { mode, settings, cache, now } = options;
   const key = settings.wire.transport.key;
-  if (settings.wire.transport.endpoint !== undefined) return overSse(options);
+  if (settings.wire.transport.era === 'legacy') return legacyOnly(options);
   if (mode === 'legacy') {
     const connection = await openLegacy(options, LEGACY_VERSIONS[0]);
     return { connection, identity: connection.identity, verdict: { era: 'legacy', version: connection.protocolVersion, how: 'pinned', evidence: 'pinned by the caller', at: now() } };
   }
   const cached = mode === 'auto' ? cache.get(key) : undefined;
-  if (cached?.era === 'modern') return { connection: new ModernConnection(settings, cached.version), verdict: { ...cached, how: 'cached' }, unconfirmed: true };
+  // A modern verdict is taken from the cache only with who the server said it is (VerdictCache.discovered): without
+  // it the client would not know its capabilities, and finding them is the probe itself.
+  const discovered = cached?.era === 'modern' ? cache.discovered(key, now()) : undefined;
+  if (cached && discovered) {
+    return { connection: new ModernConnection(settings, cached.version), verdict: { ...cached, how: 'cached' }, identity: identityOf(discovered), discovered, unconfirmed: true };
+  }
   if (cached?.era === 'legacy') {
     try {
       const connection = await openLegacy(options, cached.version);
@@ -65,35 +70,24 @@ export async function negotiate(options: NegotiateOptions): Promise<Negotiated> 
       cache.delete(key);
       const found = await probe(options, true);
       found.verdict.revalidated = `the cached legacy verdict failed: ${(error as McpError).message}`;
-      cache.set(key, found.verdict);
+      cache.set(key, found.verdict, found.discovered);
       return found;
     }
   }
   const found = await probe(options, mode === 'auto');
   if (mode === 'modern') found.verdict.how = 'pinned';
-  else cache.set(key, found.verdict);
+  else cache.set(key, found.verdict, found.discovered);
   return found;
 }
 
-/** Asked for by name (`transport: 'sse'`): that transport carries only the legacy era, which it pins, so there is nothing to probe. */
-async function overSse(options: NegotiateOptions): Promise<Negotiated> {
-  if (options.mode === 'modern') {
-    throw new ProtocolError('the era is pinned to modern, but the HTTP+SSE transport of 2024-11-05 carries only the legacy era', 'drop the pin, or use the server\'s Streamable HTTP URL');
-  }
+/** A transport that carries only the legacy era (HTTP+SSE, asked for by name) pins it: there is nothing to probe. */
+async function legacyOnly(options: NegotiateOptions): Promise<Negotiated> {
+  const { name } = options.settings.wire.transport;
+  const carries = `the ${name === 'sse' ? 'HTTP+SSE transport (2024-11-05)' : `${name} transport`} carries only the legacy era`;
+  if (options.mode === 'modern') throw new ProtocolError(`the era is pinned to modern, but ${carries}`, 'drop the pin, or use the server\'s Streamable HTTP URL');
   const { LegacyConnection } = await legacyEra();
   const connection = await LegacyConnection.open(options.settings, LEGACY_VERSIONS[0]);
-  return { connection, identity: connection.identity, verdict: { era: 'legacy', version: connection.protocolVersion, how: 'pinned', evidence: 'the HTTP+SSE transport (2024-11-05) carries only the legacy era', at: options.now() } };
-}
-
-/**
- * An answer that says a cached verdict is stale rather than that the server is down. For a legacy verdict, any
- * JSON-RPC error or a 400, 404 or 405. For a modern one, a 400, 404 or 405 without a modern error, read as the probe
- * reads one: a legacy server answers so to a request without its session, the SDK's with -32000 "Server not
- * initialized" in a JSON-RPC error at 400, not only with a bare status.
- */
-export function contradicts(error: unknown, cached: Era): boolean {
-  if (error instanceof HttpStatusError) return REFUSED_STATUSES.includes(error.status);
-  return error instanceof RpcError && (cached === 'legacy' || (REFUSED_STATUSES.includes(error.status!) && !MODERN_ERROR_CODES.has(error.code as number)));
+  return { connection, identity: connection.identity, verdict: { era: 'legacy', version: connection.protocolVersion, how: 'pinned', evidence: carries, at: options.now() } };
 }
 
 async function probe(options: NegotiateOptions, fallback: boolean): Promise<Negotiated> {
@@ -103,7 +97,7 @@ async function probe(options: NegotiateOptions, fallback: boolean): Promise<Nego
   let retriedWith: string | undefined;
   for (let attempt = 0; ; attempt++) {
     const outcome = await discover(options, modern, version);
-    const verdict: ProbeVerdict = 'silent' in outcome ? { kind: 'legacy', reason: outcome.silent } : classifyProbe(outcome, version, settings.wire.transport.kind);
+    const verdict: ProbeVerdict = 'silent' in outcome ? { kind: 'legacy', reason: outcome.silent } : classifyProbe(outcome, version, settings.wire.transport.refusesSilently);
     if (verdict.kind === 'modern') {
       modern.protocolVersion = verdict.version;
       const evidence = retriedWith ? `-32022, then server/discover answered with ${verdict.version}` : 'server/discover answered';
@@ -136,7 +130,7 @@ async function probe(options: NegotiateOptions, fallback: boolean): Promise<Nego
 /** The probe's answer: a reply, an error, or (stdio) a server alive but silent on server/discover. */
 async function discover(options: NegotiateOptions, modern: ModernConnection, version: string): Promise<Reply | Error | { silent: string }> {
   const { wire } = options.settings;
-  if (wire.transport.kind !== 'stdio') return modern.send('server/discover', {}, {}, version).catch((error: Error) => error);
+  if (!wire.transport.refusesSilently) return modern.send('server/discover', {}, {}, version).catch((error: Error) => error);
 
   const stop = new AbortController();
   const signal = wire.signal ? AbortSignal.any([wire.signal, stop.signal]) : stop.signal;

@@ -102,6 +102,8 @@ export interface DiscoverResult {
   supportedVersions: string[];
   capabilities: JsonObject;
   instructions?: string;
+  /** How long the client may reuse this answer (SEP-2549); 0 or absent: not at all. */
+  ttlMs?: number;
   _meta?: JsonObject;
   [key: string]: unknown;
 }

@@ -146,7 +146,7 @@ async function detach(client: Client, args: CallArgs, server: string, io: Comman
   const { task } = started;
   io.stdout.write(flags.json ? `${JSON.stringify(task)}\n` : `${task.taskId}\n`);
   io.stderr.write(`byhand: ${name} runs as task ${task.taskId} (${task.status}); follow it with: byhand task ${shellWord(redactWords(server))} get ${task.taskId}, stop it with: byhand task ${shellWord(redactWords(server))} cancel ${task.taskId}\n`);
-  if (client.era === 'legacy') io.stderr.write(`byhand: ${LEGACY_SESSION_NOTE}\n`);
+  if (client.traits.sessionful) io.stderr.write(`byhand: ${LEGACY_SESSION_NOTE}\n`);
   return 0;
 }
 

@@ -35,8 +35,8 @@ export interface ProbeReport {
   needsLogin?: boolean;
   /** What this server alone would make the checkpoint exit with (shared/exit-codes.ts). */
   exitCode: ExitCode;
-  /** How the connection is carried: 'sse' is the deprecated HTTP+SSE transport. */
-  transport?: 'streamable-http' | 'sse' | 'stdio';
+  /** How the connection is carried ('streamable-http', 'stdio'): 'sse' is the deprecated HTTP+SSE transport. */
+  transport?: string;
   elapsedMs: number;
 }
 
@@ -112,9 +112,8 @@ async function probeOnce(entry: ServerEntry, options: ProbeOptions): Promise<{ r
       count('prompts', () => client!.listPrompts({ signal })),
       count('resources', () => client!.listResourceTemplates({ signal })),
     ]);
-    // A stdio process is a held connection, as an HTTP session is: a legacy server can push down it.
-    const held = client.transportName !== 'streamable-http' || client.sessionId !== undefined;
-    const reach: Reach = client.era === 'modern' ? 'modern' : held ? 'session' : 'per-request';
+    const { inputRounds, pushes } = client.traits;
+    const reach: Reach = inputRounds ? 'modern' : pushes ? 'session' : 'per-request';
     const info = client.serverInfo;
     const about = info?.description ?? (info?.title && info.title !== base.name ? info.title : undefined);
     const { verdict } = client;

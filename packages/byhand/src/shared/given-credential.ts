@@ -9,7 +9,8 @@ import { advertisesOAuth, bearerParams } from '@byhand/client/auth';
 /** `from`: where the credential came from; `login`: the `byhand login` arguments for this server. */
 export function givenCredential(from: string, login: string | undefined): HttpAuth {
   return {
-    headers: () => Promise.resolve({}),
+    // Sent in the request's own headers already: nothing to add, so nothing to wait for.
+    headers: () => undefined,
     async challenged({ status, headers, url }, signal) {
       const params = bearerParams(headers.get('www-authenticate'));
       const said = [params.error, params.error_description].filter((part) => part !== undefined && part !== '').join(': ');

@@ -1,7 +1,8 @@
 // The tokens `byhand login` kept, for the commands that must never open a browser (checkpoint, call, bridge,
 // watch): they are used and refreshed; when none will do, the error says which login to run.
 //
-// A server with no login kept costs no work per request. Whether one is kept is read from the store at most once a
+// A server with no login kept costs no work per request: its requests are told at once that they carry no
+// authorization (no promise, no signal made for them). Whether one is kept is read from the store at most once a
 // RECHECK_MS, so a bridge or a watch picks up a `byhand login` made meanwhile within that, and at once when the server
 // challenges. A server with a login kept goes through the provider on every request, and the provider reads the
 // store each time: a token that another process refreshed (and whose refresh token it rotated) is seen at once.
@@ -19,15 +20,26 @@ export const RECHECK_MS = 1_000;
  */
 export function storedLogin(env: Readonly<Record<string, string | undefined>>, loginArgs: string, store: CredentialStore = fileStore(credentialsFile(env)), now: () => number = () => performance.now()): HttpAuth {
   const provider = createOAuth({ store, loginHint: () => `run \`byhand login ${loginArgs}\`` });
-  let checked: { url: string; at: number; kept: Promise<boolean> } | undefined;
-  const kept = (url: string): Promise<boolean> => {
+  // `known` once the store's answer is in: read without a promise from then until the recheck.
+  let checked: { url: string; at: number; reading: Promise<boolean>; known?: boolean } | undefined;
+  const kept = (url: string): boolean | Promise<boolean> => {
     if (checked === undefined || checked.url !== url || now() - checked.at >= RECHECK_MS) {
-      checked = { url, at: now(), kept: serversWithLogins(store).then((servers) => keepsLoginFor(servers, url)) };
+      const check: NonNullable<typeof checked> = {
+        url,
+        at: now(),
+        reading: serversWithLogins(store).then((servers) => (check.known = keepsLoginFor(servers, url))),
+      };
+      checked = check;
     }
-    return checked.kept;
+    return checked.known ?? checked.reading;
   };
   return {
-    headers: async (url, signal, method) => ((await kept(url)) ? provider.headers(url, signal, method) : {}),
+    headers: (request) => {
+      const known = kept(request.url);
+      if (known === false) return undefined;
+      if (known === true) return provider.headers(request);
+      return known.then((yes) => (yes ? provider.headers(request) : undefined));
+    },
     challenged: (challenge, signal) => {
       checked = undefined;
       return provider.challenged(challenge, signal);

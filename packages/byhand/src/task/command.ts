@@ -39,6 +39,6 @@ export async function taskCommand(args: string[], io: CommandIO = processIO()): 
     }
     return task.status === 'failed' ? EXIT.toolError : task.status === 'cancelled' ? EXIT.failed : EXIT.ok;
   }, (error, open) => {
-    if (open?.client.era === 'legacy' && error instanceof RpcError && error.code === -32602) notice(io, LEGACY_SESSION_NOTE);
+    if (open?.client.traits.sessionful === true && error instanceof RpcError && error.code === -32602) notice(io, LEGACY_SESSION_NOTE);
   });
 }

@@ -54,7 +54,7 @@ export async function watchCommand(args: string[], io: CommandIO = processIO()):
     io.interrupt?.addEventListener('abort', onInterrupt, { once: true });
     let endedByServer = false;
     try {
-      if (client.era === 'modern') endedByServer = await listen(client, uris, lists, stop.signal, io, armed);
+      if (client.traits.changes === 'listen') endedByServer = await listen(client, uris, lists, stop.signal, io, armed);
       else await subscribe(client, uris, stop.signal, io, armed);
     } finally {
       io.interrupt?.removeEventListener('abort', onInterrupt);

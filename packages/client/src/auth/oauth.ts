@@ -8,7 +8,7 @@
 // Without a browser, a configured grant (grants.ts) replaces the code flow; tokens may be DPoP-bound
 // (dpop.ts); a server without Protected Resource Metadata gets the 2025-03-26 discovery (backcompat.ts).
 
-import type { HttpAuth } from '../transport/http.js';
+import type { AuthRequest, HttpAuth } from '../transport/http/http.js';
 import { legacyDiscovery } from './backcompat.js';
 import { parseWwwAuthenticate, scopeSet } from './challenge.js';
 import {
@@ -97,6 +97,8 @@ export interface OAuthOptions {
 }
 
 export interface OAuthProvider extends HttpAuth {
+  /** The stored token for the request's URL, refreshed when it is about to expire; `{}` when none will do. */
+  headers(request: AuthRequest): Promise<Record<string, string>>;
   /** Forget this server's tokens (registrations stay: they belong to the authorization server). */
   forget(serverUrl: string): Promise<void>;
   /** Whether a token is stored for this server, without revealing it. */
@@ -167,7 +169,8 @@ class OAuth implements OAuthProvider {
     }
   }
 
-  async headers(url: string, signal: AbortSignal, method = 'POST'): Promise<Record<string, string>> {
+  async headers(request: AuthRequest): Promise<Record<string, string>> {
+    const { url, method } = request;
     const key = serverKey(url);
     let doc = await this.store.read();
     let entry = doc.servers[key];
@@ -188,7 +191,7 @@ class OAuth implements OAuthProvider {
           const fresh = entry?.tokens[entry.issuer];
           if (!entry || !fresh) return undefined;
           if (fresh.access_token !== stale.access_token && !this.expired(fresh)) return fresh;
-          return this.refresh(key, entry.issuer, fresh, signal).catch(() => undefined);
+          return this.refresh(key, entry.issuer, fresh, request.signal).catch(() => undefined);
         });
         if (!tokens) this.unusable.set(key, `${why}, and refreshing it failed`);
       }

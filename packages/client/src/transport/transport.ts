@@ -1,5 +1,8 @@
 // What the client needs from a transport: send one request and get its response (with any
-// notifications and server-to-client requests seen on the way), send a notification, close.
+// notifications and server-to-client requests seen on the way), send a notification, close. A transport says what
+// it can do (headers with each message, a connection held between requests, silence as a refusal) rather than which
+// one it is, so nothing above it asks its name: Streamable HTTP, HTTP+SSE and stdio are three implementations of
+// this file, and a caller may bring a fourth to connect().
 
 import type { Deadline } from '../deadline.js';
 import type { JsonObject, JsonRpcError, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../types.js';
@@ -7,6 +10,7 @@ import type { JsonObject, JsonRpcError, JsonRpcMessage, JsonRpcNotification, Jso
 export type ServerRequestAnswer = { result: JsonObject } | { error: JsonRpcError };
 
 export interface Exchange {
+  /** Ends the request: its timeout (paused while the host answers), or the caller's abort. */
   deadline: Deadline;
   /** HTTP headers for this message; stdio ignores them. */
   headers: Record<string, string>;
@@ -33,15 +37,29 @@ export interface TraceEntry {
 export type Trace = (entry: TraceEntry) => void;
 
 export interface Transport {
-  readonly kind: 'http' | 'stdio';
+  /** What the client reports it as (Client.transportName): 'streamable-http', 'sse', 'stdio', or a transport's own. */
+  readonly name: string;
   /** Where the era verdict is cached: the endpoint URL, or the command line. */
   readonly key: string;
+  /** HTTP headers travel with each message: the modern era mirrors the body in them (SEP-2243), and checks a tool's x-mcp-header. */
+  readonly carriesHeaders: boolean;
+  /** One connection the server can write to between requests (stdio, the HTTP+SSE stream): a legacy server keeps its session on it. */
+  readonly held: boolean;
+  /**
+   * A server that does not take a request may say nothing, or exit (stdio, spec stdio.mdx L121-147): silence to the
+   * era probe is then legacy evidence, once the server shows it is up.
+   */
+  readonly refusesSilently?: boolean;
+  /** The one era it carries, when it carries only one (HTTP+SSE: legacy): there is nothing to probe. */
+  readonly era?: 'legacy';
+  /**
+   * One request and its response. A request given up (its deadline) is said to the server the transport's way: stdio
+   * in both eras, a 2025 session over HTTP, HTTP+SSE (spec basic/patterns/cancellation.mdx).
+   */
   request(message: JsonRpcRequest, exchange: Exchange): Promise<Reply>;
   notify(message: JsonRpcNotification, exchange: Exchange): Promise<void>;
   /** Legacy HTTP sessions: the Mcp-Session-Id the server issued, if any. */
   readonly sessionId?: string | undefined;
-  /** The 2024-11-05 HTTP+SSE transport: the URL its `endpoint` event named, where messages are POSTed. */
-  readonly endpoint?: string;
   /**
    * Legacy: where the server's requests and notifications that belong to no request go, for the life of the
    * connection; `onEnded` is told, with the reason, when the server can send no more (not when the client closes).

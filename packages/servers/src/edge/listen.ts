@@ -4,7 +4,7 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { requestProblem, toWebRequest, UnconvertibleRequestError, writeWebResponse } from './node-adapter.js';
+import { requestProblem, toBufferedWebRequest, UnconvertibleRequestError, writeWebResponse } from './node-adapter.js';
 import { hostForUrl } from './host-check.js';
 import { capConnectionsPerAddress } from './per-address.js';
 
@@ -41,6 +41,8 @@ export interface ListenOptions {
   port?: number;
   /** The address to bind. */
   host: string;
+  /** listenFetch: a request body of a declared length up to this is read whole before the handler sees it (node-adapter.ts); none by default. */
+  bufferBytes?: number;
   limits?: Partial<ServerLimits>;
   onerror?: (error: Error) => void;
 }
@@ -90,7 +92,7 @@ export async function listenFetch(route: (request: Request, path: string) => Pro
   const listening = await listenNode(async (req, res, path) => {
     let response: Response;
     try {
-      response = await route(toWebRequest(req, res, origin), path);
+      response = await route(await toBufferedWebRequest(req, res, origin, options.bufferBytes ?? 0), path);
     } catch (error) {
       if (error instanceof UnconvertibleRequestError) {
         res.setHeader('connection', 'close');

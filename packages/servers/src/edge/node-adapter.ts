@@ -3,6 +3,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { rememberClientAddress } from './client-address.js';
+import { rememberReadBody } from './request-body.js';
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -81,8 +82,28 @@ export function requestProblem(req: IncomingMessage, origin: string): string | u
   return url.origin === origin ? undefined : `the target ${req.url ?? ''} names another origin`;
 }
 
-/** Builds a web Request from a node request. The body is streamed, so size caps downstream still see it arrive. */
-export function toWebRequest(req: IncomingMessage, res: ServerResponse, origin: string): Request {
+/**
+ * A web Request from a node request, its body read whole first when it declares a length of at most `bufferBytes`
+ * (as the SDK's own node adapter reads it): a web stream over the socket costs more per request than the body itself.
+ * A larger body, or one of no declared length, is streamed, so a size cap downstream still stops it as it arrives.
+ */
+export async function toBufferedWebRequest(req: IncomingMessage, res: ServerResponse, origin: string, bufferBytes: number): Promise<Request> {
+  const declared = Number(req.headers['content-length']);
+  if (!(declared > 0 && declared <= bufferBytes) || req.method === 'GET' || req.method === 'HEAD') return toWebRequest(req, res, origin);
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+  } catch (error) {
+    throw new UnconvertibleRequestError(`${req.method ?? ''} ${req.url ?? ''}: the body did not arrive (${(error as Error).message})`);
+  }
+  const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+  const request = toWebRequest(req, res, origin, body);
+  rememberReadBody(request, { text: body.toString('utf8'), bytes: body.byteLength });
+  return request;
+}
+
+/** Builds a web Request from a node request. The body is streamed, so size caps downstream still see it arrive; `body`: read already. */
+export function toWebRequest(req: IncomingMessage, res: ServerResponse, origin: string, body?: Buffer): Request {
   const headers = new Headers();
   const method = (req.method ?? 'GET').toUpperCase();
   const problem = requestProblem(req, origin);
@@ -100,7 +121,9 @@ export function toWebRequest(req: IncomingMessage, res: ServerResponse, origin: 
       if (!res.writableFinished) controller.abort();
     });
     const init: RequestInit & { duplex?: 'half' } = { method, headers, signal: controller.signal };
-    if (method !== 'GET' && method !== 'HEAD') {
+    // A Buffer is a Uint8Array over a plain ArrayBuffer, which the DOM typings ask for by name.
+    if (body !== undefined) init.body = body as Uint8Array<ArrayBuffer>;
+    else if (method !== 'GET' && method !== 'HEAD') {
       init.body = bodyStream(req);
       init.duplex = 'half';
       // A handler that answered without reading the body (a declared length over the cap) leaves it paused.

@@ -6,7 +6,7 @@ import type { StorageFailureReport } from '../toolboxes/cookie-jar/jar/guarded-s
 import { openJarStorage } from '../toolboxes/cookie-jar/jar/open.js';
 import { openTaskStorage } from '../db/open-tasks.js';
 import { defaultStateKey, type StateRefusal } from './state.js';
-import type { LegacyMode, ToolboxHandler } from './toolbox.js';
+import { DEFAULT_MAX_BODY_BYTES, type LegacyMode, type ToolboxHandler } from './toolbox.js';
 import { acceptedHosts } from './host-check.js';
 import { hostForUrl } from './host-check.js';
 import { listenFetch, type ServerLimits } from './listen.js';
@@ -96,7 +96,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const listening = await listenFetch(async (request, path) => {
     const toolbox = mounted.get(path);
     return toolbox === undefined ? notFound(path) : toolbox.fetch(request);
-  }, { host, ...(options.port !== undefined ? { port: options.port } : {}), ...(options.limits !== undefined ? { limits: options.limits } : {}), ...(options.onerror !== undefined ? { onerror: options.onerror } : {}) });
+  }, {
+    host,
+    // Every toolbox refuses a body past its cap before reading it; one under it is read whole, as the SDK's adapter does.
+    bufferBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    ...(options.port !== undefined ? { port: options.port } : {}),
+    ...(options.limits !== undefined ? { limits: options.limits } : {}),
+    ...(options.onerror !== undefined ? { onerror: options.onerror } : {}),
+  });
   const url = `http://${hostForUrl(host)}:${listening.port}`;
   const urls: Record<string, string> = {};
   for (const [path, toolbox] of mounted) urls[toolbox.info.name] = `${url}${path}`;

@@ -15,10 +15,11 @@ import {
   type ServerNotifier,
 } from '@modelcontextprotocol/server';
 import { clientAddressOf, rememberClientAddress } from './client-address.js';
+import { readBodyOf } from './request-body.js';
 import { surelyModern } from './era.js';
 import { hostGuard } from './host-check.js';
 import { LegacySessions } from './sessions.js';
-import { calledTool, keepingOnlyTool, recordingTools } from './narrow.js';
+import { calledTool, recordingTools, replayTool, type RecordedTool } from './narrow.js';
 import { createStateKit, rememberBody, rememberedBody, type StateKeySource, type StateKit, type StateRefusal } from './state.js';
 
 export const SERVER_VERSION = '0.1.0';
@@ -46,9 +47,6 @@ export interface BuildContext {
   state: StateKit;
   /** The handler's subscriptions/listen notifier (modern era). */
   notify: () => ServerNotifier | undefined;
-  /** The client's network address, for per-client limits: a request-scoped instance only, and only where the
-   * server that accepted the connection said (byhand serve does); undefined otherwise. */
-  client: string | undefined;
 }
 
 /** What a toolbox's code builds: the registry (toolboxes/registry.ts) says who it is. */
@@ -58,6 +56,12 @@ export interface ToolboxSpec {
   /** Per-operation cache hints for the cacheable 2026-07-28 results. */
   cacheHints?: McpServerOptions['cacheHints'];
   register(server: McpServer, ctx: BuildContext): void;
+  /**
+   * What a server narrowed to one tool needs besides the tool's own registration, which narrow.ts plays again (a
+   * gate over tools/call, say); `tool` is its name. A tool's code must keep neither the server it was registered on
+   * nor anything of one request: its registration serves every request that calls it.
+   */
+  narrowed?(server: McpServer, tool: string): void;
   /** Resolves once what the registrations need (e.g. a database) is reachable. */
   ready?: () => Promise<void>;
   /** Releases resources the spec's registrations hold (e.g. a database). */
@@ -161,8 +165,7 @@ export function mountToolbox(info: ToolboxInfo, loading: Promise<ToolboxSpec>, o
   const state = createStateKit(info.name, options.stateKey, options.stateTtlSeconds, options.now, options.onStateRefused);
   const onerror = options.onerror;
 
-  /** `view`: what the spec registers on (narrow.ts), the server itself by default. */
-  const build = (era: 'modern' | 'legacy', sessionful: boolean, view: (server: McpServer) => McpServer = (server) => server, client?: string): McpServer => {
+  const newServer = (): McpServer => {
     const server = new McpServer(
       { name: `byhand-${info.name}`, title: info.title, description: info.description, version: SERVER_VERSION },
       {
@@ -180,25 +183,39 @@ export function mountToolbox(info: ToolboxInfo, loading: Promise<ToolboxSpec>, o
       },
     );
     if (onerror !== undefined) server.server.onerror = onerror;
-    spec.register(view(server), { era, sessionful, state, notify: () => modern.notify, client });
     return server;
   };
 
-  // The modern era's tools, found once on a server that serves nothing, so a tools/call of one of them can be served
-  // by a server that registers only that tool; a name the toolbox lacks gets the full server and its usual error.
-  let modernTools: Set<string> | undefined;
-  const knownTools = (): ReadonlySet<string> => {
+  /** `view`: what the spec registers on (narrow.ts), the server itself by default. */
+  const build = (era: 'modern' | 'legacy', sessionful: boolean, view: (server: McpServer) => McpServer = (server) => server): McpServer => {
+    const server = newServer();
+    spec.register(view(server), { era, sessionful, state, notify: () => modern.notify });
+    return server;
+  };
+
+  // Each tool's modern registration, recorded once on a server that serves nothing (narrow.ts), so a tools/call of one
+  // of them is served by a server with that registration alone; a name the toolbox lacks gets the full server and its
+  // usual error.
+  let modernTools: Map<string, RecordedTool> | undefined;
+  const knownTools = (): ReadonlyMap<string, RecordedTool> => {
     if (modernTools === undefined) {
-      const names = new Set<string>();
-      build('modern', false, (server) => recordingTools(server, names));
-      modernTools = names;
+      const tools = new Map<string, RecordedTool>();
+      let recording: ReturnType<typeof recordingTools> | undefined;
+      build('modern', false, (server) => (recording = recordingTools(server, tools)).server);
+      recording?.done();
+      modernTools = tools;
     }
     return modernTools;
   };
+  const narrowed = (tool: RecordedTool): McpServer => {
+    const server = newServer();
+    replayTool(server, tool);
+    spec.narrowed?.(server, tool.args[0] as string);
+    return server;
+  };
   const factory = (ctx: McpRequestContext): McpServer => {
     const only = ctx.era === 'modern' ? calledTool(rememberedBody(ctx.requestInfo), knownTools()) : undefined;
-    const client = clientAddressOf(ctx.requestInfo);
-    return only === undefined ? build(ctx.era, false, undefined, client) : build('modern', false, (server) => keepingOnlyTool(server, only), client);
+    return only === undefined ? build(ctx.era, false) : narrowed(only);
   };
   const modern = createMcpHandler(factory, {
     legacy: 'reject',
@@ -229,7 +246,9 @@ export function mountToolbox(info: ToolboxInfo, loading: Promise<ToolboxSpec>, o
     /** The body text of a POST. */
     let read: string | undefined;
     if (incoming.method === 'POST') {
-      const body = await readRequestBody(incoming, maxBodyBytes).catch(() => undefined);
+      // Read whole already by the server that accepted it (request-body.ts), or read here from its stream.
+      const buffered = readBodyOf(incoming);
+      const body = buffered !== undefined ? { text: buffered.text, tooLarge: buffered.bytes > maxBodyBytes } : await readRequestBody(incoming, maxBodyBytes).catch(() => undefined);
       if (body === undefined) {
         return rpcError(400, -32700, 'Parse error: unreadable body');
       }

@@ -5,7 +5,8 @@
 // extension to declare, each lists its task support in the 2025 form (`execution.taskSupport`), and a task-only tool
 // runs in the call and asks over the session (task-methods.ts).
 
-import { acceptedContent, inputRequired, type InputRequest, type McpServer, type RegisteredTool } from '@modelcontextprotocol/server';
+import { acceptedContent, inputRequired, type InputRequest, type McpServer, type RegisteredTool, type ServerContext } from '@modelcontextprotocol/server';
+import { clientAddressOf } from '../../edge/client-address.js';
 import { z } from 'zod';
 import { elicitOutcome, text } from '../../edge/mrtr.js';
 import { sharedSchema } from '../../edge/schemas.js';
@@ -64,8 +65,9 @@ const TASK_ONLY = new Set(['failing_job', 'protocol_error_job', 'confirm_delete'
 
 export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store: TaskStore): void {
   const schema = (schemas ??= makeSchemas());
-  // Tasks count against the quota of the client this request came from.
-  const tasks = store.startingFor(ctx.client);
+  // Tasks count against the quota of the client the call came from, read from its request: the registration serves
+  // every call of its tool (narrow.ts), whoever makes it.
+  const tasksOf = (call: ServerContext) => store.startingFor(clientAddressOf(call.http?.req));
   const mayRunAsTask = listedAsTask(ctx.era);
 
   server.registerTool('greet', { description: 'Sync only: says hello', inputSchema: schema.greet }, async ({ name }) =>
@@ -82,7 +84,7 @@ export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store
       const answer = () => text(`Computed ${label ?? 'result'} after ${seconds}s`);
       return runAsTask(
         call,
-        tasks,
+        tasksOf(call),
         async (run) => {
           await sleep(seconds * 1000, run.signal);
           return answer();
@@ -96,14 +98,14 @@ export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store
   ));
 
   mayRunAsTask(server.registerTool('failing_job', { description: 'Task only: reports a tool error after a moment' }, async (call) =>
-    runAsTask(call, tasks, async (run) => {
+    runAsTask(call, tasksOf(call), async (run) => {
       await sleep(300, run.signal);
       return text('The job failed, as it always does', true);
     }) as never,
   ));
 
   mayRunAsTask(server.registerTool('protocol_error_job', { description: 'Task only: fails with a protocol error' }, async (call) =>
-    runAsTask(call, tasks, async (run) => {
+    runAsTask(call, tasksOf(call), async (run) => {
       await sleep(100, run.signal);
       throw new TaskProtocolError(-32603, 'protocol_error_job fails on purpose');
     }) as never,
@@ -113,14 +115,14 @@ export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store
     'confirm_delete',
     { description: 'Task only: asks for confirmation, then "deletes" the file', inputSchema: schema.confirmDelete },
     async ({ filename }, call) =>
-      runAsTask(call, tasks, async (run) => {
+      runAsTask(call, tasksOf(call), async (run) => {
         const answers = await run.ask({ confirm: ask(`Delete ${filename}?`, { confirm: { type: 'boolean' } }) });
         return text(accepted(answers.confirm)?.confirm === true ? `Deleted ${filename}` : `Kept ${filename}`);
       }) as never,
   ));
 
   mayRunAsTask(server.registerTool('multi_input', { description: 'Task only: asks two questions at once' }, async (call) =>
-    runAsTask(call, tasks, async (run) => {
+    runAsTask(call, tasksOf(call), async (run) => {
       const answers = await run.ask({
         name: ask('Your name?', { name: { type: 'string' } }),
         confirm: ask('Go ahead?', { confirm: { type: 'boolean' } }),
@@ -135,11 +137,16 @@ export function registerTaskFixtures(server: McpServer, ctx: BuildContext, store
       return inputRequired({ inputRequests: { user_name: ask('What is your name?', { name: { type: 'string' } }) } });
     }
     const name = answer.kind === 'accept' && typeof answer.content.name === 'string' ? answer.content.name : 'stranger';
-    return runAsTask(call, tasks, async () => text(`Hello, ${name}!`)) as never;
+    return runAsTask(call, tasksOf(call), async () => text(`Hello, ${name}!`)) as never;
   }));
 
   if (ctx.era === 'modern') {
     registerTaskMethods(server, store);
     gateTaskOnlyTools(server, TASK_ONLY);
   } else answerProtocolErrors(server);
+}
+
+/** A modern server narrowed to `tool` (narrow.ts): the gate, when the tool runs only as a task. */
+export function narrowedTaskFixture(server: McpServer, tool: string): void {
+  if (TASK_ONLY.has(tool)) gateTaskOnlyTools(server, TASK_ONLY);
 }

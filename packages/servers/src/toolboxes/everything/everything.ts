@@ -18,7 +18,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { everythingSkills } from './everything-skills.js';
-import { registerTaskFixtures } from './everything-tasks.js';
+import { registerTaskFixtures, narrowedTaskFixture } from './everything-tasks.js';
 import { WATCHED_URI, watchedResource, type WatchedResource } from './everything-watched.js';
 import { elicitOutcome, samplingText, text } from '../../edge/mrtr.js';
 import { sharedSchema } from '../../edge/schemas.js';
@@ -568,6 +568,7 @@ export function everythingSpec(options: EverythingOptions = {}): ToolboxSpec {
       registerTaskFixtures(server, ctx, tasks);
       skills.attach(server);
     },
+    narrowed: narrowedTaskFixture,
     ready: () => tasks.ready(),
     dispose: () => {
       watched.stop();

@@ -5,12 +5,12 @@
 // server no longer knows, so the next initialize starts a new one (legacy.ts). The modern era has none of
 // these, so they live here, in the legacy chunk (legacy-kit.ts says why its pieces are handed over).
 
-import type { Deadline } from '../deadline.js';
-import type { Exchange, Transport } from './transport.js';
+import type { Deadline } from '../../deadline.js';
+import type { Exchange, Transport } from '../transport.js';
 import type { HttpTransport, Session, StreamPosition } from './http.js';
-import { kit } from '../legacy-kit.js';
-import type { JsonRpcMessage, JsonRpcRequest } from '../types.js';
-import type { SseEvent } from './sse.js';
+import { kit } from '../../legacy-kit.js';
+import type { JsonRpcMessage, JsonRpcRequest } from '../../types.js';
+import type { SseEvent } from '../event-stream.js';
 import type { WireResponse } from './wire.js';
 
 // A legacy server may close an answer's stream and let the client resume it (spec 2025-11-25,
@@ -68,7 +68,7 @@ export class HttpSession implements Session {
       throw http.failure(error, { deadline }, `cannot reach ${http.url}`);
     }
     http.traceHttp('receive', { status: response.status, headers: Object.fromEntries(response.headers()) });
-    await http.refuseRedirect(response);
+    if (response.status >= 300 && response.status < 400) await http.refuseRedirect(response);
     if (http.auth) http.answered(response);
     if (response.status < 300 && (response.header('content-type') ?? '').includes('text/event-stream')) return response;
     const text = strict ? await kit.readText(response.body, 4096, 'an error body').catch(() => '') : (await kit.drain(response), '');
@@ -169,9 +169,19 @@ export class HttpSession implements Session {
     }
   }
 
-  /** A notification on its way: the session's end waits for it. */
-  track(sent: Promise<void>): void {
-    const settled = sent.then(() => undefined, () => undefined);
+  /**
+   * notifications/cancelled for a request given up (spec 2025-11-25 cancellation: the client SHOULD send it; the server
+   * otherwise keeps running the tool). A courtesy: if the server cannot be told, the request is abandoned all the same.
+   * The session's end waits for it, since a DELETE sent alongside would end the session first.
+   */
+  abandoned(request: JsonRpcRequest, exchange: Exchange, reason: string): void {
+    const deadline = new kit.Deadline('notifications/cancelled', 2000);
+    const version = exchange.headers['mcp-protocol-version'];
+    const message = { jsonrpc: '2.0' as const, method: 'notifications/cancelled', params: { requestId: request.id, reason } };
+    const settled = this.http
+      .notify(message, { deadline, headers: version ? { 'mcp-protocol-version': version } : {} })
+      .catch(() => undefined)
+      .finally(() => deadline.dispose());
     this.notifying.add(settled);
     void settled.then(() => this.notifying.delete(settled));
   }
@@ -191,7 +201,10 @@ export class HttpSession implements Session {
     const { http } = this;
     const deadline = new kit.Deadline('DELETE', 2000);
     try {
-      const headers = { ...http.baseHeaders, ...(await http.auth?.headers(http.url, deadline.signal, 'DELETE').catch(() => ({}))), 'mcp-session-id': this.id };
+      const authorization = await Promise.resolve()
+        .then(() => http.authorization(deadline, 'DELETE'))
+        .catch(() => undefined);
+      const headers = { ...http.baseHeaders, ...authorization, 'mcp-session-id': this.id };
       http.traceHttp('send', { method: 'DELETE', url: http.url, headers });
       // Ending a legacy session is a courtesy: a server that cannot (405) or is gone has nothing to end.
       const response = await http.requester({ method: 'DELETE', url: http.url, headers, abort: deadline }).catch(() => undefined);

@@ -3,8 +3,8 @@
 // limits, timeouts, abort, no redirects, errors): fetch everywhere, and node:http on Node
 // (requester-node.ts), which is faster there. Neither follows redirects.
 
-import { fromReadableStream, type ByteStream } from './bytes.js';
-import type { AbortSource } from '../deadline.js';
+import { fromReadableStream, type ByteStream } from '../bytes.js';
+import type { AbortSource } from '../../deadline.js';
 
 export interface WireRequest {
   method: 'POST' | 'GET' | 'DELETE';

@@ -8,7 +8,7 @@
 
 import { Agent as HttpAgent, request as httpRequest, type AgentOptions, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import type { Socket } from 'node:net';
-import type { ByteStream } from './bytes.js';
+import type { ByteStream } from '../bytes.js';
 import type { Requester, WireRequest, WireResponse } from './wire.js';
 
 type Send = (options: RequestOptions, onResponse: (res: IncomingMessage) => void) => ClientRequest;
@@ -63,11 +63,13 @@ function idleAgent<A extends HttpAgent>(Agent: new (options: AgentOptions) => A,
   return { agent, stop };
 }
 
-/** The server's Keep-Alive hint (`timeout=N` seconds), less a second, kept on the socket for the sweep. */
+/** The server's Keep-Alive hint (`timeout=N` seconds), less a second, kept on the socket for the sweep: read on its first answer. */
 function noteKeepAlive(res: IncomingMessage): void {
+  const socket = res.socket as IdleSocket | null;
+  if (!socket || socket[IDLE_LIMIT] !== undefined) return;
   const hint = rawHeader(res.rawHeaders, 'keep-alive');
   const seconds = hint === null ? undefined : /^timeout=(\d+)/.exec(hint)?.[1];
-  if (seconds !== undefined) (res.socket as IdleSocket)[IDLE_LIMIT] = Math.max(0, Number(seconds) * 1000 - 1000);
+  socket[IDLE_LIMIT] = seconds === undefined ? IDLE_MS : Math.max(0, Number(seconds) * 1000 - 1000);
 }
 
 /**
@@ -114,11 +116,18 @@ export function nodeRequester(clock: IdleClock = realClock): Requester {
   return requester;
 }
 
+/**
+ * One exchange. `options` is the target's, kept between requests: its method and headers are set for this one and read
+ * by node:http before `send` returns (ClientRequest reads its options in its constructor, and the agent is handed a
+ * copy), so the next request may set its own. A copy per request would be one more object node:http copies again.
+ */
 function exchangeOnce(send: Send, options: RequestOptions, { method, headers, body, abort }: WireRequest): Promise<WireResponse> {
   return new Promise<WireResponse>((resolve, reject) => {
     if (abort.aborted) return reject(new Error('aborted before it was sent'));
+    options.method = method;
+    options.headers = headers;
     // No content-length of ours: node:http counts a body given whole to end() and sends it, where it would otherwise chunk.
-    const req = send({ ...options, method, headers }, (res) => {
+    const req = send(options, (res) => {
       noteKeepAlive(res);
       resolve(wrap(res, release));
     });

@@ -10,14 +10,14 @@
 // chunk that shared modules with the entry would split them into a chunk of their own, which every caller
 // would pay for (bench/bundle-size.js).
 
-import type { Deadline } from '../deadline.js';
-import type { McpError, ProtocolError, StreamClosedError } from '../errors.js';
-import type { HttpTransport } from './http.js';
-import type { HttpSession } from './legacy-http.js';
-import type { redactUrl } from '../redact.js';
-import type { readSse, SseEvent } from './sse.js';
-import type { Exchange, isRequest, isResponse, Reply, Transport } from './transport.js';
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../types.js';
+import type { Deadline } from '../../deadline.js';
+import type { McpError, ProtocolError, StreamClosedError } from '../../errors.js';
+import type { HttpTransport } from '../http/http.js';
+import type { HttpSession } from '../http/legacy-http.js';
+import type { redactUrl } from '../../redact.js';
+import type { readSse, SseEvent } from '../event-stream.js';
+import type { Exchange, isRequest, isResponse, Reply, Transport } from '../transport.js';
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../types.js';
 
 export interface SseKit {
   Deadline: typeof Deadline;
@@ -38,8 +38,12 @@ interface Pending {
 }
 
 export class SseTransport implements Transport {
-  readonly kind = 'http';
+  readonly name = 'sse';
+  readonly carriesHeaders = true;
+  readonly held = true;
+  readonly era = 'legacy';
   readonly key: string;
+  /** The URL its `endpoint` event named, where messages are POSTed. */
   readonly endpoint: string;
   private readonly pending = new Map<JsonRpcRequest['id'], Pending>();
   private listener: Omit<Exchange, 'deadline'> | undefined;
@@ -101,7 +105,9 @@ export class SseTransport implements Transport {
       if (deadline.aborted) return reject(deadline.failure());
       const stop = deadline.onAbort(() => {
         this.pending.delete(message.id);
-        reject(deadline.failure());
+        const failure = deadline.failure();
+        this.abandoned(message, exchange, failure.message);
+        reject(failure);
       });
       this.pending.set(message.id, {
         exchange,
@@ -189,6 +195,16 @@ export class SseTransport implements Transport {
     } finally {
       deadline.dispose();
     }
+  }
+
+  /** notifications/cancelled for a request given up (spec 2025-11-25 cancellation), a courtesy that fails nothing. */
+  private abandoned(request: JsonRpcRequest, exchange: Exchange, reason: string): void {
+    const deadline = new this.kit.Deadline('notifications/cancelled', 2000);
+    const message = { jsonrpc: '2.0' as const, method: 'notifications/cancelled', params: { requestId: request.id, reason } };
+    void this.poster
+      .deliver(message, { deadline, headers: exchange.headers })
+      .catch(() => undefined)
+      .finally(() => deadline.dispose());
   }
 
   private end(error: McpError): void {

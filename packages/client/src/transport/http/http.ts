@@ -4,15 +4,16 @@
 // object made in the legacy chunk (legacy-http.ts), which this transport asks where the eras differ.
 // Nothing here follows a redirect, and every read is bounded by `limits`.
 
-import { readText } from './bytes.js';
-import type { Deadline } from '../deadline.js';
-import { BodyError, HttpStatusError, McpError, NetworkError, RedirectError, StreamClosedError, truncate } from '../errors.js';
-import type { Limits } from '../limits.js';
-import { redactHeaders, redactUrl } from '../redact.js';
-import { readSse } from './sse.js';
-import type { Exchange, Reply, Trace, Transport } from './transport.js';
-import { isRequest, isResponse } from './transport.js';
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../types.js';
+import { readText } from '../bytes.js';
+import type { Deadline } from '../../deadline.js';
+import { BodyError, HttpStatusError, McpError, NetworkError, RedirectError, StreamClosedError, truncate } from '../../errors.js';
+import type { Limits } from '../../limits.js';
+import { redactHeaders, redactUrl } from '../../redact.js';
+import { readSse } from '../event-stream.js';
+import { authRetry, isChallenge, retryAfter } from '../../retry.js';
+import type { Exchange, Reply, Trace, Transport } from '../transport.js';
+import { isRequest, isResponse } from '../transport.js';
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest } from '../../types.js';
 import type { Requester, WireResponse } from './wire.js';
 
 export interface HttpOptions {
@@ -28,23 +29,30 @@ export interface HttpOptions {
   auth?: HttpAuth;
 }
 
+/** What an authorization is told of a request: where it goes, its method (a DPoP proof names it), and its signal. */
+export interface AuthRequest {
+  readonly url: string;
+  readonly method: 'POST' | 'GET' | 'DELETE';
+  /** Ends with the request; made when first read, so an authorization with nothing to add makes none. */
+  readonly signal: AbortSignal;
+}
+
 /** Authorization for HTTP: a source of headers, and what to do when the server refuses them. */
 export interface HttpAuth {
-  /** Headers for every request, e.g. `Authorization: Bearer …`; `method` is the request's (a DPoP proof names it). */
-  headers(url: string, signal: AbortSignal, method?: string): Promise<Record<string, string>>;
+  /**
+   * The headers for a request, e.g. `Authorization: Bearer …`; undefined when it carries none. Given at once rather
+   * than as a promise, the request goes out in the same turn: a URL with no login costs nothing per request.
+   */
+  headers(request: AuthRequest): Record<string, string> | undefined | Promise<Record<string, string> | undefined>;
   /** A 401, or a 403 with a Bearer challenge: get new credentials; true means try the request again. */
   challenged(challenge: { status: number; headers: Headers; url: string }, signal: AbortSignal): Promise<boolean>;
   /**
-   * Any other answer: what it says for later requests (a DPoP-Nonce, RFC 9449 §8.2, §9) is taken without a round
-   * trip. `header` reads one header; `headers` makes a Headers object only when read (on Node 20 the first one
+   * Any other answer (at least each one to a request it gave headers for): what it says for later requests (a DPoP-Nonce, RFC 9449 §8.2,
+   * §9) is taken without a round trip. `header` reads one header; `headers` makes a Headers object only when read (on Node 20 the first one
    * loads undici, and the checkpoint's answers would pay for it on every request).
    */
   answered?(answer: { status: number; header(name: string): string | null; readonly headers: Headers; url: string }): void;
 }
-
-// Bounds re-authorization per request: a server that refuses every token must not loop us
-// (conformance auth/scope-retry-limit allows at most three attempts).
-const MAX_AUTH_ATTEMPTS = 3;
 
 /** Where an SSE answer had got to when it ended: what a legacy session needs to resume it. */
 export interface StreamPosition {
@@ -64,12 +72,16 @@ export interface Session {
   accepted(request: JsonRpcRequest, response: WireResponse): void;
   /** An SSE answer that ended before its response: resumed, or the error that it was lost. */
   resume(request: JsonRpcRequest, exchange: Exchange, position: StreamPosition): Promise<WireResponse>;
+  /** A request was given up (its deadline): the server is told, as a 2025 client SHOULD (cancellation). */
+  abandoned(request: JsonRpcRequest, exchange: Exchange, reason: string): void;
   /** Ends the session (a DELETE) before the transport closes. */
   end(): Promise<void>;
 }
 
 export class HttpTransport implements Transport {
-  readonly kind = 'http';
+  readonly name = 'streamable-http';
+  readonly carriesHeaders = true;
+  readonly held = false;
   readonly key: string;
   readonly url: string;
   /** What it was made with: a legacy session and the HTTP+SSE transport post with the same requester, headers and authorization. */
@@ -96,13 +108,16 @@ export class HttpTransport implements Transport {
   }
 
   async request(message: JsonRpcRequest, exchange: Exchange): Promise<Reply> {
-    const response = await this.post(message, exchange);
+    let response: WireResponse | undefined;
     try {
+      response = await this.post(message, exchange);
       const reply = await this.read(response, message, exchange);
       this.session?.accepted(message, response);
       return reply;
     } catch (error) {
-      throw this.failure(error, exchange, `the answer to ${message.method} broke off`);
+      const failure = response === undefined ? error : this.failure(error, exchange, `the answer to ${message.method} broke off`);
+      if (exchange.deadline.aborted) this.session?.abandoned(message, exchange, (failure as Error).message);
+      throw failure;
     }
   }
 
@@ -126,37 +141,59 @@ export class HttpTransport implements Transport {
     this.requester.close?.();
   }
 
+  // A literal with our two names first, then the spreads: one that starts by spreading a kept object of the same names
+  // cost more per call (instructions counted under valgrind).
   private headers(extra: Record<string, string>): Record<string, string> {
     return { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...this.baseHeaders, ...extra, ...this.session?.headers() };
   }
 
-  async signed(extra: Record<string, string>, deadline: Deadline, method: 'POST' | 'GET'): Promise<Record<string, string>> {
-    if (!this.auth) return this.headers(extra);
-    return { ...this.headers(extra), ...(await this.auth.headers(this.url, deadline.signal, method)) };
+  /** What the authorization adds to a request, if anything: a record given at once, or a promise of one. */
+  authorization(deadline: Deadline, method: AuthRequest['method']): ReturnType<HttpAuth['headers']> {
+    return this.auth?.headers(new Authorizing(this.url, method, deadline));
   }
 
-  private async post(message: JsonRpcMessage, exchange: Exchange): Promise<WireResponse> {
+  /** The headers of a request with its authorization; a promise only when the authorization gives one. */
+  signed(extra: Record<string, string>, deadline: Deadline, method: AuthRequest['method']): Record<string, string> | Promise<Record<string, string>> {
+    const added = this.authorization(deadline, method);
+    if (added === undefined) return this.headers(extra);
+    if (!isPromise(added)) return { ...this.headers(extra), ...added };
+    return added.then((more) => ({ ...this.headers(extra), ...more }));
+  }
+
+  private post(message: JsonRpcMessage, exchange: Exchange): Promise<WireResponse> {
+    return this.postOnce(message, JSON.stringify(message), exchange, true);
+  }
+
+  /**
+   * One POST. A challenge to a request an authorization could sign is met by the auth rule (retry.ts): after a first
+   * attempt the engine sends the request again, and an attempt it makes hands its own challenge back to it.
+   */
+  private async postOnce(message: JsonRpcMessage, body: string, exchange: Exchange, first: boolean): Promise<WireResponse> {
     const { deadline } = exchange;
-    const body = JSON.stringify(message);
-    for (let attempt = 1; ; attempt++) {
-      // No await without authorization: one fewer turn of the event loop per request.
-      const headers = this.auth ? await this.signed(exchange.headers, deadline, 'POST') : this.headers(exchange.headers);
-      if (this.trace) this.trace({ direction: 'send', transport: 'http', message, http: { method: 'POST', url: redactUrl(this.url), headers: redactHeaders(headers) } });
-      let response: WireResponse;
-      try {
-        response = await this.requester({ method: 'POST', url: this.url, headers, body, abort: deadline });
-      } catch (error) {
-        throw this.failure(error, exchange, `cannot reach ${this.url}`);
-      }
-      await this.refuseRedirect(response);
-      if (!this.auth) return response;
-      if (attempt >= MAX_AUTH_ATTEMPTS || !isChallenge(response)) return this.answered(response);
-      await drain(response);
-      this.traceHttp('receive', { status: response.status, headers: Object.fromEntries(response.headers()) });
-      if (!(await deadline.excluding(() => this.auth!.challenged({ status: response.status, headers: response.headers(), url: this.url }, deadline.signal)))) {
-        return response;
-      }
+    // No await when the authorization adds nothing, or adds it at once: one fewer turn of the event loop per request.
+    let added = this.authorization(deadline, 'POST');
+    if (isPromise(added)) added = await added;
+    const headers = added === undefined ? this.headers(exchange.headers) : { ...this.headers(exchange.headers), ...added };
+    if (this.trace) this.trace({ direction: 'send', transport: 'http', message, http: { method: 'POST', url: redactUrl(this.url), headers: redactHeaders(headers) } });
+    let response: WireResponse;
+    try {
+      response = await this.requester({ method: 'POST', url: this.url, headers, body, abort: deadline });
+    } catch (error) {
+      throw this.failure(error, exchange, `cannot reach ${this.url}`);
     }
+    if (response.status >= 300 && response.status < 400) await this.refuseRedirect(response);
+    if (!this.auth) return response;
+    if (isChallenge(response)) return this.challenged(response, message, body, exchange, first);
+    return added === undefined ? response : this.answered(response);
+  }
+
+  /** A challenge: read, then met by the auth rule after a first attempt, else handed back to the engine that made this one. */
+  private async challenged(response: WireResponse, message: JsonRpcMessage, body: string, exchange: Exchange, first: boolean): Promise<WireResponse> {
+    const text = await readText(response.body, 64 * 1024, 'a challenge').catch(() => '');
+    this.traceHttp('receive', { status: response.status, headers: Object.fromEntries(response.headers()) });
+    const challenge = new HttpStatusError(response.status, text, response.headers(), this.url);
+    if (!first) throw challenge;
+    return retryAfter(challenge, () => this.postOnce(message, body, exchange, false), [authRetry(this.auth!, this.url, exchange.deadline)], undefined);
   }
 
   answered(response: WireResponse): WireResponse {
@@ -240,15 +277,22 @@ export class HttpTransport implements Transport {
   }
 }
 
-/** An answer that asks for (other) credentials: a 401, or a 403 whose Bearer challenge names insufficient_scope. */
-export function isChallenge(response: { status: number; header(name: string): string | null }): boolean {
-  if (response.status === 401) return true;
-  return response.status === 403 && /insufficient_scope/i.test(response.header('www-authenticate') ?? '');
-}
-
 /** Reads a small body to its end, so a kept-alive connection can be reused; a large or broken one is cut, unread. */
 export async function drain(response: WireResponse): Promise<void> {
   await readText(response.body, 64 * 1024, 'a body').catch(() => undefined);
+}
+
+/** An AuthRequest whose signal is the deadline's, made only when the authorization reads it. */
+class Authorizing implements AuthRequest {
+  constructor(readonly url: string, readonly method: AuthRequest['method'], private readonly deadline: Deadline) {}
+
+  get signal(): AbortSignal {
+    return this.deadline.signal;
+  }
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
 }
 
 export function parseJson(text: string): unknown {

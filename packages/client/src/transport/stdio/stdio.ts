@@ -5,13 +5,13 @@
 // server as a grandchild), and a stdout line larger than limits.maxMessageBytes is refused, not held.
 
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { LimitError, McpError, StreamClosedError, truncate } from '../errors.js';
-import type { Limits } from '../limits.js';
+import { LimitError, McpError, StreamClosedError, truncate } from '../../errors.js';
+import type { Limits } from '../../limits.js';
 import { LineSplitter, responseIdAt, type OversizeLine } from './lines.js';
-import { redactText } from '../redact.js';
-import type { Exchange, Reply, Trace, Transport } from './transport.js';
-import { isRequest, isResponse } from './transport.js';
-import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../types.js';
+import { redactText } from '../../redact.js';
+import type { Exchange, Reply, Trace, Transport } from '../transport.js';
+import { isRequest, isResponse } from '../transport.js';
+import type { JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcResponse } from '../../types.js';
 
 export interface StdioOptions {
   command: string;
@@ -54,7 +54,10 @@ interface Pending {
 }
 
 export class StdioTransport implements Transport {
-  readonly kind = 'stdio';
+  readonly name = 'stdio';
+  readonly carriesHeaders = false;
+  readonly held = true;
+  readonly refusesSilently = true;
   readonly key: string;
   /** Settles at the server's first output on stdout or stderr, or its exit: proof that it started. */
   readonly started: Promise<'stdout' | 'stderr' | 'exit'>;

@@ -2,7 +2,7 @@
 // pick this file through package.json "imports", so node:child_process never reaches their bundle.
 
 import type { StdioOptions } from './stdio.js';
-import type { Transport } from './transport.js';
+import type { Transport } from '../transport.js';
 
 export const StdioTransport = class {
   constructor(options: StdioOptions) {
