@@ -3,7 +3,7 @@
 // lists its capabilities offer (tools, resources, prompts, resource templates) at once, as byhand's probe does, close;
 // every server at once, started one per event-loop turn as byhand's pool starts them. Prints how many servers
 // answered them all. Each request is the one `byhand checkpoint` sends, byte for byte but the id: its envelope (the
-// looking host's capabilities, the tasks extension, its clientInfo, in its order) and its headers in its order, node:http
+// looking host's capabilities, MCP Apps and the tasks extension, its clientInfo, in its order) and its headers in its order, node:http
 // counting the body for both. What is left between this and `byhand checkpoint` is byhand's own cost.
 
 import { readFileSync } from 'node:fs';
@@ -12,7 +12,12 @@ import http from 'node:http';
 const VERSION = '2026-07-28';
 const META = {
   'io.modelcontextprotocol/protocolVersion': VERSION,
-  'io.modelcontextprotocol/clientCapabilities': { sampling: {}, elicitation: { form: {}, url: {} }, roots: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } },
+  'io.modelcontextprotocol/clientCapabilities': {
+    sampling: {},
+    elicitation: { form: {}, url: {} },
+    roots: {},
+    extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] }, 'io.modelcontextprotocol/tasks': {} },
+  },
   'io.modelcontextprotocol/clientInfo': { name: 'byhand-checkpoint', version: '0.1.0' },
 };
 

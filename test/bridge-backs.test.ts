@@ -19,7 +19,7 @@ function fakeBacks() {
   const open: OpenBack = async () => {
     const name = `client ${opened.length}`;
     opened.push(name);
-    return { client: { name } as unknown as Client, close: async () => void closed.push(name) };
+    return { client: { name, traits: { pushes: false } } as unknown as Client, close: async () => void closed.push(name) };
   };
   return { open, opened, closed };
 }

@@ -136,7 +136,7 @@ describe('a config that mixes eras, transports and failures', () => {
     const { code, stdout } = await byhand(['checkpoint', '--config', twice, '--concurrency', '1', '--json']);
     assert.equal(code, 0, stdout);
     const rows = stdout.trim().split('\n').map((line) => JSON.parse(line) as { counts: unknown; capabilities: unknown; canSample: boolean });
-    assert.deepEqual(rows.map((r) => r.counts), [{ tools: 7, resources: 2, prompts: 1, templates: 0 }, { tools: 7, resources: 2, prompts: 1, templates: 0 }]);
+    assert.deepEqual(rows.map((r) => r.counts), [{ tools: 7, resources: 2, prompts: 1, templates: 0, apps: 0 }, { tools: 7, resources: 2, prompts: 1, templates: 0, apps: 0 }]);
     assert.deepEqual(rows[1].capabilities, rows[0].capabilities);
     assert.deepEqual(rows.map((r) => r.canSample), [true, true]);
   });

@@ -14,17 +14,15 @@ export interface ForwardOptions {
 
 /** Requests that go to the server as they are (the client's pagination is the host's), the carried extensions' among them. */
 const AS_IS = new Set(['resources/list', 'resources/templates/list', 'prompts/list', 'completion/complete', ...EXTENSION_METHODS]);
-/** The 2025 session's own requests: they mean something to a legacy server only. */
-const SESSION_ONLY = new Set(['logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
+/** A 2025 session's own requests: they mean something to a server that keeps a session only (the legacy face takes setLevel itself). */
+const SESSION_ONLY = new Set(['resources/subscribe', 'resources/unsubscribe']);
 
 export async function forward(client: Client, method: string, params: JsonObject, options: ForwardOptions): Promise<JsonObject> {
   const { _meta: _, ...bare } = params;
   const call: ToolCallOptions = { signal: options.signal, ...(options.progress ? { onProgress: options.progress } : {}) };
   if (AS_IS.has(method)) return client.request(method, bare, call);
   if (SESSION_ONLY.has(method)) {
-    if (client.era === 'legacy') return client.request(method, bare, call);
-    // A modern server has no session to set a level on (a 2025 host's level the legacy face carries in the envelope).
-    if (method === 'logging/setLevel') return {};
+    if (client.traits.sessionful) return client.request(method, bare, call);
     throw new AnswerError({ code: -32601, message: `byhand bridge: ${method} is not bridged to a ${client.protocolVersion} server` });
   }
   switch (method) {

@@ -93,8 +93,9 @@ export class LegacyFace {
       else this.listen.unsubscribe(String(params.uri));
       return {};
     }
-    if (request.method === 'logging/setLevel' && this.back.client.era === 'modern') {
-      // A modern server has no session to set a level on: the envelope of every later request carries it.
+    if (request.method === 'logging/setLevel') {
+      // The client asks for the level its server's way: a 2025 session's logging/setLevel, or the 2026 envelope of
+      // every later request (a modern server has no session to set a level on).
       if (!isLogLevel(params.level)) throw new AnswerError({ code: -32602, message: `Invalid params: level must be one of ${LOG_LEVELS.join(', ')}` });
       await this.back.client.setLogLevel(params.level);
       return {};
@@ -137,11 +138,9 @@ export class LegacyFace {
       this.opening = undefined;
       throw error;
     }
-    // An era found in the verdict cache comes without the server's word on who it is.
-    if (client.era === 'modern' && client.serverInfo === undefined) await client.discover();
     // Closed while the server was opening: the subscription stream would outlive the host.
     if (this.closed) throw new McpError('closed', 'the host went away during initialize', 'the host closed its connection to the bridge');
-    if (client.era === 'modern') {
+    if (client.traits.changes === 'listen') {
       this.listen = new ListenRelay(client, this.warn);
       this.listen.open();
     }

@@ -21,7 +21,7 @@ const KEPT = 256;
 
 export function offersTasks(client: Client): boolean {
   const extensions = client.serverCapabilities.extensions as JsonObject | undefined;
-  return client.era === 'modern' && extensions?.[TASKS_EXTENSION] !== undefined;
+  return client.traits.inputRounds && extensions?.[TASKS_EXTENSION] !== undefined;
 }
 
 /** A tools/list for the host: every tool may run as a task, as the back asks the server for one on every call. */

@@ -77,7 +77,7 @@ export class ListenFace {
    */
   async listen({ client, scope, group, quiet }: ModernBack, id: string | number, params: JsonObject, signal: AbortSignal, notify: Notify): Promise<JsonObject> {
     const { _meta: _, ...bare } = params;
-    if (client.era === 'modern') {
+    if (client.traits.changes === 'listen') {
       return client.request('subscriptions/listen', bare, { timeoutMs: Infinity, signal, onNotification: (n) => notify(stamped(n, id)) });
     }
     const filter = quiet.aborted ? {} : honored((bare.notifications ?? {}) as JsonObject, client.serverCapabilities);

@@ -212,7 +212,7 @@ export class ModernBacks {
  * by the ping's answer those requests wait for the first call, whose host is asked them before that call is sent.
  */
 async function settled(back: Back): Promise<Back> {
-  if (back.client.era === 'legacy') await back.client.request('ping', {}, { timeoutMs: 5_000 }).catch(() => undefined);
+  if (back.client.traits.pushes) await back.client.request('ping', {}, { timeoutMs: 5_000 }).catch(() => undefined);
   return back;
 }
 

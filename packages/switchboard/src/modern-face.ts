@@ -95,7 +95,7 @@ export class ModernFace {
     const { client } = await this.backs.client(declared);
     // As a 2026 server refuses it (the servers' task-methods.ts): the extension is the caller's to declare. In front
     // of a legacy server the tasks are the bridge's to carry or to make, so it offers them whatever the server runs.
-    if (TASK_METHODS.has(request.method) && client.era !== 'modern' && !declaresTasks(declared)) {
+    if (TASK_METHODS.has(request.method) && !client.traits.inputRounds && !declaresTasks(declared)) {
       throw refused(400, -32021, `${request.method} needs the ${TASKS_EXTENSION} extension, which this request's clientCapabilities do not declare`, { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
     }
     if (request.method !== 'tools/call' || header === undefined) return;
@@ -116,14 +116,11 @@ export class ModernFace {
     const declared = declaredBy(request);
     const back = await this.backs.client(declared);
     const { client } = back;
-    if (request.method === 'server/discover') {
-      // An era found in the verdict cache comes without the server's word on who it is.
-      if (client.era === 'modern' && client.serverInfo === undefined) await client.discover({ signal });
-      return discoverResult(client);
-    }
+    if (request.method === 'server/discover') return discoverResult(client);
     if (request.method === 'subscriptions/listen') return this.listens.listen(back, request.id, params, signal, notify);
     const about = INPUT_METHODS[request.method];
-    if (client.era === 'modern' && (about !== undefined || TASK_METHODS.has(request.method))) return this.passThrough(client, request.method, params, signal, notify);
+    // A server that asks in MRTR rounds takes the host's request as it is, and keeps its own state in its requestState.
+    if (client.traits.inputRounds && (about !== undefined || TASK_METHODS.has(request.method))) return this.passThrough(client, request.method, params, signal, notify);
     if (TASK_METHODS.has(request.method)) {
       const { taskId } = params;
       if (typeof taskId !== 'string') throw new AnswerError({ code: -32602, message: `Invalid params: ${request.method} needs a taskId, a string` });
@@ -233,7 +230,7 @@ function mirroredOf(tool: Tool): MirroredParam[] {
 function discoverResult(client: Client): JsonObject {
   return {
     supportedVersions: [...MODERN_VERSIONS],
-    capabilities: carriedCapabilities(client.era === 'legacy' ? legacyCapabilities(client) : client.serverCapabilities, [TASKS_EXTENSION]),
+    capabilities: carriedCapabilities(client.traits.inputRounds ? client.serverCapabilities : legacyCapabilities(client), [TASKS_EXTENSION]),
     ...(client.instructions !== undefined ? { instructions: client.instructions } : {}),
     _meta: { [META.serverInfo]: client.serverInfo ?? { name: 'byhand-bridge', version: '0' } },
   };

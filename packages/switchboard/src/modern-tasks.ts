@@ -25,7 +25,7 @@ export function declaresTasks(declared: ClientCapabilities): boolean {
 export function offersLegacyTasks(client: Client): boolean {
   const tasks = client.serverCapabilities.tasks as { requests?: { tools?: { call?: unknown } } } | undefined;
   const call = tasks?.requests?.tools?.call;
-  return client.era === 'legacy' && typeof call === 'object' && call !== null;
+  return !client.traits.inputRounds && typeof call === 'object' && call !== null;
 }
 
 /**
