@@ -22,21 +22,27 @@ export function createHostWriter(out: Writable, warn: (text: string) => void, ma
   let dropped = 0;
   let full = false;
 
-  const put = (line: string) => {
-    if (!out.write(line)) {
+  // Lines made in one turn of the event loop go out in one write: with many calls in flight their answers arrive
+  // together, and each write to a pipe is a system call.
+  let batch = '';
+  const send = () => {
+    const lines = batch;
+    batch = '';
+    if (lines !== '' && !out.write(lines)) {
       full = true;
       out.once('drain', flush);
     }
   };
+  const put = (line: string) => {
+    if (batch === '') later(send);
+    batch += line;
+  };
 
   function flush(): void {
     full = false;
-    while (!full && waiting.length > 0) {
-      const next = waiting.shift()!;
-      if (next.notification) notifications--;
-      put(next.line);
-    }
-    if (!full && dropped > 0) {
+    for (const next of waiting.splice(0)) put(next.line);
+    notifications = 0;
+    if (dropped > 0) {
       warn(`the host read its stdout too slowly: ${dropped} notification${dropped === 1 ? ' was' : 's were'} dropped (progress, log messages or changes)`);
       dropped = 0;
     }
@@ -56,3 +62,6 @@ export function createHostWriter(out: Writable, warn: (text: string) => void, ma
     waiting.push({ line, notification });
   };
 }
+
+/** After the I/O of this turn of the event loop: Node's check phase where there is one, else a timer. */
+const later: (run: () => void) => void = (globalThis as { setImmediate?: (run: () => void) => void }).setImmediate ?? ((run) => void setTimeout(run, 0));
